@@ -6,7 +6,6 @@ own site, database connection, user and response), exactly as in Frappe.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import inspect
 import json
@@ -498,14 +497,23 @@ def get_list(doctype: str, *args, **kwargs) -> list:
 	return DatabaseQuery(doctype).execute(*args, **kwargs)
 
 
-get_value = None  # replaced below by db-bound helper
-
-
-def _get_value(*args, **kwargs):
+def get_value(*args, **kwargs):
 	return db.get_value(*args, **kwargs)
 
 
-get_value = _get_value
+def copy_doc(doc, ignore_no_copy: bool = True):
+	"""A new, unsaved copy of `doc` (and its child rows) without name and timestamps."""
+	from frappe.model import child_table_fields, default_fields
+
+	data = doc.as_dict() if hasattr(doc, "as_dict") else dict(doc)
+	skip = set(default_fields) - {"doctype"} | set(child_table_fields)
+
+	def strip(d: dict) -> dict:
+		return {k: ([strip(r) for r in v] if isinstance(v, list) else v) for k, v in d.items() if k not in skip and not k.startswith("__")}
+
+	new = get_doc(strip(data))
+	new.__dict__["__islocal"] = 1
+	return new
 
 
 def has_permission(doctype: str | None = None, ptype: str = "read", doc=None, user: str | None = None, throw: bool = False, parent_doctype: str | None = None, *, debug: bool = False) -> bool:
@@ -670,11 +678,6 @@ def get_file_items(path: str, raise_not_found: bool = False, ignore_empty_lines:
 
 def mock(type: str, size: int = 1, locale: str = "en"):  # noqa: A002
 	return generate_hash(length=10)
-
-
-@functools.cache
-def _placeholder():  # keeps functools imported for future cached helpers
-	return None
 
 
 def ping() -> str:

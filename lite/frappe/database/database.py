@@ -1,0 +1,586 @@
+"""`frappe.db` on SQLite: Frappe's query style (`%s` / `%(name)s`, backtick names) and helpers."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from typing import Any
+
+import frappe
+from frappe import _dict
+
+DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+WRITE_STATEMENT = re.compile(r"^\s*(insert|update|delete|replace|create|alter|drop)\b", re.I)
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|%\((\w+)\)s|%s|%%")
+
+
+def _adapt_datetime(value: datetime.datetime) -> str:
+	return value.strftime(DATETIME_FORMAT)
+
+
+def _convert_datetime(raw: bytes) -> datetime.datetime | str:
+	text = raw.decode()
+	for fmt in (DATETIME_FORMAT, "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"):
+		try:
+			return datetime.datetime.strptime(text, fmt)
+		except ValueError:
+			continue
+	return text
+
+
+def _convert_date(raw: bytes) -> datetime.date | str:
+	text = raw.decode()
+	try:
+		return datetime.date.fromisoformat(text[:10])
+	except ValueError:
+		return text
+
+
+sqlite3.register_adapter(datetime.datetime, _adapt_datetime)
+sqlite3.register_adapter(datetime.date, lambda d: d.isoformat())
+sqlite3.register_adapter(datetime.time, lambda t: t.isoformat())
+sqlite3.register_adapter(datetime.timedelta, lambda t: str(t))
+sqlite3.register_adapter(Decimal, float)
+sqlite3.register_adapter(dict, lambda d: json.dumps(d, default=str))
+sqlite3.register_adapter(list, lambda d: json.dumps(d, default=str))
+sqlite3.register_adapter(_dict, lambda d: json.dumps(d, default=str))
+sqlite3.register_converter("datetime", _convert_datetime)
+sqlite3.register_converter("date", _convert_date)
+
+
+def convert_query(query: str, values: Any) -> tuple[str, Any]:
+	"""Turn Frappe's `%s` / `%(name)s` placeholders into SQLite's `?` / `:name`."""
+	if values is None or values == () or values == []:
+		return query, ()
+	named = isinstance(values, dict)
+
+	def repl(match: re.Match) -> str:
+		token = match.group(0)
+		if token == "%%":
+			return "%"
+		if token == "%s":
+			return "?"
+		if match.group(1):
+			return f":{match.group(1)}"
+		return token
+
+	query = _TOKEN.sub(repl, query)
+	if named:
+		return query, {k: _param(v) for k, v in values.items()}
+	if not isinstance(values, list | tuple):
+		values = (values,)
+	return query, tuple(_param(v) for v in values)
+
+
+def _param(value: Any) -> Any:
+	if isinstance(value, bool):
+		return int(value)
+	return value
+
+
+class _Callbacks:
+	"""Functions to run once, e.g. after the transaction commits."""
+
+	def __init__(self):
+		self._functions: list[tuple[Callable, tuple, dict]] = []
+
+	def add(self, func: Callable, *args, **kwargs) -> None:
+		self._functions.append((func, args, kwargs))
+
+	def run(self) -> None:
+		functions, self._functions = self._functions, []
+		for func, args, kwargs in functions:
+			func(*args, **kwargs)
+
+	def reset(self) -> None:
+		self._functions = []
+
+
+class Database:
+	"""One SQLite connection for one context (thread, request or job)."""
+
+	def __init__(self, site_path: str, conf: dict | None = None):
+		conf = conf or {}
+		self.db_path = os.path.join(site_path, conf.get("db_path") or "db.sqlite3")
+		self.db_name = os.path.basename(site_path)
+		self._conn: sqlite3.Connection | None = None
+		self.in_transaction = False
+		self.transaction_writes = 0
+		self.after_commit = _Callbacks()
+		self.before_commit = _Callbacks()
+		self.after_rollback = _Callbacks()
+		self.before_rollback = _Callbacks()
+		self.value_cache: dict = {}
+		self._columns_cache: dict[str, list[str]] = {}
+		self.auto_commit_on_many_writes = False
+		self.last_query = None
+
+	# -- connection ---------------------------------------------------------------------------
+
+	@property
+	def conn(self) -> sqlite3.Connection:
+		if self._conn is None:
+			self._conn = sqlite3.connect(
+				self.db_path,
+				timeout=30,
+				isolation_level=None,
+				detect_types=sqlite3.PARSE_DECLTYPES,
+				check_same_thread=False,
+			)
+			self._conn.execute("PRAGMA journal_mode=WAL")
+			self._conn.execute("PRAGMA synchronous=NORMAL")
+			self._conn.execute("PRAGMA busy_timeout=30000")
+			self._conn.execute("PRAGMA foreign_keys=OFF")
+			self._conn.create_function("REGEXP", 2, _regexp, deterministic=True)
+			self._conn.create_function("timestamp", 1, lambda v: v, deterministic=True)
+		return self._conn
+
+	def connect(self) -> None:
+		self.conn  # noqa: B018 - opens the connection
+
+	def close(self) -> None:
+		if self._conn is not None:
+			if self.in_transaction:
+				self._conn.execute("ROLLBACK")
+				self.in_transaction = False
+			self._conn.close()
+			self._conn = None
+
+	# -- queries ------------------------------------------------------------------------------
+
+	def sql(
+		self,
+		query: str,
+		values: Any = (),
+		as_dict: bool = False,
+		as_list: bool = False,
+		pluck: bool | str = False,
+		debug: bool = False,
+		update: dict | None = None,
+		explain: bool = False,
+		run: bool = True,
+		as_iterator: bool = False,
+		**kwargs,
+	) -> Any:
+		"""Run `query` with Frappe's placeholder styles; rows as tuples, dicts or a plucked list."""
+		sql_text, params = convert_query(str(query), values)
+		if not run:
+			return sql_text
+		is_write = bool(WRITE_STATEMENT.match(sql_text))
+		if is_write:
+			self.begin()
+			self.transaction_writes += 1
+		self.last_query = sql_text
+		if debug:
+			frappe.log(f"SQL: {sql_text} {params}")
+		cursor = self._execute(sql_text, params)
+		if cursor.description is None:
+			return ()
+		rows = cursor.fetchall()
+		if pluck:
+			return [row[0] for row in rows]
+		if as_dict:
+			keys = [column[0] for column in cursor.description]
+			out = [_dict(zip(keys, row)) for row in rows]
+			if update:
+				for row in out:
+					row.update(update)
+			return out
+		if as_list:
+			return [list(row) for row in rows]
+		return tuple(rows)
+
+	def _execute(self, sql_text: str, params: Any) -> sqlite3.Cursor:
+		for attempt in range(50):
+			try:
+				return self.conn.execute(sql_text, params)
+			except sqlite3.OperationalError as e:
+				if "locked" in str(e) or "busy" in str(e):
+					if self.in_transaction and not sql_text.lstrip().upper().startswith("BEGIN"):
+						raise frappe.QueryDeadlockError(str(e)) from e
+					time.sleep(min(0.05 * (attempt + 1), 0.5))
+					continue
+				raise
+		raise frappe.QueryTimeoutError("database is locked")
+
+	def multisql(self, sql_dict: dict, values=(), **kwargs):
+		return self.sql(sql_dict.get("sqlite") or sql_dict["mariadb"], values, **kwargs)
+
+	def sql_ddl(self, query: str, debug: bool = False) -> None:
+		self.sql(query, debug=debug)
+
+	def sql_list(self, query: str, values=(), debug: bool = False, **kwargs) -> list:
+		return self.sql(query, values, pluck=True, debug=debug)
+
+	# -- transactions -------------------------------------------------------------------------
+
+	def begin(self, *, read_only: bool = False) -> None:
+		"""Start the write transaction lazily (BEGIN IMMEDIATE: writers queue, readers go on)."""
+		if not self.in_transaction:
+			self._execute("BEGIN IMMEDIATE", ())
+			self.in_transaction = True
+			self.transaction_writes = 0
+
+	def commit(self) -> None:
+		self.before_commit.run()
+		if self.in_transaction:
+			self.conn.execute("COMMIT")
+			self.in_transaction = False
+		self.transaction_writes = 0
+		self.value_cache.clear()
+		self.after_rollback.reset()
+		self.before_rollback.reset()
+		self.after_commit.run()
+
+	def rollback(self, *, save_point: str | None = None, chain: bool = False) -> None:
+		if save_point:
+			if self.in_transaction:
+				self.conn.execute(f"ROLLBACK TO SAVEPOINT {_identifier(save_point)}")
+			return
+		self.before_rollback.run()
+		if self.in_transaction:
+			self.conn.execute("ROLLBACK")
+			self.in_transaction = False
+		self.transaction_writes = 0
+		self.value_cache.clear()
+		self._columns_cache.clear()
+		self.before_commit.reset()
+		self.after_commit.reset()
+		self.after_rollback.run()
+
+	def savepoint(self, save_point: str) -> None:
+		self.begin()
+		self.conn.execute(f"SAVEPOINT {_identifier(save_point)}")
+
+	def release_savepoint(self, save_point: str) -> None:
+		if self.in_transaction:
+			self.conn.execute(f"RELEASE SAVEPOINT {_identifier(save_point)}")
+
+	# -- schema helpers -----------------------------------------------------------------------
+
+	def table_exists(self, table: str, cached: bool = True) -> bool:
+		return bool(self.sql("select 1 from sqlite_master where type='table' and name=%s", (table,)))
+
+	def get_tables(self, cached: bool = True) -> list[str]:
+		return self.sql("select name from sqlite_master where type='table'", pluck=True)
+
+	def get_table_columns(self, doctype: str) -> list[str]:
+		table = doctype if doctype.startswith(("tab", "__")) else f"tab{doctype}"
+		columns = self._columns_cache.get(table)
+		if columns is None:
+			columns = [row[1] for row in self.sql(f"pragma table_info(`{table}`)")]
+			if not columns:
+				raise frappe.DoesNotExistError(f"Table {table} does not exist")
+			self._columns_cache[table] = columns
+		return columns
+
+	def clear_columns_cache(self) -> None:
+		self._columns_cache.clear()
+
+	def has_column(self, doctype: str, column: str) -> bool:
+		try:
+			return column in self.get_table_columns(doctype)
+		except frappe.DoesNotExistError:
+			return False
+
+	def escape(self, s: Any, percent: bool = True) -> str:
+		"""A quoted SQL literal (`'it''s'`) safe to put in a query."""
+		text = str(s if s is not None else "")
+		return "'" + text.replace("'", "''") + "'"
+
+	# -- values -------------------------------------------------------------------------------
+
+	def get_value(
+		self,
+		doctype: str,
+		filters: Any = None,
+		fieldname: str | list | tuple = "name",
+		ignore: bool | None = None,
+		as_dict: bool = False,
+		debug: bool = False,
+		order_by: str | None = None,
+		cache: bool = False,
+		for_update: bool = False,
+		*,
+		run: bool = True,
+		pluck: bool = False,
+		distinct: bool = False,
+		skip_locked: bool = False,
+		wait: bool = True,
+	) -> Any:
+		"""One value (or a tuple/dict of values) of the first matching document, else None."""
+		if (filters is None or filters == doctype) and self._is_single(doctype):
+			if fieldname == "*":
+				return self.get_singles_dict(doctype)
+			if isinstance(fieldname, str):
+				return self.get_single_value(doctype, fieldname)
+			return self._single_values(doctype, fieldname, as_dict)
+		rows = self.get_values(doctype, filters, fieldname, ignore=ignore, as_dict=as_dict, debug=debug, order_by=order_by, limit=1, for_update=for_update)
+		if not rows:
+			return None
+		row = rows[0]
+		if as_dict:
+			return row
+		if isinstance(fieldname, str) and fieldname != "*":
+			return row[0]
+		return row
+
+	def _doctype_known(self, doctype: str) -> bool:
+		try:
+			frappe.get_meta(doctype)
+			return True
+		except frappe.DoesNotExistError:
+			return False
+
+	def _is_single(self, doctype: str) -> bool:
+		return self._doctype_known(doctype) and bool(frappe.get_meta(doctype).issingle)
+
+	def _single_values(self, doctype: str, fields: Iterable[str], as_dict: bool):
+		values = self.get_singles_dict(doctype)
+		if as_dict:
+			return _dict({f: values.get(f) for f in fields})
+		return tuple(values.get(f) for f in fields)
+
+	def get_values(
+		self,
+		doctype: str,
+		filters: Any = None,
+		fieldname: str | list | tuple = "name",
+		ignore: bool | None = None,
+		as_dict: bool = False,
+		debug: bool = False,
+		order_by: str | None = None,
+		update: dict | None = None,
+		cache: bool = False,
+		for_update: bool = False,
+		*,
+		limit: int | None = None,
+		run: bool = True,
+		pluck: bool = False,
+		distinct: bool = False,
+		**kwargs,
+	) -> list:
+		"""Values of every matching document (no permission check, like Frappe)."""
+		from frappe.model.db_query import DatabaseQuery
+
+		if isinstance(fieldname, str):
+			fields = ["*"] if fieldname == "*" else [fieldname]
+		else:
+			fields = list(fieldname)
+		if filters is not None and not isinstance(filters, dict | list | tuple):
+			filters = {"name": filters}
+		if isinstance(filters, list | tuple) and filters and not isinstance(filters[0], list | tuple):
+			if len(filters) == 3 and isinstance(filters[1], str):
+				filters = [list(filters)]
+			else:
+				filters = {"name": ("in", list(filters))}
+		try:
+			return DatabaseQuery(doctype).execute(
+				fields=fields,
+				filters=filters,
+				order_by=order_by or "KEEP_DEFAULT_ORDERING",
+				limit_page_length=limit or 0,
+				as_list=not as_dict,
+				ignore_permissions=True,
+				update=update,
+				pluck=fieldname if pluck else None,
+				distinct=distinct,
+				debug=debug,
+			)
+		except frappe.DoesNotExistError:
+			if ignore:
+				return []
+			raise
+
+	def get_single_value(self, doctype: str, fieldname: str, cache: bool = True) -> Any:
+		"""A field of a Single DocType, typed by its meta."""
+		value = self.sql(
+			"select value from tabSingles where doctype=%s and field=%s", (doctype, fieldname)
+		)
+		value = value[0][0] if value else None
+		df = frappe.get_meta(doctype).get_field(fieldname)
+		if not df:
+			if fieldname in ("name", "doctype"):
+				return doctype
+			frappe.throw(frappe._("Field {0} does not exist on {1}").format(fieldname, doctype), frappe.InvalidColumnName)
+		from frappe.model.base_document import cast_value
+
+		return cast_value(df.fieldtype, value)
+
+	def get_singles_dict(self, doctype: str, debug: bool = False, *, for_update: bool = False, cast: bool = False) -> _dict:
+		from frappe.model.base_document import cast_value
+
+		meta = frappe.get_meta(doctype)
+		out = _dict()
+		for field, value in self.sql("select field, value from tabSingles where doctype=%s", (doctype,)):
+			df = meta.get_field(field)
+			out[field] = cast_value(df.fieldtype, value) if df else value
+		return out
+
+	def set_single_value(self, doctype: str, fieldname: str | dict, value: Any = None, *args, **kwargs) -> None:
+		to_update = fieldname if isinstance(fieldname, dict) else {fieldname: value}
+		for field, val in to_update.items():
+			self.sql("delete from tabSingles where doctype=%s and field=%s", (doctype, field))
+			if val is not None:
+				self.sql("insert into tabSingles(doctype, field, value) values (%s, %s, %s)", (doctype, field, _single_text(val)))
+		self.sql(
+			"insert or replace into tabSingles(doctype, field, value) values (%s, 'modified', %s)",
+			(doctype, frappe.utils.now()),
+		)
+		frappe.clear_document_cache(doctype)
+
+	def set_value(
+		self,
+		doctype: str,
+		dn: Any,
+		field: str | dict,
+		val: Any = None,
+		modified: Any = None,
+		modified_by: str | None = None,
+		update_modified: bool = True,
+		debug: bool = False,
+	) -> None:
+		"""Set field(s) directly in the database (no controller, no validation, like Frappe)."""
+		to_update = dict(field) if isinstance(field, dict) else {field: val}
+		meta = frappe.get_meta(doctype)
+		if meta.issingle:
+			return self.set_single_value(doctype, to_update)
+		if update_modified:
+			to_update["modified"] = modified or frappe.utils.now_datetime()
+			to_update["modified_by"] = modified_by or frappe.session.user
+		from frappe.model.base_document import db_value_for
+
+		values = {k: db_value_for(meta.get_field(k), v) for k, v in to_update.items()}
+		for key in values:
+			if not meta.has_field(key) and key not in meta.default_columns():
+				frappe.throw(frappe._("Field {0} does not exist on {1}").format(key, doctype), frappe.InvalidColumnName)
+		set_clause = ", ".join(f"`{k}`=%({'v_' + k})s" for k in values)
+		params = {"v_" + k: v for k, v in values.items()}
+		if isinstance(dn, dict | list | tuple) and not isinstance(dn, str):
+			names = self.get_values(doctype, dn, "name", limit=None)
+			names = [row[0] for row in names]
+		else:
+			names = [dn]
+		for name in names:
+			params["__name"] = name
+			self.sql(f"update `tab{doctype}` set {set_clause} where name=%(__name)s", params, debug=debug)
+		for name in names:
+			frappe.clear_document_cache(doctype, name)
+
+	def exists(self, dt: str, dn: Any = None, cache: bool = False) -> Any:
+		"""The name of the document if it exists (by name or filters), else None."""
+		if isinstance(dt, dict):
+			dn = dict(dt)
+			dt = dn.pop("doctype")
+		if self._is_single(dt):
+			return dt if dn in (None, dt) else None
+		if dn is None:
+			return None
+		try:
+			return self.get_value(dt, dn, "name", order_by=None)
+		except frappe.DoesNotExistError:
+			return None
+
+	def count(self, dt: str, filters: Any = None, debug: bool = False, cache: bool = False, distinct: bool = True) -> int:
+		from frappe.model.db_query import DatabaseQuery
+
+		rows = DatabaseQuery(dt).execute(fields=["count(*) as count"], filters=filters, ignore_permissions=True, as_list=True, order_by=None, limit_page_length=0)
+		return int(rows[0][0]) if rows else 0
+
+	def delete(self, doctype: str, filters: Any = None, debug: bool = False, **kwargs) -> None:
+		"""Delete rows directly (no controller hooks)."""
+		from frappe.model.db_query import DatabaseQuery
+
+		table = doctype if doctype.startswith(("tab", "__")) else f"tab{doctype}"
+		if table.startswith("__") or not self._doctype_known(doctype):
+			if filters:
+				where = " and ".join(f"`{k}`=%({k})s" for k in filters)
+				self.sql(f"delete from `{table}` where {where}", filters)
+			else:
+				self.sql(f"delete from `{table}`")
+			return
+		where, params = DatabaseQuery(doctype).build_where(filters or {})
+		self.sql(f"delete from `{table}`" + (f" where {where}" if where else ""), params, debug=debug)
+
+	def truncate(self, doctype: str) -> None:
+		self.sql(f"delete from `tab{doctype}`")
+
+	def get_creation_count(self, doctype: str, minutes: int) -> int:
+		since = frappe.utils.add_to_date(frappe.utils.now_datetime(), minutes=-minutes)
+		return self.count(doctype, {"creation": [">", since]})
+
+	# -- globals / defaults -------------------------------------------------------------------
+
+	def get_global(self, key: str, user: str = "__global") -> Any:
+		return self.get_default(key, parent=user)
+
+	def set_global(self, key: str, val: Any, user: str = "__global") -> None:
+		self.set_default(key, val, parent=user)
+
+	def get_default(self, key: str, parent: str = "__default") -> Any:
+		rows = self.sql("select defvalue from tabDefaultValue where parent=%s and defkey=%s", (parent, key))
+		return rows[0][0] if rows else None
+
+	def set_default(self, key: str, val: Any, parent: str = "__default", parenttype: str | None = None) -> None:
+		self.sql("delete from tabDefaultValue where parent=%s and defkey=%s", (parent, key))
+		if val is not None:
+			self.sql(
+				"insert into tabDefaultValue(name, parent, defkey, defvalue) values (%s, %s, %s, %s)",
+				(frappe.generate_hash(length=10), parent, key, _single_text(val)),
+			)
+
+	def get_defaults(self, key: str | None = None, parent: str = "__default") -> Any:
+		if key:
+			return self.get_default(key, parent)
+		return _dict(self.sql("select defkey, defvalue from tabDefaultValue where parent=%s", (parent,)))
+
+	# -- misc ---------------------------------------------------------------------------------
+
+	def estimate_count(self, doctype: str) -> int:
+		return self.count(doctype)
+
+	def get_database_size(self) -> float:
+		return os.path.getsize(self.db_path) / (1024 * 1024) if os.path.exists(self.db_path) else 0.0
+
+	def now(self) -> str:
+		return frappe.utils.now()
+
+	def add_index(self, doctype: str, fields: list[str], index_name: str | None = None) -> None:
+		name = index_name or "_".join(fields) + "_index"
+		columns = ", ".join(f"`{f}`" for f in fields)
+		self.sql(f"create index if not exists `{doctype}_{name}` on `tab{doctype}` ({columns})")
+
+	def add_unique(self, doctype: str, fields: list[str], constraint_name: str | None = None) -> None:
+		name = constraint_name or "unique_" + "_".join(fields)
+		columns = ", ".join(f"`{f}`" for f in fields)
+		self.sql(f"create unique index if not exists `{doctype}_{name}` on `tab{doctype}` ({columns})")
+
+
+def _identifier(name: str) -> str:
+	if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+		raise frappe.ValidationError(f"Invalid savepoint name: {name}")
+	return name
+
+
+def _single_text(value: Any) -> Any:
+	if isinstance(value, bool):
+		return int(value)
+	if isinstance(value, datetime.datetime):
+		return value.strftime(DATETIME_FORMAT)
+	if isinstance(value, datetime.date):
+		return value.isoformat()
+	if isinstance(value, dict | list):
+		return json.dumps(value, default=str)
+	return value
+
+
+def _regexp(pattern: str, value: Any) -> bool:
+	if value is None:
+		return False
+	return re.search(pattern, str(value)) is not None
