@@ -72,6 +72,7 @@ guest_methods: set[Callable] = set()
 allowed_http_methods_for_whitelisted_func: dict[Callable, list[str]] = {}
 
 _site_config_cache: dict[str, tuple[float, dict]] = {}
+_apps_txt_cache: dict[str, tuple[float | None, list[str]]] = {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -359,15 +360,20 @@ def _filter_kwargs(fn: Callable, kwargs: dict) -> dict:
 def get_all_apps(with_internal_apps: bool = True, sites_path: str | None = None) -> list[str]:
 	"""Apps available to sites: frappe plus those listed in sites/apps.txt."""
 	sites_path = sites_path or getattr(local, "sites_path", None) or get_sites_path()
-	apps = ["frappe"]
 	path = os.path.join(sites_path, "apps.txt")
-	if os.path.exists(path):
+	mtime = os.path.getmtime(path) if os.path.exists(path) else None
+	cached = _apps_txt_cache.get(path)
+	if cached and cached[0] == mtime:
+		return list(cached[1])
+	apps = ["frappe"]
+	if mtime is not None:
 		with open(path) as f:
 			for line in f:
 				app = line.strip()
 				if app and app not in apps:
 					apps.append(app)
-	return apps
+	_apps_txt_cache[path] = (mtime, apps)
+	return list(apps)
 
 
 def get_installed_apps(*, _ensure_on_bench: bool = False) -> list[str]:
@@ -416,9 +422,16 @@ def get_hooks(hook: str | None = None, default: Any = "_KEEP_DEFAULT_LIST", app_
 
 
 def get_meta(doctype: str, cached: bool = True):
-	from frappe.model.meta import get_meta
+	"""The Meta of a DocType (kept for the rest of this context)."""
+	metas = getattr(local, "meta_cache", None)
+	if cached and metas is not None and doctype in metas:
+		return metas[doctype]
+	from frappe.model.meta import get_meta as _get_meta
 
-	return get_meta(doctype, cached=cached)
+	meta = _get_meta(doctype, cached=cached)
+	if metas is not None:
+		metas[doctype] = meta
+	return meta
 
 
 def get_doc(*args, **kwargs):

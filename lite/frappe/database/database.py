@@ -508,6 +508,12 @@ class Database:
 		where, params = DatabaseQuery(doctype).build_where(filters or {})
 		self.sql(f"delete from `{table}`" + (f" where {where}" if where else ""), params, debug=debug)
 
+	def get_all(self, *args, **kwargs) -> list:
+		return frappe.get_all(*args, **kwargs)
+
+	def get_list(self, *args, **kwargs) -> list:
+		return frappe.get_list(*args, **kwargs)
+
 	def truncate(self, doctype: str) -> None:
 		self.sql(f"delete from `tab{doctype}`")
 

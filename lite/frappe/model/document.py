@@ -521,9 +521,18 @@ class Document(BaseDocument):
 		return frappe.copy_doc(self)
 
 
+_handler_cache: dict[tuple[int, str, str], list[str]] = {}
+
+
 def _doc_event_handlers(doctype: str, method: str) -> list[str]:
+	"""doc_events hooks for this DocType, then the "*" ones."""
 	events = frappe.get_hooks("doc_events") or {}
-	return list((events.get(doctype) or {}).get(method, [])) + list((events.get("*") or {}).get(method, []))
+	key = (id(events), doctype, method)
+	handlers = _handler_cache.get(key)
+	if handlers is None:
+		handlers = list((events.get(doctype) or {}).get(method, [])) + list((events.get("*") or {}).get(method, []))
+		_handler_cache[key] = handlers
+	return handlers
 
 
 def _default_value(df: _dict) -> Any:

@@ -99,6 +99,8 @@ def clear_meta_cache(doctype: str | None = None) -> None:
 	"""Forget loaded metadata (all of it, so JSON edits and new apps are seen)."""
 	_meta_cache.clear()
 	_doctype_index.clear()
+	if getattr(frappe.local, "meta_cache", None) is not None:
+		frappe.local.meta_cache.clear()
 
 
 class Meta:
@@ -111,6 +113,11 @@ class Meta:
 		self.permissions = [_dict(p) for p in data.get("permissions", [])]
 		self._fields = {df.fieldname: df for df in self.fields if df.fieldname}
 		self._valid_columns: list[str] | None = None
+		self._table_fields = [df for df in self.fields if df["fieldtype"] in table_fields]
+		self._link_fields = [df for df in self.fields if df["fieldtype"] == "Link"]
+		self._dynamic_link_fields = [df for df in self.fields if df["fieldtype"] == "Dynamic Link"]
+		self._select_fields = [df for df in self.fields if df["fieldtype"] == "Select"]
+		self._password_fields = [df for df in self.fields if df["fieldtype"] == "Password"]
 
 	def __getattr__(self, key: str) -> Any:
 		if key.startswith("__"):
@@ -181,19 +188,19 @@ class Meta:
 		return (df.options if df else None) or ""
 
 	def get_table_fields(self) -> list[_dict]:
-		return [df for df in self.fields if df.fieldtype in table_fields]
+		return self._table_fields
 
 	def get_link_fields(self) -> list[_dict]:
-		return [df for df in self.fields if df.fieldtype == "Link"]
+		return self._link_fields
 
 	def get_dynamic_link_fields(self) -> list[_dict]:
-		return [df for df in self.fields if df.fieldtype == "Dynamic Link"]
+		return self._dynamic_link_fields
 
 	def get_select_fields(self) -> list[_dict]:
-		return [df for df in self.fields if df.fieldtype == "Select"]
+		return self._select_fields
 
 	def get_password_fields(self) -> list[_dict]:
-		return [df for df in self.fields if df.fieldtype == "Password"]
+		return self._password_fields
 
 	def get_fieldnames_with_value(self) -> list[str]:
 		return [df.fieldname for df in self.fields if df.fieldtype not in no_value_fields and df.fieldname]

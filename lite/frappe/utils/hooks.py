@@ -55,4 +55,7 @@ def _append_hook(target: dict, key: str, value: Any) -> None:
 
 
 def clear_hooks_cache() -> None:
+	from frappe.model.document import _handler_cache
+
 	_hooks_cache.clear()
+	_handler_cache.clear()
