@@ -1,0 +1,192 @@
+"""A scripted OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks.
+
+Each test queues the replies it wants (text, tool calls, errors, streamed chunks); the real
+LiteLLM client reaches the server over HTTP through `api_base`. Every request is recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+	"""One scripted reply: an answer, tool calls, or an HTTP error."""
+
+	content: str | None = ""
+	tool_calls: list[dict] = field(default_factory=list)
+	status: int = 200
+	error: str | None = None
+	headers: dict[str, str] = field(default_factory=dict)
+	prompt_tokens: int = 10
+	completion_tokens: int = 5
+	cached_tokens: int = 0
+	delay: float = 0.0
+	chunk_size: int = 0
+	finish_reason: str | None = None
+
+
+def tool_call(name: str, arguments: dict | str, call_id: str | None = None) -> dict:
+	"""An OpenAI tool call entry for `Reply(tool_calls=[...])`."""
+	args = arguments if isinstance(arguments, str) else json.dumps(arguments)
+	return {"id": call_id or f"call_{uuid.uuid4().hex[:12]}", "type": "function", "function": {"name": name, "arguments": args}}
+
+
+class ScriptedLLM:
+	"""Start with `with ScriptedLLM() as llm:`; `llm.api_base` goes into the AI Provider."""
+
+	def __init__(self):
+		self.replies: list[Reply] = []
+		self.requests: list[dict] = []
+		self.default = Reply(content="OK")
+		self.embedding_dimension = 8
+		self._lock = threading.Lock()
+		self.stream_sent_at: list[float] = []
+		self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+		self._server.daemon_threads = True
+		self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+	@property
+	def api_base(self) -> str:
+		return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+	def __enter__(self) -> ScriptedLLM:
+		self._thread.start()
+		return self
+
+	def __exit__(self, *exc) -> None:
+		self.close()
+
+	def close(self) -> None:
+		self._server.shutdown()
+		self._server.server_close()
+
+	def queue(self, *replies: Reply | str) -> None:
+		with self._lock:
+			self.replies.extend(Reply(content=r) if isinstance(r, str) else r for r in replies)
+
+	def next_reply(self) -> Reply:
+		with self._lock:
+			return self.replies.pop(0) if self.replies else self.default
+
+	def record(self, path: str, headers: dict, body: dict) -> None:
+		with self._lock:
+			self.requests.append({"path": path, "headers": headers, "body": body})
+
+	@property
+	def chat_requests(self) -> list[dict]:
+		return [r for r in self.requests if r["path"].endswith("/chat/completions")]
+
+
+def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
+	class Handler(BaseHTTPRequestHandler):
+		protocol_version = "HTTP/1.1"
+
+		def setup(self):
+			super().setup()
+			self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+		def log_message(self, *args):
+			pass
+
+		def do_POST(self):
+			length = int(self.headers.get("Content-Length") or 0)
+			raw = self.rfile.read(length) if length else b"{}"
+			try:
+				body = json.loads(raw or b"{}")
+			except ValueError:
+				body = {}
+			llm.record(self.path, dict(self.headers), body)
+			if self.path.endswith("/embeddings"):
+				return self._embeddings(body)
+			if self.path.endswith("/chat/completions"):
+				return self._chat(body)
+			self._send(404, {"error": {"message": "not found"}})
+
+		def do_GET(self):
+			if self.path.endswith("/models"):
+				return self._send(200, {"object": "list", "data": [{"id": "scripted-model", "object": "model"}]})
+			self._send(404, {"error": {"message": "not found"}})
+
+		def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
+			data = json.dumps(payload).encode()
+			head = [f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}", "Content-Type: application/json", f"Content-Length: {len(data)}"]
+			head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+			self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+			self.wfile.flush()
+
+		def _embeddings(self, body: dict) -> None:
+			inputs = body.get("input") or []
+			inputs = [inputs] if isinstance(inputs, str) else inputs
+			data = [{"object": "embedding", "index": i, "embedding": _fake_embedding(str(text), llm.embedding_dimension)} for i, text in enumerate(inputs)]
+			self._send(200, {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": len(inputs), "total_tokens": len(inputs)}})
+
+		def _chat(self, body: dict) -> None:
+			reply = llm.next_reply()
+			if reply.delay:
+				time.sleep(reply.delay)
+			if reply.status != 200:
+				return self._send(reply.status, {"error": {"message": reply.error or "scripted error", "type": "scripted", "code": reply.status}}, reply.headers)
+			usage = {
+				"prompt_tokens": reply.prompt_tokens,
+				"completion_tokens": reply.completion_tokens,
+				"total_tokens": reply.prompt_tokens + reply.completion_tokens,
+				"prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
+			}
+			finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+			if body.get("stream"):
+				return self._stream(body, reply, usage, finish)
+			message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+			if reply.tool_calls:
+				message["tool_calls"] = reply.tool_calls
+			self._send(200, {
+				"id": f"chatcmpl-{uuid.uuid4().hex[:10]}",
+				"object": "chat.completion",
+				"created": int(time.time()),
+				"model": body.get("model") or "scripted-model",
+				"choices": [{"index": 0, "message": message, "finish_reason": finish}],
+				"usage": usage,
+			})
+
+		def _stream(self, body: dict, reply: Reply, usage: dict, finish: str) -> None:
+			self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n")
+			self.close_connection = True
+			base = {"id": f"chatcmpl-{uuid.uuid4().hex[:10]}", "object": "chat.completion.chunk", "created": int(time.time()), "model": body.get("model") or "scripted-model"}
+			text = reply.content or ""
+			size = reply.chunk_size or max(1, len(text) // 4 or 1)
+			pieces = [text[i : i + size] for i in range(0, len(text), size)]
+			for piece in pieces:
+				self._event({**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": piece}, "finish_reason": None}]})
+				llm.stream_sent_at.append(time.perf_counter())
+				if reply.delay:
+					time.sleep(reply.delay)
+			for i, call in enumerate(reply.tool_calls):
+				delta = {"tool_calls": [{"index": i, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": call["function"]["arguments"]}}]}
+				self._event({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+			self._event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+			if (body.get("stream_options") or {}).get("include_usage"):
+				self._event({**base, "choices": [], "usage": usage})
+			self.wfile.write(b"data: [DONE]\n\n")
+			self.wfile.flush()
+
+		def _event(self, payload: dict) -> None:
+			self.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
+			self.wfile.flush()
+
+	return Handler
+
+
+def _fake_embedding(text: str, dimension: int) -> list[float]:
+	"""A deterministic bag-of-words vector, so similar texts get similar vectors."""
+	vector = [0.0] * dimension
+	for word in text.lower().split():
+		vector[sum(map(ord, word)) % dimension] += 1.0
+	norm = sum(v * v for v in vector) ** 0.5 or 1.0
+	return [v / norm for v in vector]
