@@ -136,3 +136,15 @@ class IncorrectSitePath(NameError):
 class DocumentAlreadyRestored(ValidationError):
 	pass
 
+
+
+class InvalidEmailAddressError(ValidationError):
+	pass
+
+
+class InvalidPhoneNumberError(ValidationError):
+	pass
+
+
+class Redirect(Exception):
+	http_status_code = 301

@@ -6,6 +6,7 @@ import datetime
 import importlib
 import json
 import os
+import re
 from typing import Any
 
 import frappe
@@ -14,6 +15,11 @@ from frappe.model import child_table_fields, default_fields, float_like_fields, 
 
 VARCHAR_TYPES = {"Data", "Link", "Dynamic Link", "Select", "Read Only", "Phone", "Autocomplete", "Color", "Barcode", "Icon"}
 _controllers: dict[str, type] = {}
+DATA_OPTION_PATTERNS = {
+	"Email": re.compile(r"[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+"),
+	"URL": re.compile(r"https?://[^\s<>\"]+", re.I),
+	"Phone": re.compile(r"[+0-9()\-.\s]{3,30}"),
+}
 
 
 def get_controller(doctype: str) -> type:
@@ -293,6 +299,19 @@ class BaseDocument:
 					frappe.ValidationError,
 					title=_("Invalid Option"),
 				)
+
+	def _validate_data_fields(self) -> None:
+		"""Data fields with options Email, URL or Phone hold values of that kind."""
+		for df in self.meta.fields:
+			if df.fieldtype != "Data" or df.options not in ("Email", "URL", "Phone") or not df.fieldname:
+				continue
+			value = self.get(df.fieldname)
+			if not value:
+				continue
+			pattern = DATA_OPTION_PATTERNS[df.options]
+			values = [v.strip() for v in str(value).split(",")] if df.options == "Email" else [str(value).strip()]
+			if not all(pattern.fullmatch(v) for v in values):
+				frappe.throw(_("{0} is not a valid {1}").format(frappe.bold(value), _(df.options)), frappe.InvalidEmailAddressError if df.options == "Email" else frappe.ValidationError, title=_("Invalid {0}").format(_(df.label or df.fieldname)))
 
 	def _validate_length(self) -> None:
 		for df in self.meta.fields:

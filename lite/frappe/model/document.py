@@ -364,12 +364,14 @@ class Document(BaseDocument):
 
 	def _validate(self) -> None:
 		self._validate_mandatory()
+		self._validate_data_fields()
 		self._validate_selects()
 		self._validate_length()
 		self._validate_json()
 		self._fix_numeric_types()
 		self._save_passwords()
 		for d in self.get_all_children():
+			d._validate_data_fields()
 			d._validate_selects()
 			d._validate_length()
 			d._validate_json()
