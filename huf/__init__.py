@@ -1,0 +1,3 @@
+"""Huf: build and run AI agents on Frappe."""
+
+__version__ = "0.12.0"

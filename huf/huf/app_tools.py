@@ -1,0 +1,55 @@
+"""Tools that installed apps register through their `huf_tools` hook.
+
+A hook entry is the dotted path of a tool definition (a dict), of a list of definitions, or of a
+function returning either; entries may be nested lists of such paths:
+
+	huf_tools = ["my_app.tools.custom_tool", ["my_app.tools.tool1", "my_app.tools.tool2"]]
+
+A definition has `tool_name`, `description`, `function_path`, `parameters` (rows like Agent Function
+Params: fieldname, label, type, required, description, options) and optionally `tool_type` and
+`pass_parameters_as_json`. Only functions registered this way may back an "App Provided" tool.
+"""
+
+from collections.abc import Iterator
+
+import frappe
+
+
+def get_registered_tools() -> list[tuple[str, dict]]:
+	"""(app, definition) for every tool registered by an installed app, in install order."""
+	out: list[tuple[str, dict]] = []
+	for app in frappe.get_installed_apps():
+		for entry in _flatten(frappe.get_hooks("huf_tools", app_name=app)):
+			for definition in _resolve(entry, app):
+				out.append((app, definition))
+	return out
+
+
+def find_registered_tool(function_path: str) -> tuple[str, dict] | None:
+	"""The (app, definition) that registers `function_path`, if any installed app does."""
+	for app, definition in get_registered_tools():
+		if definition.get("function_path") == function_path:
+			return app, definition
+	return None
+
+
+def _flatten(entries) -> Iterator:
+	if isinstance(entries, list | tuple):
+		for entry in entries:
+			yield from _flatten(entry)
+	elif entries:
+		yield entries
+
+
+def _resolve(entry, app: str) -> list[dict]:
+	value = entry
+	try:
+		if isinstance(value, str):
+			value = frappe.get_attr(value)
+		if callable(value):
+			value = value()
+	except Exception:
+		frappe.logger("huf").warning(f"huf_tools entry {entry!r} of app {app} could not be loaded", exc_info=True)
+		return []
+	definitions = value if isinstance(value, list | tuple) else [value]
+	return [d for d in definitions if isinstance(d, dict) and d.get("function_path")]

@@ -1,0 +1,83 @@
+import frappe
+from frappe import _
+from frappe.model.document import Document
+from frappe.utils import cint, flt
+
+from huf.huf.validators import throw_if_duplicate_rows
+
+# Cache of Doc Event agents kept by the trigger runtime; agent settings are part of it.
+DOC_EVENT_AGENTS_CACHE_KEY = "huf:doc_event_agents"
+
+
+class Agent(Document):
+	def validate(self) -> None:
+		self.agent_name = (self.agent_name or "").strip()
+		if "/" in self.agent_name:
+			frappe.throw(_("Agent Name cannot contain /."))
+		self.validate_model()
+		self.validate_ranges()
+		self.validate_prompt_templates()
+		throw_if_duplicate_rows(self.agent_knowledge, "knowledge_source", _("Knowledge Sources"))
+		throw_if_duplicate_rows(self.agent_tool, "tool", _("Agent Tool"))
+		throw_if_duplicate_rows(self.agent_mcp_server, "mcp_server", _("MCP Servers"))
+		throw_if_duplicate_rows(self.agent_user, "user", _("Allowed Users"))
+		throw_if_duplicate_rows(self.agent_role, "role", _("Allowed Roles"))
+
+	def validate_model(self) -> None:
+		"""The model must belong to the agent's provider, unless its name says where to route it."""
+		if not (self.provider and self.model):
+			return
+		validate_model_of_provider(self.model, self.provider)
+
+	def validate_ranges(self) -> None:
+		if not 0 <= flt(self.temperature) <= 2:
+			frappe.throw(_("Temperature must be between 0 and 2."))
+		if not 0 <= flt(self.top_p) <= 1:
+			frappe.throw(_("Top P must be between 0 and 1."))
+		if cint(self.max_turns) < 1:
+			frappe.throw(_("Max Turns must be at least 1."))
+		if cint(self.history_limit) < 1:
+			frappe.throw(_("History Limit must be at least 1."))
+		if not 0 < flt(self.summary_ratio) < 1:
+			frappe.throw(_("Summary Ratio must be greater than 0 and less than 1 (0.7 summarizes the oldest 70%)."))
+		for fieldname in ("max_knowledge_tokens", "max_context_chars"):
+			if cint(self.get(fieldname)) < 0:
+				frappe.throw(_("{0} cannot be negative.").format(_(self.meta.get_label(fieldname))))
+
+	def validate_prompt_templates(self) -> None:
+		if self.prompt_mode == "Template":
+			if not self.agent_prompt:
+				frappe.throw(_("Agent Prompt is required when Prompt Mode is Template."))
+			if self._changed("agent_prompt"):
+				self.template_version_at_attach = cint(frappe.db.get_value("Agent Prompt", self.agent_prompt, "version"))
+		if self.summary_prompt_mode == "Template":
+			if not self.summary_prompt_template:
+				frappe.throw(_("Summary Prompt Template is required when Summary Prompt Mode is Template."))
+			if self._changed("summary_prompt_template"):
+				self.summary_template_version_at_attach = cint(
+					frappe.db.get_value("Agent Summary Prompt", self.summary_prompt_template, "version")
+				)
+
+	def _changed(self, fieldname: str) -> bool:
+		before = self.get_doc_before_save()
+		return not before or before.get(fieldname) != self.get(fieldname)
+
+	def on_update(self) -> None:
+		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
+
+	def on_trash(self) -> None:
+		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
+
+	def after_rename(self, old: str, new: str, merge: bool = False) -> None:
+		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
+
+
+def validate_model_of_provider(model: str, provider: str) -> None:
+	"""Throw unless AI Model `model` belongs to `provider` or carries a routing prefix (e.g. openai/gpt-4o)."""
+	model_provider = frappe.db.get_value("AI Model", model, "provider")
+	if model_provider and model_provider != provider and "/" not in model:
+		frappe.throw(
+			_("Model {0} belongs to the provider {1}, not {2}. Pick a model of {2}, or a model name with a provider prefix such as openai/gpt-4o.").format(
+				frappe.bold(model), frappe.bold(model_provider), frappe.bold(provider)
+			)
+		)

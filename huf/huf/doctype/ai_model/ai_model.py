@@ -1,0 +1,48 @@
+import frappe
+from frappe import _
+from frappe.model.document import Document
+from frappe.utils import flt
+
+# Cache of custom model prices read by the cost calculator; cleared whenever an AI Model changes.
+PRICING_CACHE_KEY = "huf_model_pricing"
+
+
+class AIModel(Document):
+	def validate(self) -> None:
+		self.model_name = (self.model_name or "").strip()
+		self.validate_prices()
+
+	def validate_prices(self) -> None:
+		prices = {
+			"input_cost_per_1m_tokens": flt(self.input_cost_per_1m_tokens),
+			"output_cost_per_1m_tokens": flt(self.output_cost_per_1m_tokens),
+			"cached_input_cost_per_1m_tokens": flt(self.cached_input_cost_per_1m_tokens),
+		}
+		for fieldname, value in prices.items():
+			if value < 0:
+				frappe.throw(_("{0} cannot be negative.").format(_(self.meta.get_label(fieldname))))
+
+		input_cost, output_cost = prices["input_cost_per_1m_tokens"], prices["output_cost_per_1m_tokens"]
+		if self.use_custom_pricing:
+			return
+		if bool(input_cost) != bool(output_cost):
+			frappe.throw(_("Set the input and the output price together (0 for both means free)."))
+		if input_cost and output_cost:
+			# Both prices given: the user clearly wants them used.
+			self.use_custom_pricing = 1
+		elif prices["cached_input_cost_per_1m_tokens"]:
+			frappe.throw(_("A cached input price needs the input and output prices too."))
+
+	def on_update(self) -> None:
+		clear_pricing_cache()
+
+	def on_trash(self) -> None:
+		clear_pricing_cache()
+
+	def after_rename(self, old: str, new: str, merge: bool = False) -> None:
+		clear_pricing_cache()
+
+
+def clear_pricing_cache() -> None:
+	"""Forget cached custom prices so the next cost calculation reads the saved values."""
+	frappe.cache().delete_value(PRICING_CACHE_KEY)

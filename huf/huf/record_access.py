@@ -1,0 +1,129 @@
+"""Row-level access: Huf Users and Viewers see only their own conversations, messages and runs,
+and only the agents open to them. Wired in hooks.py (permission_query_conditions, has_permission)."""
+
+import frappe
+
+# Roles that see every agent, conversation, message and run (their DocPerms still apply).
+PRIVILEGED_ROLES = frozenset(("System Manager", "Huf Manager"))
+
+
+def is_privileged(user: str | None = None) -> bool:
+	"""Whether `user` may see every record of Huf's per-user DocTypes."""
+	user = user or frappe.session.user
+	if user == "Administrator":
+		return True
+	return not PRIVILEGED_ROLES.isdisjoint(frappe.get_roles(user))
+
+
+def _own_conversations_subquery(user: str) -> str:
+	value = frappe.db.escape(user)
+	return f"select `name` from `tabAgent Conversation` where `owner` = {value} or `user` = {value}"
+
+
+def _owns_conversation(conversation: str | None, user: str) -> bool:
+	if not conversation:
+		return False
+	row = frappe.db.get_value("Agent Conversation", conversation, ["owner", "user"], as_dict=True)
+	return bool(row) and user in (row.owner, row.user)
+
+
+# -- Agent Conversation ---------------------------------------------------------------------------
+
+
+def conversation_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
+	"""List condition for Agent Conversation."""
+	user = user or frappe.session.user
+	if is_privileged(user):
+		return ""
+	value = frappe.db.escape(user)
+	return f"(`tabAgent Conversation`.`owner` = {value} or `tabAgent Conversation`.`user` = {value})"
+
+
+def conversation_has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:
+	"""Document check for Agent Conversation."""
+	user = user or frappe.session.user
+	if is_privileged(user):
+		return True
+	return user in (doc.get("owner"), doc.get("user"))
+
+
+# -- Agent Message --------------------------------------------------------------------------------
+
+
+def message_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
+	"""List condition for Agent Message: messages of the user's own conversations."""
+	user = user or frappe.session.user
+	if is_privileged(user):
+		return ""
+	return f"`tabAgent Message`.`conversation` in ({_own_conversations_subquery(user)})"
+
+
+def message_has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:
+	"""Document check for Agent Message (also stops posting into someone else's conversation)."""
+	user = user or frappe.session.user
+	if is_privileged(user):
+		return True
+	return _owns_conversation(doc.get("conversation"), user)
+
+
+# -- Agent Run ------------------------------------------------------------------------------------
+
+
+def run_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
+	"""List condition for Agent Run: runs the user started or that belong to their conversations."""
+	user = user or frappe.session.user
+	if is_privileged(user):
+		return ""
+	value = frappe.db.escape(user)
+	return (
+		f"(`tabAgent Run`.`owner` = {value} or `tabAgent Run`.`user` = {value}"
+		f" or `tabAgent Run`.`conversation` in ({_own_conversations_subquery(user)}))"
+	)
+
+
+def run_has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:
+	"""Document check for Agent Run."""
+	user = user or frappe.session.user
+	if is_privileged(user):
+		return True
+	if user in (doc.get("owner"), doc.get("user")):
+		return True
+	return _owns_conversation(doc.get("conversation"), user)
+
+
+# -- Agent ----------------------------------------------------------------------------------------
+
+
+def agent_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
+	"""List condition for Agent: open agents (no allowed users or roles) or those listing the user."""
+	user = user or frappe.session.user
+	if is_privileged(user):
+		return ""
+	value = frappe.db.escape(user)
+	roles = ", ".join(frappe.db.escape(role) for role in frappe.get_roles(user)) or "''"
+	users_of = "select 1 from `tabAgent User` au where au.`parenttype` = 'Agent' and au.`parent` = `tabAgent`.`name`"
+	roles_of = "select 1 from `tabAgent Role` ar where ar.`parenttype` = 'Agent' and ar.`parent` = `tabAgent`.`name`"
+	return (
+		f"((not exists ({users_of}) and not exists ({roles_of}))"
+		f" or exists ({users_of} and au.`user` = {value})"
+		f" or exists ({roles_of} and ar.`role` in ({roles})))"
+	)
+
+
+def agent_has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:
+	"""Document check for Agent: see `is_agent_open_to`."""
+	return is_agent_open_to(doc, user)
+
+
+def is_agent_open_to(agent, user: str | None = None) -> bool:
+	"""Whether `user` may use `agent` (a document or name) under its Allowed Users / Allowed Roles."""
+	user = user or frappe.session.user
+	if is_privileged(user):
+		return True
+	if isinstance(agent, str):
+		agent = frappe.get_doc("Agent", agent)
+	users = {row.user for row in agent.get("agent_user") or []}
+	roles = {row.role for row in agent.get("agent_role") or []}
+	if not users and not roles:
+		return True
+	return user in users or not roles.isdisjoint(frappe.get_roles(user))

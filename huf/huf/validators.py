@@ -1,0 +1,27 @@
+"""Small field checks shared by Huf's DocType controllers."""
+
+from urllib.parse import urlparse
+
+import frappe
+from frappe import _
+
+
+def validate_http_url(url: str, label: str) -> str:
+	"""Return `url` stripped, or throw unless it is an absolute http(s) URL."""
+	url = (url or "").strip()
+	parsed = urlparse(url)
+	if parsed.scheme not in ("http", "https") or not parsed.netloc:
+		frappe.throw(_("{0} must be an http:// or https:// URL.").format(label))
+	return url
+
+
+def throw_if_duplicate_rows(rows, fieldname: str, table_label: str) -> None:
+	"""Throw when two rows of a child table point at the same value of `fieldname`."""
+	seen = set()
+	for row in rows or []:
+		value = row.get(fieldname)
+		if not value:
+			continue
+		if value in seen:
+			frappe.throw(_("{0}: {1} is listed more than once.").format(table_label, frappe.bold(value)))
+		seen.add(value)
