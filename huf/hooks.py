@@ -8,3 +8,27 @@ required_apps = []
 
 after_install = "huf.install.after_install"
 after_migrate = "huf.install.after_migrate"
+
+# --- area F ---
+permission_query_conditions = {
+	"Agent": "huf.huf.record_access.agent_query_conditions",
+	"Agent Conversation": "huf.huf.record_access.conversation_query_conditions",
+	"Agent Message": "huf.huf.record_access.message_query_conditions",
+	"Agent Run": "huf.huf.record_access.run_query_conditions",
+}
+
+has_permission = {
+	"Agent": "huf.huf.record_access.agent_has_permission",
+	"Agent Conversation": "huf.huf.record_access.conversation_has_permission",
+	"Agent Message": "huf.huf.record_access.message_has_permission",
+	"Agent Run": "huf.huf.record_access.run_has_permission",
+}
+
+# Huf's own standard tools; App Provided tools must be registered through this hook.
+huf_tools = ["huf.huf.builtin_tools.get_builtin_tools"]
+# --- end area F ---
+
+# --- area J ---
+# POST /huf/stream/<agent_name>: Server-Sent Events of an agent run; GET /huf/stream: demo page.
+page_renderer = ["huf.ai.agent_stream_renderer.AgentStreamRenderer"]
+# --- end area J ---

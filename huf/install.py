@@ -1,10 +1,26 @@
-"""Install and migrate hooks: seed what Huf needs, idempotently."""
+"""Install and migrate hooks: seed what Huf needs, idempotently (running twice changes nothing)."""
 
 import frappe
 
+from huf.huf.builtin_tools import get_builtin_tools
+from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES
+
+ROLES = ("Huf Manager", "Huf User", "Huf Viewer")
+TOOL_TYPES = (
+	"Document Operations",
+	"HTTP",
+	"Custom",
+	"App Provided",
+	"Built-in",
+	"MCP",
+	"Knowledge",
+	"Flow",
+	"Agent",
+)
+
 
 def after_install() -> None:
-	"""Seed roles, tool types, built-in tools and settings on a new site."""
+	"""Seed roles, tool types, built-in tools, Huf Roles and settings on a new site."""
 	seed()
 
 
@@ -14,4 +30,91 @@ def after_migrate() -> None:
 
 
 def seed() -> None:
-	frappe.db.commit()
+	"""Everything Huf needs to exist; safe to run any number of times."""
+	create_roles()
+	create_tool_types()
+	sync_builtin_tools()
+	create_huf_roles()
+	set_agent_settings_defaults()
+
+
+def create_roles() -> None:
+	for role in ROLES:
+		if not frappe.db.exists("Role", role):
+			frappe.get_doc({"doctype": "Role", "role_name": role, "desk_access": 1}).insert(ignore_permissions=True)
+
+
+def create_tool_types() -> None:
+	for name in TOOL_TYPES:
+		if not frappe.db.exists("Agent Tool Type", name):
+			frappe.get_doc({"doctype": "Agent Tool Type", "name1": name}).insert(ignore_permissions=True)
+
+
+def sync_builtin_tools() -> None:
+	"""Create or refresh the standard tools so agents can link them."""
+	for definition in get_builtin_tools():
+		values = {
+			"types": "App Provided",
+			"provider_app": "huf",
+			"tool_type": definition.get("tool_type") or "Built-in",
+			"function_path": definition["function_path"],
+			"description": definition["description"],
+			"pass_parameters_as_json": definition.get("pass_parameters_as_json", 0),
+		}
+		name = definition["tool_name"]
+		if frappe.db.exists("Agent Tool Function", name):
+			doc = frappe.get_doc("Agent Tool Function", name)
+			if doc.provider_app != "huf":
+				continue  # a user's own tool of the same name wins
+			current = [_param_key(row) for row in doc.parameters]
+			wanted = [_param_key(row) for row in definition["parameters"]]
+			if all(doc.get(k) == v for k, v in values.items()) and current == wanted:
+				continue
+		else:
+			doc = frappe.new_doc("Agent Tool Function")
+			doc.tool_name = name
+		doc.update(values)
+		doc.set("parameters", [])
+		for row in definition["parameters"]:
+			doc.append("parameters", row)
+		doc.save(ignore_permissions=True)
+
+
+def _param_key(row) -> tuple:
+	return tuple(row.get(k) or None for k in ("fieldname", "label", "type", "required", "description", "options"))
+
+
+def create_huf_roles() -> None:
+	"""Default Huf Roles; existing ones are left as the administrator configured them."""
+	for role_name, spec in DEFAULT_HUF_ROLES.items():
+		if frappe.db.exists("Huf Role", role_name):
+			continue
+		doc = frappe.new_doc("Huf Role")
+		doc.update(
+			{
+				"role_name": role_name,
+				"role_description": spec["role_description"],
+				"frappe_role": spec["frappe_role"],
+				"role_weight": spec["role_weight"],
+				"is_system_role": 1,
+			}
+		)
+		for capability in spec["capabilities"]:
+			doc.append("permissions", {"capability": capability, "label": CAPABILITIES[capability]})
+		doc.insert(ignore_permissions=True)
+
+
+def set_agent_settings_defaults() -> None:
+	"""Give empty Agent Settings the first provider and model when there is exactly one of each."""
+	settings = frappe.get_single("Agent Settings")
+	changed = False
+	if not settings.default_provider:
+		providers = frappe.get_all("AI Provider", pluck="name", limit=2)
+		if len(providers) == 1:
+			settings.default_provider, changed = providers[0], True
+	if settings.default_provider and not settings.default_model:
+		models = frappe.get_all("AI Model", filters={"provider": settings.default_provider}, pluck="name", limit=2)
+		if len(models) == 1:
+			settings.default_model, changed = models[0], True
+	if changed:
+		settings.save(ignore_permissions=True)

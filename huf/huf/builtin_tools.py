@@ -79,14 +79,14 @@ BUILTIN_TOOLS: list[dict] = [
 	{
 		"tool_name": "get_conversation_data",
 		"tool_type": "Built-in",
-		"function_path": "huf.ai.conversation_data_tools.get_conversation_data",
+		"function_path": "huf.ai.conversation.conversation_data.get_conversation_data",
 		"description": "Read a value you stored earlier in this conversation's memory.",
 		"parameters": [_param("key", "string", "Name of the value.", required=1)],
 	},
 	{
 		"tool_name": "set_conversation_data",
 		"tool_type": "Built-in",
-		"function_path": "huf.ai.conversation_data_tools.set_conversation_data",
+		"function_path": "huf.ai.conversation.conversation_data.set_conversation_data",
 		"description": "Store a value in this conversation's memory so it is available in later turns.",
 		"parameters": [
 			_param("key", "string", "Name of the value.", required=1),
@@ -98,7 +98,7 @@ BUILTIN_TOOLS: list[dict] = [
 	{
 		"tool_name": "load_conversation_data",
 		"tool_type": "Built-in",
-		"function_path": "huf.ai.conversation_data_tools.load_conversation_data",
+		"function_path": "huf.ai.conversation.conversation_data.load_conversation_data",
 		"description": "Load everything stored in this conversation's memory.",
 		"parameters": [],
 	},

@@ -25,3 +25,17 @@ def throw_if_duplicate_rows(rows, fieldname: str, table_label: str) -> None:
 		if value in seen:
 			frappe.throw(_("{0}: {1} is listed more than once.").format(table_label, frappe.bold(value)))
 		seen.add(value)
+
+
+def validate_endpoint_settings(doc) -> None:
+	"""Checks shared by Groq Settings and OpenAI Settings (a speech-to-text endpoint)."""
+	if doc.api_url:
+		doc.api_url = validate_http_url(doc.api_url, _("API URL"))
+	if not doc.enabled:
+		return
+	if not doc.api_url:
+		frappe.throw(_("API URL is required when the settings are enabled."))
+	if not (doc.model or "").strip():
+		frappe.throw(_("Model is required when the settings are enabled."))
+	if doc.auth_type != "None" and not (doc.api_key or doc.provider):
+		frappe.throw(_("Set an API Key or a Provider to take the key from."))

@@ -574,7 +574,7 @@ def clear_cache(user: str | None = None, doctype: str | None = None) -> None:
 def rename_doc(doctype: str, old: str, new: str, force: bool = False, merge: bool = False, **kwargs) -> str:
 	from frappe.model.rename_doc import rename_doc as _rename
 
-	return _rename(doctype, old, new, force=force, merge=merge)
+	return _rename(doctype, old, new, force=force, merge=merge, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -670,6 +670,20 @@ def get_request_header(key: str, default: Any = None) -> Any:
 	return req.headers.get(key, default)
 
 
+def render_template(template: str, context: dict | None = None, is_path: bool | None = None, safe_render: bool = True) -> str:
+	"""Render a Jinja template path (`app/templates/x.html`) or template text."""
+	from frappe.website.jinja import render_template as _render
+
+	return _render(template, context, is_path=is_path, safe_render=safe_render)
+
+
+def respond_as_web_page(title: str, html: str, success: bool | None = None, http_status_code: int | None = None, context: dict | None = None, indicator_color: str | None = None, primary_action: str = "/", primary_label: str | None = None, fullpage: bool = False, width: int | None = None, template: str = "message") -> None:
+	"""Answer this request with a simple message page."""
+	from frappe.website.utils import respond_as_web_page as _respond
+
+	_respond(title, html, success=success, http_status_code=http_status_code, context=context, indicator_color=indicator_color, primary_action=primary_action, primary_label=primary_label, fullpage=fullpage, width=width, template=template)
+
+
 def get_file_json(path: str) -> Any:
 	with open(path) as f:
 		return json.load(f)
@@ -698,3 +712,10 @@ def ping() -> str:
 
 
 whitelist(allow_guest=True)(ping)
+
+
+def __getattr__(name: str):
+	"""`frappe.utils` without an explicit import, as in Frappe (imported lazily to keep startup fast)."""
+	if name == "utils":
+		return importlib.import_module("frappe.utils")
+	raise AttributeError(f"module 'frappe' has no attribute {name!r}")

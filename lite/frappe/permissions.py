@@ -70,14 +70,22 @@ def has_permission(doctype: str, ptype: str = "read", doc: Any = None, user: str
 		parent_doc = getattr(doc, "parent_doc", None) if doc is not None and not isinstance(doc, str) else None
 		parent_ptype = "write" if ptype in ("create", "delete") else ptype
 		return has_permission(parent, parent_ptype, parent_doc, user=user)
-	if isinstance(doc, str):
+	if isinstance(doc, str | int):
 		doc = frappe.get_doc(doctype, doc)
+	if ptype == "submit" and not meta.is_submittable:
+		return False
+	if ptype == "import" and not meta.allow_import:
+		return False
 	perms = get_role_permissions(meta, user)
 	if ptype == "select" and not perms.get("select"):
 		return False
 	allowed = bool(perms.get(ptype))
 	if not allowed and perms["if_owner"].get(ptype):
-		allowed = doc is None or ptype == "create" or _owner(doc) == user
+		# owner-only rights: without a document only listing (read/select) and create are granted
+		if doc is None:
+			allowed = ptype in ("read", "select", "create")
+		else:
+			allowed = ptype == "create" or _is_owner(doc, user)
 	if not allowed:
 		return False
 	if doc is not None:
@@ -87,6 +95,10 @@ def has_permission(doctype: str, ptype: str = "read", doc: Any = None, user: str
 
 def _owner(doc: Any) -> str | None:
 	return doc.get("owner") if hasattr(doc, "get") else None
+
+
+def _is_owner(doc: Any, user: str) -> bool:
+	return (_owner(doc) or "").lower() == (user or "").lower()
 
 
 def _controller_allows(doc: Any, ptype: str, user: str) -> bool:
@@ -106,7 +118,7 @@ def get_doc_permissions(doc, user: str | None = None, ptype: str | None = None) 
 	if user == "Administrator":
 		return {right: 1 for right in rights}
 	perms = get_role_permissions(meta, user)
-	if _owner(doc) == user:
+	if _is_owner(doc, user):
 		for right in perms["if_owner"]:
 			perms[right] = 1
 	return {right: perms.get(right, 0) for right in rights}
@@ -115,18 +127,17 @@ def get_doc_permissions(doc, user: str | None = None, ptype: str | None = None) 
 def get_match_conditions(doctype: str, user: str | None = None) -> tuple[list[str], bool]:
 	"""SQL conditions that limit a list to what `user` may read, and whether reading is allowed."""
 	user = user or frappe.session.user
-	if user == "Administrator":
-		return [], True
-	meta = frappe.get_meta(doctype)
-	perms = get_role_permissions(meta, user)
 	conditions: list[str] = []
-	if not perms.get("read"):
-		if perms["if_owner"].get("read") or perms["if_owner"].get("select"):
-			conditions.append(f"`tab{doctype}`.`owner` = {frappe.db.escape(user)}")
-		elif not perms.get("select"):
-			return [], False
+	if user != "Administrator":
+		perms = get_role_permissions(frappe.get_meta(doctype), user)
+		if not perms.get("read"):
+			if perms["if_owner"].get("read") or perms["if_owner"].get("select"):
+				conditions.append(f"`tab{doctype}`.`owner` = {frappe.db.escape(user)}")
+			elif not perms.get("select"):
+				return [], False
+	# the hooks apply to everyone, Administrator included (they decide whom they exempt)
 	for method in (frappe.get_hooks("permission_query_conditions") or {}).get(doctype, []):
-		condition = frappe.call(frappe.get_attr(method), user=user, doctype=doctype)
+		condition = frappe.call(frappe.get_attr(method), user, doctype=doctype)
 		if condition:
 			conditions.append(f"({condition})")
 	return conditions, True

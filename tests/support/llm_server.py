@@ -1,7 +1,8 @@
 """A scripted OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks.
 
 Each test queues the replies it wants (text, tool calls, errors, streamed chunks); the real
-LiteLLM client reaches the server over HTTP through `api_base`. Every request is recorded.
+LiteLLM client reaches the server over HTTP through `api_base`. Every request is recorded
+(`{"path", "headers", "body"}`, header names lower-cased).
 """
 
 from __future__ import annotations
@@ -36,7 +37,11 @@ class Reply:
 def tool_call(name: str, arguments: dict | str, call_id: str | None = None) -> dict:
 	"""An OpenAI tool call entry for `Reply(tool_calls=[...])`."""
 	args = arguments if isinstance(arguments, str) else json.dumps(arguments)
-	return {"id": call_id or f"call_{uuid.uuid4().hex[:12]}", "type": "function", "function": {"name": name, "arguments": args}}
+	return {
+		"id": call_id or f"call_{uuid.uuid4().hex[:12]}",
+		"type": "function",
+		"function": {"name": name, "arguments": args},
+	}
 
 
 class ScriptedLLM:
@@ -72,6 +77,13 @@ class ScriptedLLM:
 		with self._lock:
 			self.replies.extend(Reply(content=r) if isinstance(r, str) else r for r in replies)
 
+	def reset(self) -> None:
+		"""Forget queued replies and recorded requests (for a server shared by several tests)."""
+		with self._lock:
+			self.replies.clear()
+			self.requests.clear()
+			self.stream_sent_at.clear()
+
 	def next_reply(self) -> Reply:
 		with self._lock:
 			return self.replies.pop(0) if self.replies else self.default
@@ -103,7 +115,7 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 				body = json.loads(raw or b"{}")
 			except ValueError:
 				body = {}
-			llm.record(self.path, dict(self.headers), body)
+			llm.record(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
 			if self.path.endswith("/embeddings"):
 				return self._embeddings(body)
 			if self.path.endswith("/chat/completions"):
@@ -112,12 +124,18 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 
 		def do_GET(self):
 			if self.path.endswith("/models"):
-				return self._send(200, {"object": "list", "data": [{"id": "scripted-model", "object": "model"}]})
+				return self._send(
+					200, {"object": "list", "data": [{"id": "scripted-model", "object": "model"}]}
+				)
 			self._send(404, {"error": {"message": "not found"}})
 
 		def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
 			data = json.dumps(payload).encode()
-			head = [f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}", "Content-Type: application/json", f"Content-Length: {len(data)}"]
+			head = [
+				f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}",
+				"Content-Type: application/json",
+				f"Content-Length: {len(data)}",
+			]
 			head += [f"{k}: {v}" for k, v in (headers or {}).items()]
 			self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
 			self.wfile.flush()
@@ -125,15 +143,40 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 		def _embeddings(self, body: dict) -> None:
 			inputs = body.get("input") or []
 			inputs = [inputs] if isinstance(inputs, str) else inputs
-			data = [{"object": "embedding", "index": i, "embedding": _fake_embedding(str(text), llm.embedding_dimension)} for i, text in enumerate(inputs)]
-			self._send(200, {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": len(inputs), "total_tokens": len(inputs)}})
+			data = [
+				{
+					"object": "embedding",
+					"index": i,
+					"embedding": _fake_embedding(str(text), llm.embedding_dimension),
+				}
+				for i, text in enumerate(inputs)
+			]
+			self._send(
+				200,
+				{
+					"object": "list",
+					"data": data,
+					"model": body.get("model"),
+					"usage": {"prompt_tokens": len(inputs), "total_tokens": len(inputs)},
+				},
+			)
 
 		def _chat(self, body: dict) -> None:
 			reply = llm.next_reply()
 			if reply.delay:
 				time.sleep(reply.delay)
 			if reply.status != 200:
-				return self._send(reply.status, {"error": {"message": reply.error or "scripted error", "type": "scripted", "code": reply.status}}, reply.headers)
+				return self._send(
+					reply.status,
+					{
+						"error": {
+							"message": reply.error or "scripted error",
+							"type": "scripted",
+							"code": reply.status,
+						}
+					},
+					reply.headers,
+				)
 			usage = {
 				"prompt_tokens": reply.prompt_tokens,
 				"completion_tokens": reply.completion_tokens,
@@ -146,29 +189,62 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			message: dict[str, Any] = {"role": "assistant", "content": reply.content}
 			if reply.tool_calls:
 				message["tool_calls"] = reply.tool_calls
-			self._send(200, {
-				"id": f"chatcmpl-{uuid.uuid4().hex[:10]}",
-				"object": "chat.completion",
-				"created": int(time.time()),
-				"model": body.get("model") or "scripted-model",
-				"choices": [{"index": 0, "message": message, "finish_reason": finish}],
-				"usage": usage,
-			})
+			self._send(
+				200,
+				{
+					"id": f"chatcmpl-{uuid.uuid4().hex[:10]}",
+					"object": "chat.completion",
+					"created": int(time.time()),
+					"model": body.get("model") or "scripted-model",
+					"choices": [{"index": 0, "message": message, "finish_reason": finish}],
+					"usage": usage,
+				},
+			)
 
 		def _stream(self, body: dict, reply: Reply, usage: dict, finish: str) -> None:
-			self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n")
+			self.wfile.write(
+				b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+			)
 			self.close_connection = True
-			base = {"id": f"chatcmpl-{uuid.uuid4().hex[:10]}", "object": "chat.completion.chunk", "created": int(time.time()), "model": body.get("model") or "scripted-model"}
+			base = {
+				"id": f"chatcmpl-{uuid.uuid4().hex[:10]}",
+				"object": "chat.completion.chunk",
+				"created": int(time.time()),
+				"model": body.get("model") or "scripted-model",
+			}
 			text = reply.content or ""
 			size = reply.chunk_size or max(1, len(text) // 4 or 1)
 			pieces = [text[i : i + size] for i in range(0, len(text), size)]
 			for piece in pieces:
-				self._event({**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": piece}, "finish_reason": None}]})
+				self._event(
+					{
+						**base,
+						"choices": [
+							{
+								"index": 0,
+								"delta": {"role": "assistant", "content": piece},
+								"finish_reason": None,
+							}
+						],
+					}
+				)
 				llm.stream_sent_at.append(time.perf_counter())
 				if reply.delay:
 					time.sleep(reply.delay)
 			for i, call in enumerate(reply.tool_calls):
-				delta = {"tool_calls": [{"index": i, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": call["function"]["arguments"]}}]}
+				delta = {
+					"tool_calls": [
+						{
+							"index": i,
+							"id": call["id"],
+							"type": "function",
+							"function": {
+								"name": call["function"]["name"],
+								"arguments": call["function"]["arguments"],
+							},
+						}
+					]
+				}
 				self._event({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
 			self._event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
 			if (body.get("stream_options") or {}).get("include_usage"):

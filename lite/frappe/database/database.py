@@ -17,6 +17,7 @@ from frappe import _dict
 
 DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
 WRITE_STATEMENT = re.compile(r"^\s*(insert|update|delete|replace|create|alter|drop)\b", re.I)
+FOR_UPDATE = re.compile(r"\s+for\s+update(\s+(skip\s+locked|nowait))?\s*;?\s*$", re.I)
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|%\((\w+)\)s|%s|%%")
 
 
@@ -139,6 +140,9 @@ class Database:
 			self._conn.execute("PRAGMA foreign_keys=OFF")
 			self._conn.create_function("REGEXP", 2, _regexp, deterministic=True)
 			self._conn.create_function("timestamp", 1, lambda v: v, deterministic=True)
+			# MariaDB functions that raw queries of apps commonly use
+			self._conn.create_function("now", 0, lambda: frappe.utils.now())
+			self._conn.create_function("concat", -1, lambda *parts: None if any(p is None for p in parts) else "".join(str(p) for p in parts), deterministic=True)
 		return self._conn
 
 	def connect(self) -> None:
@@ -172,7 +176,11 @@ class Database:
 		sql_text, params = convert_query(str(query), values)
 		if not run:
 			return sql_text
-		is_write = bool(WRITE_STATEMENT.match(sql_text))
+		# SQLite has no row locks: `select ... for update` takes the database write lock instead
+		locking_read = bool(FOR_UPDATE.search(sql_text))
+		if locking_read:
+			sql_text = FOR_UPDATE.sub("", sql_text)
+		is_write = bool(WRITE_STATEMENT.match(sql_text)) or locking_read
 		if is_write:
 			self.begin()
 			self.transaction_writes += 1
@@ -187,7 +195,7 @@ class Database:
 			return [row[0] for row in rows]
 		if as_dict:
 			keys = [column[0] for column in cursor.description]
-			out = [_dict(zip(keys, row)) for row in rows]
+			out = [_dict(zip(keys, row, strict=False)) for row in rows]
 			if update:
 				for row in out:
 					row.update(update)
@@ -369,6 +377,8 @@ class Database:
 		"""Values of every matching document (no permission check, like Frappe)."""
 		from frappe.model.db_query import DatabaseQuery
 
+		if for_update:
+			self.begin()
 		if isinstance(fieldname, str):
 			fields = ["*"] if fieldname == "*" else [fieldname]
 		else:

@@ -133,6 +133,9 @@ class BaseDocument:
 	def get(self, key: str | dict, filters: dict | None = None, limit: int | None = None, default: Any = None) -> Any:
 		if isinstance(key, dict):
 			return [d for d in self.get_all_children() if _matches(d, key)]
+		if filters is not None and not isinstance(filters, dict):
+			# doc.get("field", "fallback"): the second argument is a default, as in Frappe
+			default, filters = filters, None
 		value = self.__dict__.get(key, default)
 		if filters is not None and isinstance(value, list):
 			value = [d for d in value if _matches(d, filters)]
@@ -290,7 +293,7 @@ class BaseDocument:
 		for df in self.meta.get_select_fields():
 			options = [o for o in (df.options or "").split("\n")]
 			value = self.get(df.fieldname)
-			if value in (None, "") or not (df.options or "").strip() or (df.options or "").startswith("link:"):
+			if df.fieldname == "naming_series" or value in (None, "") or not (df.options or "").strip() or (df.options or "").startswith("link:"):
 				continue
 			if str(value) not in options:
 				prefix = _("Row #{0}:").format(self.idx) + " " if self.meta.istable else ""
@@ -454,6 +457,9 @@ class BaseDocument:
 	def _raise_integrity_error(self, e: Exception) -> None:
 		message = str(e)
 		column = message.rsplit(".", 1)[-1].strip() if "UNIQUE constraint failed" in message else None
+		# a clash on the name wins over other unique columns, as the primary key does in Frappe
+		if column and column != "name" and self.name is not None and frappe.db.sql(f"select 1 from `tab{self.doctype}` where name=%s", (self.name,)):
+			column = "name"
 		if column and column != "name":
 			df = self.meta.get_field(column)
 			label = _(df.label) if df and df.label else column

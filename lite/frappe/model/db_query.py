@@ -69,6 +69,11 @@ class DatabaseQuery:
 		self.user = user or frappe.session.user
 		if not ignore_permissions:
 			self._check_read_permission(parent_doctype)
+		# fields and filters may be swapped, as Frappe allows: get_all("ToDo", {"status": "Open"})
+		if isinstance(fields, dict) or (fields and isinstance(fields, list) and isinstance(fields[0], list | tuple)):
+			filters, fields = fields, filters
+		elif fields and isinstance(filters, list) and len(filters) > 1 and isinstance(filters[0], str):
+			filters, fields = fields, filters
 		if isinstance(fields, str):
 			fields = _parse_json_or_list(fields)
 		if pluck:
@@ -89,14 +94,13 @@ class DatabaseQuery:
 		order_sql = self._order_sql(order_by)
 		if order_sql:
 			sql += " order by " + order_sql
-		page = limit_page_length if limit_page_length is not None else (page_length if page_length is not None else limit)
-		offset = limit_start if limit_start not in (False, None) else start
+		# as in Frappe: `limit` wins over `page_length`, which wins over `limit_page_length`
+		page = limit or page_length or limit_page_length
+		offset = start or limit_start
 		if frappe.utils.cint(page):
 			sql += f" limit {frappe.utils.cint(page)}"
 			if frappe.utils.cint(offset):
 				sql += f" offset {frappe.utils.cint(offset)}"
-		elif frappe.utils.cint(offset):
-			sql += f" limit -1 offset {frappe.utils.cint(offset)}"
 		if not run:
 			return sql
 		if pluck:
@@ -107,6 +111,8 @@ class DatabaseQuery:
 
 	def _check_read_permission(self, parent_doctype: str | None) -> None:
 		if self.meta.istable:
+			if self.user == "Administrator":
+				return
 			if not parent_doctype:
 				frappe.throw(_("Please specify a valid parent DocType for {0}").format(frappe.bold(self.doctype)), frappe.PermissionError)
 			if not frappe.has_permission(parent_doctype, "read", user=self.user):

@@ -5,6 +5,11 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
+# Frappe's own `ignore_links_on_delete` hook (Frappe Lite's "frappe" app has no hooks.py)
+FRAPPE_IGNORE_LINKS_ON_DELETE = ("Communication", "ToDo", "DocShare", "Email Unsubscribe", "Activity Log", "File", "Version", "Document Follow", "Comment", "View Log", "Tag Link", "Notification Log", "Email Queue", "Document Share Key", "Integration Request", "Unhandled Email", "Webhook Request Log", "Workspace", "Route History", "Access Log", "Permission Log", "Error Log")
+# (DocType, DocType field, name field) of records that only describe another document: removed with it
+REFERENCES_DELETED_WITH_DOC = (("Comment", "reference_doctype", "reference_name"), ("ToDo", "reference_type", "reference_name"))
+
 
 def delete_doc(doctype: str, name, force: bool = False, ignore_permissions: bool = False, flags=None, ignore_on_trash: bool = False, ignore_missing: bool = True) -> None:
 	"""Delete one document (or each of a list of names)."""
@@ -29,8 +34,11 @@ def delete_doc(doctype: str, name, force: bool = False, ignore_permissions: bool
 		frappe.throw(_("Submitted Record cannot be deleted. You must cancel it first."), frappe.ValidationError)
 	if not ignore_on_trash:
 		doc.run_method("on_trash")
+		doc.flags.in_delete = True
+		doc.run_method("on_change")
 	if not force:
 		check_if_doc_is_linked(doc)
+		check_if_doc_is_dynamically_linked(doc)
 	for df in meta.get_table_fields():
 		frappe.db.sql(f"delete from `tab{df.options}` where parent=%s and parenttype=%s", (name, doctype))
 	frappe.db.sql(f"delete from `tab{doctype}` where name=%s", (name,))
@@ -40,41 +48,110 @@ def delete_doc(doctype: str, name, force: bool = False, ignore_permissions: bool
 	autoname = meta.autoname or ""
 	if autoname.startswith("naming_series:") and doc.get("naming_series"):
 		revert_series_if_last(doc.naming_series, str(name), doc)
+	elif "#" in autoname and autoname.split(":")[0].lower() not in ("prompt", "field", "hash", "autoincrement", "format"):
+		revert_series_if_last(autoname, str(name), doc)
 	doc.run_method("after_delete")
+	_delete_attachments_and_references(doctype, str(name))
 	frappe.clear_document_cache(doctype, name)
 	frappe.publish_realtime("list_update", {"doctype": doctype, "name": name}, doctype=doctype, after_commit=True)
 
 
 def check_if_doc_is_linked(doc, method: str = "Delete") -> None:
-	"""LinkExistsError when another document still links to `doc`."""
-	from frappe.model.meta import get_doctype_index
-
-	for doctype in get_doctype_index():
-		try:
-			meta = frappe.get_meta(doctype)
-		except frappe.DoesNotExistError:
+	"""LinkExistsError when another document links to `doc` (for Cancel: a submitted one)."""
+	ignored = set()
+	if method == "Delete":
+		ignored.update(_ignored_on_delete())
+	elif doc.get("ignore_linked_doctypes"):
+		ignored.update(doc.get("ignore_linked_doctypes"))
+	for link_doctype, fieldname, meta in _link_fields_to(doc.doctype):
+		if link_doctype in ignored or (fieldname == "amended_from" and method == "Cancel"):
 			continue
 		if meta.issingle:
+			if method == "Delete" and frappe.db.get_single_value(link_doctype, fieldname) == doc.name:
+				_raise_link_exists(doc, link_doctype, link_doctype, method)
+			continue
+		if not frappe.db.table_exists(f"tab{link_doctype}"):
+			continue
+		columns = "name, docstatus" + (", parent, parenttype" if meta.istable else "")
+		for row in frappe.db.sql(f"select {columns} from `tab{link_doctype}` where `{fieldname}`=%s", (doc.name,), as_dict=True):
+			parent = row.get("parent")
+			linked_doctype = row.get("parenttype") if parent else link_doctype
+			if linked_doctype in ignored:
+				continue
+			if method == "Cancel" and frappe.utils.cint(row.docstatus) != 1:
+				continue
+			if method not in ("Delete", "Cancel"):
+				continue
+			if linked_doctype == doc.doctype and (parent or row.name) == doc.name:
+				continue
+			_raise_link_exists(doc, linked_doctype, parent or row.name, method)
+
+
+def _link_fields_to(doctype: str):
+	"""(DocType, fieldname, meta) of every Link field whose target is `doctype`."""
+	from frappe.model.meta import get_doctype_index
+
+	for other in get_doctype_index():
+		try:
+			meta = frappe.get_meta(other)
+		except frappe.DoesNotExistError:
 			continue
 		for df in meta.get_link_fields():
-			if df.options != doc.doctype or not frappe.db.table_exists(f"tab{doctype}"):
+			if df.options == doctype:
+				yield other, df.fieldname, meta
+
+
+def _raise_link_exists(doc, linked_doctype: str, linked_name: str, method: str) -> None:
+	action = _("delete") if method == "Delete" else _("cancel")
+	frappe.throw(
+		_("Cannot {0} {1} {2} because it is linked with {3} {4}").format(action, _(doc.doctype), frappe.bold(doc.name), _(linked_doctype), frappe.bold(linked_name)),
+		frappe.LinkExistsError,
+		title=_("Linked with {0}").format(_(linked_doctype)),
+	)
+
+
+def check_if_doc_is_dynamically_linked(doc, method: str = "Delete") -> None:
+	"""LinkExistsError when a Dynamic Link of another (non-cancelled) document points to `doc`."""
+	from frappe.model.meta import get_doctype_index
+
+	ignored = set(_ignored_on_delete()) if method == "Delete" else set(doc.get("ignore_linked_doctypes") or [])
+	for other in get_doctype_index():
+		if other in ignored:
+			continue
+		try:
+			meta = frappe.get_meta(other)
+		except frappe.DoesNotExistError:
+			continue
+		for df in meta.get_dynamic_link_fields():
+			if not df.options or not meta.has_field(df.options):
 				continue
-			rows = frappe.db.sql(
-				f"select name, {'parent, parenttype' if meta.istable else 'name, name'} from `tab{doctype}` where `{df.fieldname}`=%s limit 1",
-				(doc.name,),
-			)
-			if not rows:
+			if meta.issingle:
+				values = frappe.db.get_singles_dict(other)
+				if values.get(df.options) == doc.doctype and values.get(df.fieldname) == doc.name:
+					_raise_link_exists(doc, other, other, method)
 				continue
-			name, parent, parenttype = rows[0]
-			if meta.istable:
-				if parenttype == doc.doctype and parent == doc.name:
-					continue
-				linked_doctype, linked_name = parenttype, parent
-			else:
-				if doctype == doc.doctype and name == doc.name:
-					continue
-				linked_doctype, linked_name = doctype, name
-			frappe.throw(
-				_("Cannot delete or cancel because {0} {1} is linked with {2} {3}").format(_(doc.doctype), frappe.bold(doc.name), _(linked_doctype), frappe.bold(linked_name)),
-				frappe.LinkExistsError,
-			)
+			if not frappe.db.table_exists(f"tab{other}"):
+				continue
+			columns = "name, docstatus" + (", parent, parenttype" if meta.istable else "")
+			rows = frappe.db.sql(f"select {columns} from `tab{other}` where `{df.options}`=%s and `{df.fieldname}`=%s", (doc.doctype, str(doc.name)), as_dict=True)
+			for row in rows:
+				docstatus = frappe.utils.cint(row.docstatus)
+				if (method == "Delete" and docstatus < 2) or (method == "Cancel" and docstatus == 1):
+					linked_doctype = row.parenttype if meta.istable else other
+					if linked_doctype in ignored or (linked_doctype == doc.doctype and (row.get("parent") or row.name) == doc.name):
+						continue
+					_raise_link_exists(doc, linked_doctype, row.get("parent") or row.name, method)
+
+
+def _ignored_on_delete() -> list[str]:
+	return [*FRAPPE_IGNORE_LINKS_ON_DELETE, *(frappe.get_hooks("ignore_links_on_delete") or [])]
+
+
+def _delete_attachments_and_references(doctype: str, name: str) -> None:
+	"""Files attached to the document go with it, and so do its comments and ToDos."""
+	if frappe.db.table_exists("tabFile"):
+		for file_name in frappe.db.sql("select name from `tabFile` where attached_to_doctype=%s and attached_to_name=%s", (doctype, name), pluck=True):
+			delete_doc("File", file_name, ignore_permissions=True, force=True)
+	for ref_doctype, doctype_field, name_field in REFERENCES_DELETED_WITH_DOC:
+		if doctype != ref_doctype and frappe.db.table_exists(f"tab{ref_doctype}"):
+			frappe.db.sql(f"delete from `tab{ref_doctype}` where `{doctype_field}`=%s and `{name_field}`=%s", (doctype, name))

@@ -9,6 +9,7 @@ from frappe import _, _dict
 from frappe.model.base_document import BaseDocument, cast_value, get_controller
 from frappe.model.naming import set_new_name
 
+
 def get_doc(*args, **kwargs) -> Document:
 	"""`get_doc(doctype, name)` loads; `get_doc(dict)` / `get_doc(doctype=..., ...)` builds."""
 	if args:
@@ -187,7 +188,13 @@ class Document(BaseDocument):
 		return self
 
 	def save(self, *args, **kwargs) -> Document:
-		return self._save(*args, **kwargs)
+		try:
+			return self._save(*args, **kwargs)
+		except BaseException:
+			saving = _currently_saving()
+			if (self.doctype, self.name) in saving:
+				saving.remove((self.doctype, self.name))
+			raise
 
 	def _save(self, ignore_permissions: bool | None = None, ignore_version: bool | None = None) -> Document:
 		"""Validate and UPDATE this document (INSERT when it is new)."""
@@ -234,17 +241,26 @@ class Document(BaseDocument):
 	def delete(self, ignore_permissions: bool = False, force: bool = False, *, delete_permanently: bool = False) -> None:
 		frappe.delete_doc(self.doctype, self.name, ignore_permissions=ignore_permissions or self.flags.ignore_permissions, flags=self.flags, force=force)
 
+	def rename(self, name: str, merge: bool = False, force: bool = False, validate_rename: bool = True) -> str:
+		"""Rename this document to `name` (and update links to it)."""
+		from frappe.model.rename_doc import rename_doc
+
+		self.name = rename_doc(doc=self, new=name, merge=merge, force=force, validate=validate_rename)
+		self.reload()
+		return self.name
+
 	def run_before_save_methods(self) -> None:
 		action = self._action
-		if action == "save":
+		# before_validate runs even when validations are ignored, the rest does not
+		if action in ("save", "submit"):
 			self.run_method("before_validate")
-			if not self.flags.ignore_validate:
-				self.run_method("validate")
+		if self.flags.ignore_validate:
+			return
+		if action == "save":
+			self.run_method("validate")
 			self.run_method("before_save")
 		elif action == "submit":
-			self.run_method("before_validate")
-			if not self.flags.ignore_validate:
-				self.run_method("validate")
+			self.run_method("validate")
 			self.run_method("before_submit")
 		elif action == "cancel":
 			self.run_method("before_cancel")
@@ -262,14 +278,25 @@ class Document(BaseDocument):
 			self.run_method("on_cancel")
 		elif action == "update_after_submit":
 			self.run_method("on_update_after_submit")
+		if action == "cancel":
+			self.check_no_back_links_exist()
 		self.clear_cache()
 		self.notify_update()
 		self.run_method("on_change")
+		saving = _currently_saving()
+		if (self.doctype, self.name) in saving:
+			saving.remove((self.doctype, self.name))
+
+	def check_no_back_links_exist(self) -> None:
+		"""A document cannot be cancelled while submitted documents link to it."""
+		from frappe.model.delete_doc import check_if_doc_is_dynamically_linked, check_if_doc_is_linked
+
+		if not self.flags.ignore_links:
+			check_if_doc_is_linked(self, method="Cancel")
+			check_if_doc_is_dynamically_linked(self, method="Cancel")
 
 	def run_method(self, method: str, *args, **kwargs) -> Any:
 		"""Call the controller method `method`, then every doc_events hook for it."""
-		if self.flags.ignore_validate and method in ("validate", "before_validate"):
-			return None
 		fn = getattr(self, method, None)
 		out = fn(*args, **kwargs) if callable(fn) else None
 		for handler in _doc_event_handlers(self.doctype, method):
@@ -307,13 +334,18 @@ class Document(BaseDocument):
 	def set_user_and_timestamp(self) -> None:
 		now = frappe.utils.now_datetime()
 		user = frappe.session.user
+		if self.name is not None and not self.is_new():
+			_currently_saving().append((self.doctype, self.name))
 		self.modified = now
 		self.modified_by = user
-		if self.is_new():
-			if not self.creation:
-				self.creation = now
-			if not self.owner or not (self.flags.ignore_permissions or user == "Administrator"):
-				self.owner = user
+		# the caller cannot choose owner and creation, except installs, patches and migrations
+		flags = frappe.flags
+		if self.is_new() and not (flags.in_install or flags.in_patch or flags.in_migrate):
+			self.creation = now
+			self.owner = user
+		elif self.is_new():
+			self.creation = self.creation or now
+			self.owner = self.owner or user
 		for d in self.get_all_children():
 			d.modified, d.modified_by = now, user
 			if not d.owner:
@@ -406,16 +438,20 @@ class Document(BaseDocument):
 			frappe.throw(_("Cannot link cancelled document: {0}").format(msg), frappe.CancelledLinkError)
 
 	def validate_update_after_submit(self) -> None:
+		"""Only `allow_on_submit` fields (and rows of such tables) may change on a submitted document."""
 		previous = self.get_doc_before_save()
-		if not previous:
+		if self.flags.ignore_validate_update_after_submit or not previous:
 			return
-		for df in self.meta.get_data_fields():
-			if df.allow_on_submit or df.fieldname in ("modified", "modified_by"):
+		_compare_after_submit(self, previous)
+		for df in self.meta.get_table_fields():
+			if df.allow_on_submit:
 				continue
-			if df.fieldtype in ("Password",):
-				continue
-			if cast_value(df.fieldtype, previous.get(df.fieldname)) != cast_value(df.fieldtype, self.get(df.fieldname)):
+			before = {d.name: d for d in previous.get(df.fieldname) or []}
+			rows = self.get(df.fieldname) or []
+			if len(rows) != len(before) or any(d.name not in before for d in rows):
 				frappe.throw(_("Not allowed to change {0} after submission").format(_(df.label or df.fieldname)), frappe.UpdateAfterSubmitError)
+			for d in rows:
+				_compare_after_submit(d, before[d.name])
 
 	def update_single(self, d: dict) -> None:
 		frappe.db.sql("delete from tabSingles where doctype=%s", (self.doctype,))
@@ -442,7 +478,7 @@ class Document(BaseDocument):
 			)
 
 	def db_set(self, fieldname: str | dict, value: Any = None, update_modified: bool = True, notify: bool = False, commit: bool = False) -> None:
-		"""Set field(s) in the database without running the controller."""
+		"""Set field(s) in the database without validation (runs before_change and on_change)."""
 		values = dict(fieldname) if isinstance(fieldname, dict) else {fieldname: value}
 		from frappe.utils.password import set_encrypted_password
 
@@ -452,15 +488,25 @@ class Document(BaseDocument):
 				set_encrypted_password(self.doctype, self.name, val, key)
 				values[key] = "*" * len(str(val))
 		self.update(values)
-		if update_modified:
+		# inside on_update & co. (the document is being saved) modified is left alone, as in Frappe
+		if update_modified and (self.doctype, self.name) not in _currently_saving():
 			self.modified = frappe.utils.now_datetime()
 			self.modified_by = frappe.session.user
-		frappe.db.set_value(self.doctype, self.name, values, None, self.modified, self.modified_by, update_modified=update_modified)
+		if not self.get_doc_before_save():
+			self.load_doc_before_save()
+		self.run_method("before_change")
+		if self.name is None:
+			return
+		if self.meta.issingle:
+			frappe.db.set_single_value(self.doctype, values)
+		else:
+			frappe.db.set_value(self.doctype, self.name, values, None, self.modified, self.modified_by, update_modified=update_modified)
 		if update_modified:
 			self._original_modified = self.modified
-		self.clear_cache()
+		self.run_method("on_change")
 		if notify:
 			self.notify_update()
+		self.clear_cache()
 		if commit:
 			frappe.db.commit()
 
@@ -523,6 +569,25 @@ class Document(BaseDocument):
 		return frappe.copy_doc(self)
 
 
+def _compare_after_submit(doc: BaseDocument, previous: BaseDocument) -> None:
+	for df in doc.meta.get_data_fields():
+		if df.allow_on_submit or df.fieldname in ("modified", "modified_by") or df.fieldtype == "Password":
+			continue
+		if cast_value(df.fieldtype, previous.get(df.fieldname)) != cast_value(df.fieldtype, doc.get(df.fieldname)):
+			label = _(df.label or df.fieldname)
+			if doc.meta.istable:
+				label = _("Row #{0}:").format(doc.idx) + " " + label
+			frappe.throw(_("Not allowed to change {0} after submission").format(label), frappe.UpdateAfterSubmitError)
+
+
+def _currently_saving() -> list:
+	"""(doctype, name) of the documents being saved in this context."""
+	flags = frappe.local.flags
+	if flags.currently_saving is None:
+		flags.currently_saving = []
+	return flags.currently_saving
+
+
 _handler_cache: dict[tuple[int, str, str], list[str]] = {}
 
 
@@ -532,7 +597,12 @@ def _doc_event_handlers(doctype: str, method: str) -> list[str]:
 	key = (id(events), doctype, method)
 	handlers = _handler_cache.get(key)
 	if handlers is None:
-		handlers = list((events.get(doctype) or {}).get(method, [])) + list((events.get("*") or {}).get(method, []))
+		handlers = []
+		# keys may be a DocType, a tuple of DocTypes, or "*" (which runs last)
+		for key, by_method in events.items():
+			if key == doctype or (isinstance(key, tuple) and doctype in key):
+				handlers.extend((by_method or {}).get(method, []))
+		handlers.extend((events.get("*") or {}).get(method, []))
 		_handler_cache[key] = handlers
 	return handlers
 

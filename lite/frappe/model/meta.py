@@ -9,7 +9,7 @@ from typing import Any
 
 import frappe
 from frappe import _dict
-from frappe.model import default_fields, child_table_fields, no_value_fields, table_fields
+from frappe.model import child_table_fields, default_fields, no_value_fields, table_fields
 
 _index_lock = threading.Lock()
 _doctype_index: dict[tuple[str, ...], dict[str, tuple[str, str, str]]] = {}
@@ -125,10 +125,12 @@ class Meta:
 		return self._data.get(key)
 
 	def get(self, key: str, default: Any = None) -> Any:
-		if key == "fields":
-			return self.fields
-		if key == "permissions":
-			return self.permissions
+		"""A DocType property; `get("fields", {"fieldtype": "Link"})` filters fields as in Frappe."""
+		if key in ("fields", "permissions"):
+			rows = self.fields if key == "fields" else self.permissions
+			if isinstance(default, dict):
+				return [row for row in rows if all(row.get(k) == v for k, v in default.items())]
+			return rows
 		value = self._data.get(key)
 		return default if value is None else value
 

@@ -37,15 +37,16 @@ def _name_document(doc: Document, set_name: str | None) -> None:
 		doc.name = set_name
 		validate_name(doc)
 		return
-	doc.run_method("before_naming") if hasattr(doc, "run_method") else None
+	if hasattr(doc, "run_method"):
+		doc.run_method("before_naming")
 	if autoname.lower() not in ("prompt", "uuid") and not frappe.flags.in_import:
 		doc.name = None
 	if autoname.lower() == "autoincrement":
 		return
 	if meta.issingle:
 		doc.name = doc.doctype
-	if not doc.name and callable(getattr(doc, "autoname", None)):
-		doc.autoname()
+	if not doc.name and hasattr(doc, "run_method"):
+		doc.run_method("autoname")
 	if not doc.name and autoname:
 		_name_from_rule(autoname, doc)
 	if not doc.name:
@@ -56,7 +57,7 @@ def _name_document(doc: Document, set_name: str | None) -> None:
 def _name_from_rule(autoname: str, doc: Document) -> None:
 	lowered = autoname.lower()
 	if lowered == "prompt":
-		frappe.throw(_("Please set the name of the document"), frappe.NameError)
+		frappe.throw(_("Please set the document name"))
 	elif lowered == "uuid":
 		doc.name = str(uuid.uuid4())
 	elif lowered == "hash":
@@ -85,23 +86,35 @@ def set_child_name(d: Document) -> None:
 
 
 def make_autoname(key: str = "", doctype: str = "", doc: Document | None = None) -> str:
-	"""Expand a naming pattern: `hash`, or `PREFIX-.YYYY.-.####` series."""
+	"""Expand a naming pattern: `hash`, or `PREFIX-.YYYY.-.####` series (`.#####` added when missing)."""
 	if key == "hash":
 		return frappe.generate_hash(length=10)
-	series = key.rstrip(".")
-	parts = series.split(".") if "." in series else [series]
 	name = ""
-	for part in parts:
+	series_set = False
+	for part in _series_parts(key):
+		if part.startswith("#"):
+			if not series_set:
+				name += str(getseries(name, len(part))).zfill(len(part))
+				series_set = True
+			continue
 		name += _expand_part(part, doc, series_key=name)
 	return name
+
+
+def _series_parts(key: str) -> list[str]:
+	"""`PRE-.YYYY.-.####` -> ["PRE-", "YYYY", "-", "####"]; a key without hashes counts with five."""
+	if "#" not in key:
+		key = key + ".#####"
+	parts = []
+	for part in key.split("."):
+		match = re.fullmatch(r"([^#]+)(#+)", part)
+		parts.extend(match.groups() if match else [part])
+	return parts
 
 
 def _expand_part(part: str, doc: Document | None, series_key: str) -> str:
 	if not part:
 		return ""
-	if part.startswith("#"):
-		digits = len(part)
-		return str(getseries(series_key, digits)).zfill(digits)
 	today = frappe.utils.now_datetime()
 	dates = {"YY": today.strftime("%y"), "YYYY": today.strftime("%Y"), "MM": today.strftime("%m"), "DD": today.strftime("%d"), "WW": today.strftime("%W")}
 	if part in dates:
@@ -155,14 +168,19 @@ def getseries(key: str, digits: int) -> int:
 
 def revert_series_if_last(key: str, name: str, doc: Document | None = None) -> None:
 	"""Give back the last number of a series when its newest document is deleted."""
-	if ".#" not in key and "{#" not in key:
+	if "#" not in key or key.startswith("format:"):
 		return
-	prefix = key.split("#", 1)[0].rstrip(".{")
+	prefix = ""
+	for part in _series_parts(key):
+		if part.startswith("#"):
+			break
+		prefix += _expand_part(part, doc, series_key=prefix)
+	name = str(name)
 	if not name.startswith(prefix):
 		return
-	suffix = name[len(prefix) :]
-	if suffix.isdigit():
-		frappe.db.sql("update tabSeries set current = current - 1 where name=%s and current=%s", (prefix, int(suffix)))
+	count = re.match(r"\d+", name[len(prefix) :])
+	if count:
+		frappe.db.sql("update tabSeries set current = current - 1 where name=%s and current=%s", (prefix, int(count.group())))
 
 
 def _default_series(doc: Document) -> str | None:
@@ -174,16 +192,20 @@ def _default_series(doc: Document) -> str | None:
 
 
 def validate_name(doc: Document) -> str:
-	"""Names are trimmed, non-empty and free of characters Frappe forbids."""
-	if doc.name is None:
+	"""Names are trimmed, non-empty and free of the characters Frappe forbids (`<`, `>`)."""
+	if doc.name is None or isinstance(doc.name, int):
 		return doc.name
 	name = str(doc.name).strip()
 	if not name:
-		frappe.throw(_("No Name Specified for {0}").format(_(doc.doctype)), frappe.NameError)
+		frappe.throw(_("No Name Specified for {0}").format(_(doc.doctype)))
 	if name.startswith("New " + doc.doctype):
 		frappe.throw(_("There were some errors setting the name, please contact the administrator"), frappe.NameError)
-	if re.search(r"[<>\n\r\t]", name) or len(name) > 140:
-		frappe.throw(_("Name of {0} cannot be {1}").format(_(doc.doctype), name), frappe.InvalidNameError)
+	if name == doc.doctype and name != "DocType" and not frappe.get_meta(doc.doctype).issingle:
+		frappe.throw(_("Name of {0} cannot be {1}").format(_(doc.doctype), name), frappe.NameError)
+	if re.search(r"[<>\n\r\t]", name):
+		frappe.throw(_("Name cannot contain special characters like {0}").format("'<', '>'"), frappe.NameError)
+	if len(name) > 140:
+		frappe.throw(_("Name of {0} cannot be longer than 140 characters").format(_(doc.doctype)), frappe.InvalidNameError)
 	doc.name = name
 	return name
 

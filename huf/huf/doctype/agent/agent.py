@@ -43,6 +43,9 @@ class Agent(Document):
 		for fieldname in ("max_knowledge_tokens", "max_context_chars"):
 			if cint(self.get(fieldname)) < 0:
 				frappe.throw(_("{0} cannot be negative.").format(_(self.meta.get_label(fieldname))))
+		for row in self.agent_knowledge or []:
+			if cint(row.token_budget) < 0:
+				frappe.throw(_("Knowledge Sources row {0}: Token Budget cannot be negative.").format(row.idx))
 
 	def validate_prompt_templates(self) -> None:
 		if self.prompt_mode == "Template":

@@ -93,6 +93,7 @@ class AgentToolFunction(Document):
 		for row in self.parameters:
 			row.fieldname = (row.fieldname or "").strip()
 			row.child_table_name = (row.child_table_name or "").strip() or None
+			row.label = row.label or frappe.unscrub(row.fieldname)
 			if not FIELDNAME_PATTERN.match(row.fieldname):
 				frappe.throw(_("Parameters row {0}: {1} is not a valid fieldname (letters, digits and _, not starting with a digit).").format(row.idx, frappe.bold(row.fieldname)))
 			key = (row.child_table_name, row.fieldname)

@@ -17,7 +17,7 @@ class AIProvider(Document):
 		"""Provider names are routed without regard to case, so 'openai' and 'OpenAI' would clash."""
 		clash = frappe.db.sql(
 			"select name from `tabAI Provider` where lower(provider_name) = %s and name != %s limit 1",
-			(self.provider_name.lower(), self.name or ""),
+			(self.provider_name.lower(), "" if self.is_new() else self.name),
 		)
 		if clash:
 			frappe.throw(

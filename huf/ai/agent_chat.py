@@ -1,0 +1,254 @@
+"""Chat endpoints: conversations and their messages for the chat UIs, and sending a message to an agent.
+
+Every endpoint checks that the caller may read (history) or write (send, add) the conversation;
+a missing and a forbidden conversation are refused alike. Sending goes through
+`huf.ai.agent_integration.run_agent_sync` (inline with `now=1`, the default here; queued with `now=0`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import frappe
+from frappe import _
+from frappe.utils import cint
+
+from huf.ai.conversation_manager import DENIED, ConversationManager
+from huf.huf.record_access import is_privileged
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 500
+MESSAGE_FIELDS = [
+	"name",
+	"conversation_index",
+	"role",
+	"kind",
+	"content",
+	"attachment",
+	"creation",
+	"status",
+	"agent_run",
+	"tool_name",
+	"tool_call_id",
+	"tool_status",
+	"visibility",
+]
+HIDDEN_FROM_UI = ("model_visible", "audit_only")
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+@frappe.whitelist()
+def get_history(conversation_id: str, limit: int = DEFAULT_LIMIT) -> list[dict]:
+	"""The newest `limit` messages of a conversation the caller may read, oldest first."""
+	conversation = get_conversation(conversation_id, "read")
+	return conversation_messages(conversation.name, limit)
+
+
+@frappe.whitelist()
+def get_agent_chat_messages(
+	agent: str | None = None, conversation: str | None = None, limit: int = DEFAULT_LIMIT
+) -> dict:
+	"""Messages for the Agent Chat UI: of `conversation`, else of the caller's latest chat with `agent`."""
+	if conversation:
+		doc = get_conversation(conversation, "read")
+	elif agent:
+		doc = latest_conversation(agent)
+		if doc is None:
+			return {"conversation": None, "agent": agent, "title": None, "messages": []}
+	else:
+		frappe.throw(_("Name an agent or a conversation."))
+	return {
+		"conversation": doc.name,
+		"agent": doc.agent,
+		"title": doc.title,
+		"messages": conversation_messages(doc.name, limit),
+	}
+
+
+# --- conversations -----------------------------------------------------------------------------
+
+
+@frappe.whitelist()
+def create_conversation(agent: str, channel: str | None = None, title: str | None = None) -> dict:
+	"""A new conversation of the caller with `agent`, without running it."""
+	check_agent(agent)
+	external_id = f"{frappe.session.user}:{frappe.generate_hash(length=10)}"
+	doc = ConversationManager(agent, channel or "chat", external_id).create_conversation(title)
+	return conversation_info(doc)
+
+
+@frappe.whitelist()
+def new_conversation(agent: str, message: str | None = None, now: int = 1) -> dict:
+	"""A new conversation with `agent`; with `message`, the agent is asked it right away."""
+	info = create_conversation(agent)
+	if not message:
+		return info
+	result = run(agent, message, info["conversation_id"], now)
+	return {**info, **result}
+
+
+@frappe.whitelist()
+def send_message_to_conversation(conversation: str, message: str, now: int = 1) -> dict:
+	"""Ask the agent of `conversation` (which the caller may write) `message`."""
+	doc = get_conversation(conversation, "write")
+	return run(doc.agent, message, doc.name, now)
+
+
+@frappe.whitelist()
+def add_message(
+	conversation_id: str,
+	role: str,
+	content: str,
+	record_kind: str | None = None,
+	context_policy: str | None = None,
+	context_summary: str | None = None,
+	reference_doctype: str | None = None,
+	reference_name: str | None = None,
+	visibility: str | None = None,
+	token_estimate: int | None = None,
+) -> dict:
+	"""Append a message without running the agent (users: their own `user` messages; managers: any role)."""
+	doc = get_conversation(conversation_id, "write")
+	if role != "user" and not is_privileged():
+		frappe.throw(
+			_("Only Huf Managers may add {0} messages.").format(frappe.bold(role)), frappe.PermissionError
+		)
+	if (
+		reference_doctype
+		and reference_name
+		and not frappe.has_permission(reference_doctype, "read", reference_name)
+	):
+		frappe.throw(
+			_("You cannot read {0} {1}.").format(reference_doctype, frappe.bold(reference_name)),
+			frappe.PermissionError,
+		)
+	manager = ConversationManager(doc.agent, doc.channel, doc.external_id, session_id=doc.session_id)
+	message = manager.add_message(
+		doc,
+		role,
+		content,
+		record_kind=record_kind,
+		context_policy=context_policy,
+		context_summary=context_summary,
+		reference_doctype=reference_doctype,
+		reference_name=reference_name,
+		visibility=visibility,
+		token_estimate=cint(token_estimate) if token_estimate not in (None, "") else None,
+	)
+	return {field: message.get(field) for field in MESSAGE_FIELDS}
+
+
+# --- sending -----------------------------------------------------------------------------------
+
+
+@frappe.whitelist()
+def send_agent_chat_message(agent: str, message: str, conversation: str | None = None, now: int = 1) -> dict:
+	"""Agent Chat: ask `agent` (with Allow Chat) `message` in `conversation` or the caller's chat session."""
+	check_agent(agent, chat=True)
+	if conversation:
+		conversation = get_conversation(conversation, "write", agent=agent).name
+	return run(agent, message, conversation, now)
+
+
+@frappe.whitelist()
+def send_message(
+	docname: str | None = None, message: str | None = None, agent: str | None = None, now: int = 1
+) -> dict:
+	"""Agent Chat document `docname` (or just `agent`): send `message` and remember the conversation."""
+	chat = None
+	if docname:
+		chat = frappe.get_doc("Agent Chat", docname)
+		chat.check_permission("write")
+		if agent and agent != chat.agent:
+			frappe.throw(_("This chat belongs to agent {0}.").format(frappe.bold(chat.agent)))
+		agent = chat.agent
+	if not agent:
+		frappe.throw(_("Choose an agent."))
+	result = send_agent_chat_message(agent, message, chat.conversation if chat else None, now)
+	if chat and result.get("conversation_id") and chat.conversation != result["conversation_id"]:
+		chat.db_set("conversation", result["conversation_id"])
+	return result
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def run(agent: str, message: Any, conversation: str | None, now: Any = 1) -> dict:
+	"""Send `message` through the queue-first runtime (inline when `now`)."""
+	from huf.ai.agent_integration import run_agent_sync
+
+	if not isinstance(message, str) or not message.strip():
+		frappe.throw(_("Write a message first."))
+	return run_agent_sync(
+		agent, message, conversation_id=conversation, channel_id="chat", now=bool(cint(now))
+	)
+
+
+def get_conversation(name: Any, ptype: str, agent: str | None = None):
+	"""The conversation `name` if the caller may `ptype` it (and it belongs to `agent`, when given)."""
+	owner_agent = (
+		frappe.db.get_value("Agent Conversation", name, "agent") if isinstance(name, str) and name else None
+	)
+	if not owner_agent or (agent and owner_agent != agent):
+		frappe.throw(_(DENIED), frappe.PermissionError)
+	return ConversationManager(owner_agent).get_conversation(name, ptype)
+
+
+def latest_conversation(agent: str):
+	"""The caller's most recently active chat conversation with `agent` (None if there is none)."""
+	check_agent(agent)
+	names = frappe.get_all(
+		"Agent Conversation",
+		filters={"agent": agent, "user": frappe.session.user, "is_active": 1, "channel": "chat"},
+		order_by="last_activity desc, creation desc",
+		limit=1,
+		pluck="name",
+	)
+	return get_conversation(names[0], "read") if names else None
+
+
+def check_agent(agent: Any, chat: bool = False) -> None:
+	"""The agent exists, is open to the caller and (for `chat`) has Allow Chat."""
+	from huf.huf.record_access import is_agent_open_to
+
+	row = (
+		frappe.db.get_value("Agent", agent, ["name", "allow_chat"], as_dict=True)
+		if isinstance(agent, str) and agent
+		else None
+	)
+	if not row or not is_agent_open_to(row.name):
+		frappe.throw(
+			_("Agent {0} not found or not available to you.").format(frappe.bold(agent)),
+			frappe.PermissionError,
+		)
+	if chat and not row.allow_chat:
+		frappe.throw(
+			_("Chat is not enabled for the agent {0} (see Allow Chat).").format(frappe.bold(agent)),
+			frappe.PermissionError,
+		)
+
+
+def conversation_messages(conversation: str, limit: Any = DEFAULT_LIMIT) -> list[dict]:
+	"""Messages shown in chat UIs (not those meant only for the model or the audit), oldest first."""
+	limit = min(max(cint(limit) or DEFAULT_LIMIT, 1), MAX_LIMIT)
+	rows = frappe.get_all(
+		"Agent Message",
+		filters={"conversation": conversation, "visibility": ["not in", HIDDEN_FROM_UI]},
+		fields=MESSAGE_FIELDS,
+		order_by="conversation_index desc",
+		limit=limit,
+	)
+	rows.reverse()
+	return rows
+
+
+def conversation_info(doc) -> dict:
+	return {
+		"conversation_id": doc.name,
+		"session_id": doc.session_id,
+		"title": doc.title,
+		"agent": doc.agent,
+		"channel": doc.channel,
+	}

@@ -1,0 +1,231 @@
+"""Server-Sent Events for agent runs: `POST /huf/stream/<agent_name>`, and a demo page at `/huf/stream`.
+
+A run is started only by a POST (JSON or form: prompt, channel_id, external_id, conversation_id)
+authenticated by the session cookie plus its CSRF token, or by an API token; a GET never runs an
+agent. Frames are `data: {json}\\n\\n`, one per event of the agent loop (`huf.ai.runtime.events`).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import socket
+from collections.abc import Iterator
+from urllib.parse import unquote
+
+import frappe
+from frappe import _
+from frappe.website.page_renderers.base_renderer import BaseRenderer
+from werkzeug.wrappers import Response
+
+from huf.ai.stream_events import encode_frame
+
+ROUTE = "huf/stream"
+DEMO_TEMPLATE = "huf/www/huf_stream.html"
+TOKEN_SCHEMES = ("token", "basic", "bearer")
+MAX_PROMPT_CHARS = 100_000
+STREAM_HEADERS = {
+	"Cache-Control": "no-cache",
+	"X-Accel-Buffering": "no",  # nginx: pass frames on at once
+	"X-Content-Type-Options": "nosniff",
+}
+
+
+class AgentStreamRenderer(BaseRenderer):
+	"""`/huf/stream` (demo page) and `/huf/stream/<agent_name>` (the event stream)."""
+
+	def can_render(self) -> bool:
+		return self.path == ROUTE or self.path.startswith(ROUTE + "/")
+
+	def render(self) -> Response:
+		request = frappe.local.request
+		# the request path, not the resolved endpoint (which loses a trailing ".html" and the like)
+		path = unquote(request.path).strip("/") if request else self.path
+		if path == ROUTE:
+			return self._render_html_page()
+		return self._render_agent_stream(path[len(ROUTE) + 1 :])
+
+	# --- the stream ------------------------------------------------------------------------------
+
+	def _render_agent_stream(self, agent_name: str) -> Response:
+		request = frappe.local.request
+		if request.method != "POST":
+			return error_response(
+				405,
+				"MethodNotAllowed",
+				_("Start a stream with a POST request (a GET never runs an agent)."),
+				{"Allow": "POST"},
+			)
+		try:
+			check_request_authenticity()
+			kwargs = read_stream_arguments(agent_name)
+			check_can_stream(kwargs)
+		except Exception as e:
+			status = getattr(e, "http_status_code", None)  # Frappe's errors carry their HTTP status
+			if not status:
+				raise
+			frappe.clear_messages()
+			return error_response(status, type(e).__name__, str(e) or _("Not permitted"))
+		set_nodelay(request.environ)
+		stream = event_stream(
+			frappe.local.site,
+			frappe.local.sites_path,
+			frappe.session.user,
+			getattr(frappe.local, "lang", None),
+			kwargs,
+		)
+		return Response(
+			stream,
+			status=200,
+			mimetype="text/event-stream",
+			headers=STREAM_HEADERS,
+			direct_passthrough=True,
+		)
+
+	# --- the demo page ---------------------------------------------------------------------------
+
+	def _render_html_page(self) -> Response:
+		if frappe.local.request.method not in ("GET", "HEAD"):
+			return error_response(405, "MethodNotAllowed", _("Method not allowed."), {"Allow": "GET, HEAD"})
+		html = frappe.render_template(DEMO_TEMPLATE, get_demo_context())
+		response = Response(html, status=200, mimetype="text/html")
+		response.headers["Cache-Control"] = "no-store"
+		response.headers["X-Frame-Options"] = "SAMEORIGIN"
+		return response
+
+
+def get_demo_context() -> dict:
+	"""Template values of the demo page: the CSRF token of the session and the agents it may use."""
+	from frappe.sessions import get_csrf_token
+
+	user = frappe.session.user
+	agents = []
+	if user != "Guest":
+		agents = frappe.get_list(
+			"Agent", filters={"disabled": 0}, pluck="name", order_by="name asc", limit_page_length=200
+		)
+	return {
+		"csrf_token": (get_csrf_token() or "") if user != "Guest" else "",
+		"user": user,
+		"agents": agents,
+		"stream_route": "/" + ROUTE,
+	}
+
+
+def check_request_authenticity() -> None:
+	"""A session request must carry its CSRF token; an API-token request already proved who it is."""
+	scheme = (frappe.get_request_header("Authorization") or "").split(" ", 1)[0].lower()
+	if scheme in TOKEN_SCHEMES and frappe.session.user != "Guest":
+		return  # browsers never attach this header cross-site without a CORS preflight
+	if frappe.session.user == "Guest":
+		return  # no session to ride on; the runtime admits guests only to agents that allow them
+	saved = (frappe.session.data or {}).get("csrf_token")
+	given = frappe.get_request_header("X-Frappe-CSRF-Token") or posted_csrf_token()
+	if not (saved and given and hmac.compare_digest(str(given), str(saved))):
+		frappe.throw(_("Invalid Request: the CSRF token is missing or wrong."), frappe.CSRFTokenError)
+
+
+def posted_csrf_token() -> str | None:
+	"""`csrf_token` from the form or JSON body (the framework may already have taken it from form_dict)."""
+	token = frappe.form_dict.get("csrf_token")
+	if token:
+		return token
+	request = frappe.local.request
+	if request.is_json:
+		body = request.get_json(silent=True)
+		return body.get("csrf_token") if isinstance(body, dict) else None
+	return request.form.get("csrf_token")
+
+
+def read_stream_arguments(agent_name: str) -> dict:
+	"""The run's arguments from the POST body (JSON or form)."""
+	form = frappe.form_dict
+	prompt = form.get("prompt")
+	if not isinstance(prompt, str) or not prompt.strip():
+		frappe.throw(_("Write a prompt for the agent."), frappe.ValidationError)
+	if len(prompt) > MAX_PROMPT_CHARS:
+		frappe.throw(_("The prompt is too long ({0} characters at most).").format(MAX_PROMPT_CHARS))
+	kwargs = {"agent_name": agent_name, "prompt": prompt}
+	for key in ("channel_id", "external_id", "conversation_id"):
+		value = form.get(key)
+		if value not in (None, ""):
+			if not isinstance(value, str | int):
+				frappe.throw(_("{0} must be text.").format(key))
+			kwargs[key] = str(value)
+	return kwargs
+
+
+def check_can_stream(kwargs: dict) -> None:
+	"""Refuse before the first frame what the runtime would refuse (so it gets a proper HTTP status)."""
+	from huf.ai.conversation_manager import ConversationManager
+	from huf.ai.runtime.access import check_can_run, load_agent
+
+	agent_name = kwargs["agent_name"]
+	check_can_run(load_agent(agent_name))
+	if kwargs.get("conversation_id"):
+		manager = ConversationManager(agent_name, kwargs.get("channel_id"), kwargs.get("external_id"))
+		manager.get_conversation(kwargs["conversation_id"], "write")
+
+
+def event_stream(site: str, sites_path: str, user: str, lang: str | None, kwargs: dict) -> Iterator[bytes]:
+	"""SSE frames of one run, produced in a context of its own (the request's is gone by then)."""
+	frappe.init(site, sites_path=sites_path, force=True)
+	events = None
+	run_id = None
+	try:
+		frappe.connect(set_admin_as_user=False)
+		frappe.set_user(user)
+		if lang:
+			frappe.local.lang = lang
+		from huf.ai.agent_integration import stream_agent_run
+
+		events = stream_agent_run(**kwargs)
+		for event in events:
+			run_id = event.get("agent_run_id") or run_id
+			yield encode_frame(event)
+		frappe.db.commit()
+	except GeneratorExit:  # the client went away: let the run clean up, keep what it stored
+		_close(events)
+		frappe.db.commit()
+		raise
+	except Exception as e:
+		_close(events)
+		if getattr(frappe.local, "db", None):
+			frappe.db.rollback()
+		yield encode_frame({"type": "error", "content": readable_error(e), "agent_run_id": run_id})
+	finally:
+		frappe.destroy()
+
+
+def _close(events) -> None:
+	if events is not None and hasattr(events, "close"):
+		try:
+			events.close()
+		except Exception:
+			frappe.log_error(title="Closing an agent stream failed")
+
+
+def readable_error(e: Exception) -> str:
+	"""A message for the client: Frappe's and the providers' messages, nothing internal."""
+	from huf.ai.providers import ProviderError
+
+	if isinstance(e, frappe.ValidationError | ProviderError) and str(e):
+		return frappe.utils.strip_html(str(e))
+	frappe.log_error(title="Agent stream failed")
+	return _("The agent run failed. The error was logged.")
+
+
+def error_response(status: int, exc_type: str, message: str, headers: dict | None = None) -> Response:
+	"""A JSON error in Frappe's shape (`exc_type`, `message`) with the given HTTP status."""
+	body = json.dumps({"exc_type": exc_type, "message": frappe.utils.strip_html(message)})
+	return Response(body, status=status, mimetype="application/json", headers=headers)
+
+
+def set_nodelay(environ: dict) -> None:
+	"""Send each frame at once instead of waiting for the client's ACK (Nagle) on dev servers and gunicorn."""
+	sock = environ.get("werkzeug.socket") or environ.get("gunicorn.socket")
+	if sock is not None:
+		try:
+			sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+		except (OSError, AttributeError):
+			pass

@@ -1,0 +1,80 @@
+"""Model-name normalisation: what LiteLLM is asked for, given an AI Provider and an AI Model name."""
+
+import pytest
+
+from huf.ai.providers.model_names import (
+	KNOWN_LITELLM_PREFIXES,
+	PROVIDER_PREFIXES,
+	env_api_key,
+	normalize_model_name,
+	provider_prefix,
+)
+
+CASES = [
+	# (provider, model, expected LiteLLM name)
+	("OpenAI", "gpt-4-turbo", "openai/gpt-4-turbo"),
+	("openai", "gpt-5-mini", "openai/gpt-5-mini"),
+	("OpenAI", "openai/gpt-4-turbo", "openai/gpt-4-turbo"),
+	("Anthropic", "claude-3-opus", "anthropic/claude-3-opus"),
+	("Google", "gemini-2.5-flash", "gemini/gemini-2.5-flash"),
+	("Gemini", "gemini-2.5-pro", "gemini/gemini-2.5-pro"),
+	("Google", "google/gemini-2.5-pro", "gemini/gemini-2.5-pro"),
+	("OpenRouter", "anthropic/claude-3.5-sonnet", "openrouter/anthropic/claude-3.5-sonnet"),
+	("OpenRouter", "openrouter/auto", "openrouter/auto"),
+	("xAI", "grok-4", "xai/grok-4"),
+	("Grok", "grok-4", "xai/grok-4"),
+	("Custom", "grok/grok-4", "xai/grok-4"),
+	("Mistral", "mistral-large-latest", "mistral/mistral-large-latest"),
+	("DashScope", "qwen-max", "dashscope/qwen-max"),
+	("Alibaba", "qwen-plus", "dashscope/qwen-plus"),
+	("Cohere", "command-r", "cohere/command-r"),
+	("Perplexity", "sonar", "perplexity/sonar"),
+	("Meta", "Llama-4-Maverick", "meta_llama/Llama-4-Maverick"),
+	("Meta", "meta-llama/Llama-4-Maverick", "meta_llama/Llama-4-Maverick"),
+	("Groq", "llama-3.3-70b", "groq/llama-3.3-70b"),
+	("Together AI", "meta-llama/Llama-3-70b", "together_ai/meta-llama/Llama-3-70b"),
+	# explicit LiteLLM names pass unchanged whatever the provider
+	("OpenAI", "anthropic/claude-3-opus", "anthropic/claude-3-opus"),
+	("Anything", "xai/grok-4", "xai/grok-4"),
+	("Anything", "mistral/mistral-large", "mistral/mistral-large"),
+	# unknown provider: unchanged, or OpenAI-compatible when it has an api_base
+	("Anything", "my-model", "my-model"),
+	(None, "gpt-4o", "gpt-4o"),
+	("  OpenAI ", "  gpt-4o ", "openai/gpt-4o"),
+]
+
+
+@pytest.mark.parametrize("provider,model,expected", CASES)
+def test_normalize_model_name(provider, model, expected):
+	assert normalize_model_name(model, provider) == expected
+
+
+def test_unknown_provider_with_api_base_is_openai_compatible():
+	assert (
+		normalize_model_name("qwen2.5", "Local vLLM", api_base="http://127.0.0.1:8000/v1") == "openai/qwen2.5"
+	)
+	assert (
+		normalize_model_name("ollama/llama3", "Local", api_base="http://127.0.0.1:11434") == "ollama/llama3"
+	)
+
+
+def test_provider_names_are_case_and_punctuation_insensitive():
+	assert provider_prefix("OPENROUTER") == provider_prefix("Open Router") == "openrouter"
+	assert provider_prefix("x.ai") == "xai"
+	assert provider_prefix("nobody-knows") is None
+
+
+def test_env_key_fallback_reads_the_usual_variable(monkeypatch):
+	monkeypatch.setenv("GEMINI_API_KEY", "g-key")
+	monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
+	assert env_api_key("Google") == "g-key"
+	assert env_api_key("OpenRouter") is None
+	assert env_api_key("Local vLLM") is None
+
+
+def test_every_prefix_is_a_real_litellm_provider():
+	from huf.ai.providers.litellm import get_litellm
+
+	providers = {str(getattr(p, "value", p)) for p in get_litellm().provider_list}
+	assert KNOWN_LITELLM_PREFIXES <= providers, KNOWN_LITELLM_PREFIXES - providers
+	assert set(PROVIDER_PREFIXES.values()) <= providers

@@ -1,0 +1,116 @@
+"""Retry decisions and delays, and the lazy import of litellm."""
+
+import email.utils
+import subprocess
+import sys
+import time
+
+import pytest
+
+from huf.ai.providers.retry import (
+	RetriesExhausted,
+	RetryPolicy,
+	backoff_delay,
+	call_with_retries,
+	is_retryable,
+	retry_after,
+)
+
+
+class Response:
+	def __init__(self, status_code, headers=None):
+		self.status_code = status_code
+		self.headers = headers or {}
+
+
+class HTTPFailure(Exception):
+	def __init__(self, status, headers=None):
+		super().__init__(f"HTTP {status}")
+		self.status_code = status
+		self.response = Response(status, headers)
+
+
+@pytest.mark.parametrize(
+	"status,expected",
+	[
+		(429, True),
+		(500, True),
+		(502, True),
+		(503, True),
+		(504, True),
+		(408, True),
+		(400, False),
+		(401, False),
+		(403, False),
+		(404, False),
+		(422, False),
+	],
+)
+def test_which_statuses_are_retried(status, expected):
+	assert is_retryable(HTTPFailure(status)) is expected
+
+
+def test_timeouts_and_connection_errors_are_retried():
+	assert is_retryable(TimeoutError()) and is_retryable(ConnectionResetError())
+	assert not is_retryable(ValueError("bug"))
+
+
+def test_retry_after_forms():
+	assert retry_after(HTTPFailure(429, {"retry-after": "2"})) == 2.0
+	assert retry_after(HTTPFailure(429, {"Retry-After": "1.5"})) == 1.5
+	assert retry_after(HTTPFailure(429, {"retry-after-ms": "250", "retry-after": "9"})) == 0.25
+	in_three_seconds = email.utils.formatdate(time.time() + 3, usegmt=True)
+	assert 1.5 < retry_after(HTTPFailure(503, {"retry-after": in_three_seconds})) <= 3.0
+	assert retry_after(HTTPFailure(429)) is None
+
+
+def test_backoff_doubles_with_jitter_and_a_cap():
+	policy = RetryPolicy(base_delay=1.0, max_delay=5.0, jitter=0.25)
+	for retry_number, nominal in [(1, 1.0), (2, 2.0), (3, 4.0), (4, 5.0), (8, 5.0)]:
+		delays = {backoff_delay(policy, retry_number) for _ in range(50)}
+		assert all(nominal * 0.75 <= d <= nominal * 1.25 for d in delays)
+		assert len(delays) > 1  # jittered
+
+
+def test_call_with_retries_counts_attempts_and_sleeps_as_told():
+	failures = [HTTPFailure(429, {"retry-after": "0.7"}), HTTPFailure(500)]
+	slept = []
+
+	def call():
+		if failures:
+			raise failures.pop(0)
+		return "done"
+
+	assert call_with_retries(call, RetryPolicy(attempts=3, base_delay=0.1, jitter=0), sleep=slept.append) == (
+		"done",
+		3,
+	)
+	assert slept == [0.7, 0.2]
+
+
+def test_call_with_retries_stops_on_client_errors_and_when_out_of_attempts():
+	with pytest.raises(RetriesExhausted) as caught:
+		call_with_retries(
+			lambda: (_ for _ in ()).throw(HTTPFailure(400)), RetryPolicy(), sleep=lambda s: None
+		)
+	assert (caught.value.attempts, caught.value.retryable) == (1, False)
+
+	with pytest.raises(RetriesExhausted) as caught:
+		call_with_retries(
+			lambda: (_ for _ in ()).throw(HTTPFailure(503)), RetryPolicy(attempts=4), sleep=lambda s: None
+		)
+	assert (caught.value.attempts, caught.value.retryable) == (4, True)
+
+
+def test_importing_the_seam_does_not_import_litellm():
+	probe = (
+		"import os, sys\n"
+		"os.environ.pop('LITELLM_LOCAL_MODEL_COST_MAP', None)\n"
+		"import huf.ai.providers.litellm as seam, huf.ai.cost_calculator, huf.ai.providers.retry\n"
+		"assert 'litellm' not in sys.modules, 'eager import'\n"
+		"seam.get_litellm()\n"
+		"print(os.environ['LITELLM_LOCAL_MODEL_COST_MAP'])\n"
+	)
+	out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+	assert out.returncode == 0, out.stderr
+	assert out.stdout.strip() == "True"  # bundled price map: no network fetch at import

@@ -1,0 +1,138 @@
+"""The conversation lock (one run at a time per conversation), run liveness and inline claims.
+
+All three are keys in the site cache with an expiry, so whatever a crashed process held frees itself:
+- `huf:run_lock:<conversation>` holds the token of the process running that conversation's runs;
+  a heartbeat thread extends it every `HEARTBEAT_SECONDS` while the holder lives;
+- `huf:run_alive:<run>` exists while a process executes that Started run (same heartbeat); a
+  Started run without it was left behind by a crash (see `recovery.py`);
+- `huf:run_claim:<run>` exists while an inline caller (`now=1`, the stream) waits to run its own
+  queued run; the background drainer leaves claimed runs to their caller.
+
+The keys use the cache's raw `set(nx=True, ex=...)`, `get` and `delete` (Redis commands on a bench,
+the in-process store standalone), so they work across the processes that share the cache.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import frappe
+from frappe.utils import cint
+
+LOCK_TTL = 60  # seconds a lock (or liveness key) survives its holder's last heartbeat
+HEARTBEAT_SECONDS = 15
+CLAIM_TTL = 20
+DEFAULT_MAX_RUN_SECONDS = 1800  # a run holding its lock longer is considered hung
+
+
+def max_run_seconds() -> int:
+	return cint(frappe.conf.get("huf_run_max_seconds")) or DEFAULT_MAX_RUN_SECONDS
+
+
+def _key(kind: str, name: str) -> bytes:
+	return frappe.cache().make_key(f"huf:{kind}:{name}")
+
+
+class ConversationLock:
+	"""Mutual exclusion for the runs of one conversation, kept alive by a heartbeat thread."""
+
+	def __init__(self, conversation: str):
+		self.conversation = conversation
+		self.cache = frappe.cache()
+		self.key = _key("run_lock", conversation)
+		self.alive_prefix = "run_alive"
+		self.token: bytes | None = None
+		self.lost = False
+		self.current_run: str | None = None
+		self._stop = threading.Event()
+		self._thread: threading.Thread | None = None
+		self._acquired_at = 0.0
+		self._max_seconds = max_run_seconds()
+
+	def acquire(self, blocking_timeout: float = 0.0, poll: float = 0.02) -> bool:
+		"""Take the lock, waiting up to `blocking_timeout` seconds."""
+		deadline = time.monotonic() + max(0.0, blocking_timeout)
+		token = uuid.uuid4().hex.encode()
+		while True:
+			if self.cache.set(self.key, token, nx=True, ex=LOCK_TTL):
+				self.token, self.lost = token, False
+				self._acquired_at = time.monotonic()
+				self._start_heartbeat()
+				return True
+			if time.monotonic() >= deadline:
+				return False
+			time.sleep(poll)
+
+	def owned(self) -> bool:
+		return self.token is not None and not self.lost and self.cache.get(self.key) == self.token
+
+	def release(self) -> None:
+		"""Stop the heartbeat and free the lock if it is still ours."""
+		self._stop.set()
+		if self._thread is not None and self._thread is not threading.current_thread():
+			self._thread.join(timeout=5)
+		self._thread = None
+		self.set_current_run(None)
+		if self.token is not None and self.cache.get(self.key) == self.token:
+			self.cache.delete(self.key)
+		self.token = None
+
+	def set_current_run(self, run_name: str | None) -> None:
+		"""Mark `run_name` alive (or stop marking the previous run) while this lock is held."""
+		if self.current_run and self.current_run != run_name:
+			self.cache.delete(_key(self.alive_prefix, self.current_run))
+		self.current_run = run_name
+		if run_name:
+			self.cache.set(_key(self.alive_prefix, run_name), b"1", ex=LOCK_TTL)
+
+	def __enter__(self) -> ConversationLock:
+		return self
+
+	def __exit__(self, *exc) -> None:
+		self.release()
+
+	def _start_heartbeat(self) -> None:
+		self._stop = threading.Event()
+		self._thread = threading.Thread(
+			target=self._beat, name=f"huf-lock-{self.conversation}", daemon=True
+		)
+		self._thread.start()
+
+	def _beat(self) -> None:
+		while not self._stop.wait(HEARTBEAT_SECONDS):
+			try:
+				if time.monotonic() - self._acquired_at > self._max_seconds:
+					self.lost = True  # hung: let the lock expire so the conversation can move on
+					return
+				if self.cache.get(self.key) != self.token:
+					self.lost = True
+					return
+				self.cache.set(self.key, self.token, ex=LOCK_TTL)
+				if self.current_run:
+					self.cache.set(_key(self.alive_prefix, self.current_run), b"1", ex=LOCK_TTL)
+			except Exception:
+				continue  # the cache may be briefly unreachable; the next beat tries again
+
+
+def is_locked(conversation: str) -> bool:
+	return frappe.cache().get(_key("run_lock", conversation)) is not None
+
+
+def is_run_alive(run_name: str) -> bool:
+	"""Whether a live process is executing the run."""
+	return frappe.cache().get(_key("run_alive", run_name)) is not None
+
+
+def claim_run(run_name: str) -> None:
+	"""(Re)mark the run as waited for by its inline caller; call at least every CLAIM_TTL/2 seconds."""
+	frappe.cache().set(_key("run_claim", run_name), b"1", ex=CLAIM_TTL)
+
+
+def unclaim_run(run_name: str) -> None:
+	frappe.cache().delete(_key("run_claim", run_name))
+
+
+def is_claimed(run_name: str) -> bool:
+	return frappe.cache().get(_key("run_claim", run_name)) is not None

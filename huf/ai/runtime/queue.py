@@ -1,0 +1,260 @@
+"""Queue-first runs: Agent Runs wait as Queued, numbered per conversation, and run in that order.
+
+One drainer at a time per conversation (`drain_conversation`, enqueued with the job id
+`huf-agent-drain::<conversation>`) takes the conversation lock and executes the Queued runs by
+sequence, each as the user who asked for it. An inline caller (`now=1`, the stream) waits under
+the same lock for its own run to be first in line and runs it in its own context; the drainer
+leaves such claimed runs to their caller. Whoever releases the lock wakes the drainer when runs
+are still waiting. Every status change is published as the realtime event `agent_run_status`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import frappe
+from frappe import _
+from frappe.utils import cint, now
+
+from huf.ai.runtime import events, locks
+
+DRAIN_JOB = "huf.ai.runtime.queue.drain_conversation"
+DRAIN_QUEUE = "long"
+DRAIN_TIMEOUT = 3600
+LOCK_WAIT = 2.0  # seconds a drainer waits for a busy lock before leaving it to its holder
+STATUS_EVENT = "agent_run_status"
+
+
+def drain_job_id(conversation: str) -> str:
+	return f"huf-agent-drain::{conversation}"
+
+
+def create_run(
+	agent: Any,
+	conversation: Any,
+	prompt: str,
+	*,
+	provider: str | None = None,
+	model: str | None = None,
+	runtime_context: dict | None = None,
+	claim: bool = False,
+	**values: Any,
+) -> Any:
+	"""Insert a Queued Agent Run with the conversation's next sequence number and commit it.
+
+	With `claim` the run is claimed for its inline caller before anyone can see it.
+	"""
+	name = conversation.name
+	# Touching the conversation row first serialises concurrent writers (row lock; on SQLite the
+	# database write lock), so two runs never get the same sequence.
+	frappe.db.sql(
+		"update `tabAgent Conversation` set last_activity = %s where name = %s", (now(), name)
+	)
+	sequence = cint(
+		frappe.db.sql("select max(sequence) from `tabAgent Run` where conversation = %s", (name,))[0][0]
+	) + 1
+	run = frappe.get_doc(
+		{
+			"doctype": "Agent Run",
+			"agent": agent.name,
+			"conversation": name,
+			"sequence": sequence,
+			"status": "Queued",
+			"run_kind": "agent",
+			"user": frappe.session.user,
+			"provider": provider or agent.provider,
+			"model": model or agent.model,
+			"prompt": prompt,
+			"runtime_context": json.dumps(runtime_context or {}, default=str),
+			**values,
+		}
+	)
+	run.insert(ignore_permissions=True)  # access to the agent and conversation was checked by the caller
+	if claim:
+		locks.claim_run(run.name)
+	frappe.db.commit()
+	publish_status(run.name, "Queued", run=run)
+	return run
+
+
+def runtime_context(run: Any) -> dict:
+	raw = run.get("runtime_context") if hasattr(run, "get") else None
+	if isinstance(raw, dict):
+		return dict(raw)
+	try:
+		value = json.loads(raw or "{}")
+	except ValueError:
+		return {}
+	return value if isinstance(value, dict) else {}
+
+
+def queued_runs(conversation: str) -> list[Any]:
+	"""The Queued runs of a conversation in the order they run."""
+	return frappe.db.sql(
+		"""select name, user, sequence, runtime_context from `tabAgent Run`
+		where conversation = %s and status = 'Queued' order by sequence asc, creation asc""",
+		(conversation,),
+		as_dict=True,
+	)
+
+
+def head_run(conversation: str) -> Any:
+	runs = queued_runs(conversation)
+	return runs[0] if runs else None
+
+
+def run_status(run_name: str) -> str | None:
+	"""The committed status of a run (read past any cached document)."""
+	rows = frappe.db.sql("select status from `tabAgent Run` where name = %s", (run_name,))
+	return rows[0][0] if rows else None
+
+
+def kick_drainer(conversation: str) -> None:
+	"""Make sure a drainer will look at the conversation (a queued, not yet started one suffices)."""
+	from frappe.utils.background_jobs import get_job_status
+
+	job_id = drain_job_id(conversation)
+	status = get_job_status(job_id)
+	if getattr(status, "value", status) == "queued":
+		return  # it has not started yet, so it will see every run committed so far
+	frappe.enqueue(
+		DRAIN_JOB, queue=DRAIN_QUEUE, timeout=DRAIN_TIMEOUT, job_id=job_id, conversation=conversation
+	)
+
+
+def wake_after_release(conversation: str) -> None:
+	"""After releasing the lock: start a drainer if runs wait that no inline caller will run."""
+	head = head_run(conversation)
+	if head and not locks.is_claimed(head.name):
+		kick_drainer(conversation)
+
+
+def drain_conversation(conversation: str) -> int:
+	"""Background job: run the conversation's Queued runs in sequence order. Returns how many ran."""
+	from huf.ai.run import execute_run
+
+	lock = locks.ConversationLock(conversation)
+	if not lock.acquire(blocking_timeout=LOCK_WAIT):
+		return 0  # the holder wakes a drainer when it releases the lock
+	original_user = frappe.session.user
+	done, previous = 0, None
+	try:
+		while not lock.lost:
+			head = head_run(conversation)
+			if head is None or locks.is_claimed(head.name) or head.name == previous:
+				break  # nothing left, or the inline caller waiting for it will run it
+			previous = head.name
+			frappe.set_user(head.user or "Guest")
+			for _event in execute_run(head.name, stream=False, lock=lock):
+				pass
+			done += 1
+	finally:
+		frappe.set_user(original_user)
+		lock.release()
+		wake_after_release(conversation)
+	return done
+
+
+def publish_status(run_name: str, status: str, run: Any = None, **extra: Any) -> None:
+	"""Publish `agent_run_status` to the run's user (a guest run: to its conversation's room)."""
+	if run is None:
+		run = frappe.db.get_value(
+			"Agent Run", run_name, ["name", "user", "conversation", "agent", "sequence"], as_dict=True
+		)
+	if not run:
+		return
+	message = {
+		"agent_run_id": run_name,
+		"status": status,
+		"agent": run.get("agent"),
+		"conversation_id": run.get("conversation"),
+		"sequence": run.get("sequence"),
+		**extra,
+	}
+	user = run.get("user")
+	target = (
+		{"user": user}
+		if user and user != "Guest"
+		else {"doctype": "Agent Conversation", "docname": run.get("conversation")}
+	)
+	try:
+		frappe.publish_realtime(STATUS_EVENT, message, **target)
+	except Exception:
+		frappe.logger("huf").warning("could not publish %s for %s", STATUS_EVENT, run_name, exc_info=True)
+
+
+def inline_wait_seconds() -> int:
+	return cint(frappe.conf.get("huf_run_wait_seconds")) or 900
+
+
+def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterator[dict]:
+	"""Wait under the conversation lock until `run_name` is first in line, then run it here.
+
+	The run is claimed while its caller waits, so the drainer leaves it alone. When the wait takes
+	longer than `huf_run_wait_seconds` the claim is dropped and the drainer runs it later.
+	"""
+	from huf.ai.run import execute_run
+
+	lock = None
+	deadline = time.monotonic() + inline_wait_seconds()
+	try:
+		while lock is None:
+			locks.claim_run(run_name)
+			candidate = locks.ConversationLock(conversation)
+			if candidate.acquire(blocking_timeout=1.0):
+				status, head = run_status(run_name), head_run(conversation)
+				if status == "Queued" and head and head.name == run_name:
+					lock = candidate
+					break
+				candidate.release()
+				if status not in ("Queued", "Started"):  # already run by someone else (e.g. after a recovery)
+					yield from final_events(run_name)
+					return
+				if head and not locks.is_claimed(head.name):
+					kick_drainer(conversation)
+				time.sleep(0.005)
+			if time.monotonic() > deadline:
+				locks.unclaim_run(run_name)
+				kick_drainer(conversation)
+				yield events.error(
+					_("The run is still waiting for earlier runs of this conversation; it will run in the background."),
+					run_name,
+				)
+				return
+		yield from execute_run(run_name, stream=stream, lock=lock)
+	finally:
+		locks.unclaim_run(run_name)
+		if lock is not None:
+			lock.release()
+			wake_after_release(conversation)
+
+
+def final_events(run_name: str) -> Iterator[dict]:
+	"""The closing events of a finished run, read back from the Agent Run."""
+	run = frappe.db.get_value(
+		"Agent Run",
+		run_name,
+		["status", "response", "error_message", "conversation", "input_tokens", "output_tokens", "cached_tokens", "total_tokens", "total_cost"],
+		as_dict=True,
+	)
+	if not run:
+		return
+	yield events.run_status(run.status, run_name)
+	if run.status == "Success":
+		session_id = frappe.db.get_value("Agent Conversation", run.conversation, "session_id") or ""
+		yield events.complete(run.response or "", run_name, run.conversation, session_id, usage_of(run), float(run.total_cost or 0))
+	elif run.status in ("Failed", "Cancelled"):
+		yield events.error(run.error_message or _("The run failed."), run_name)
+
+
+def usage_of(run: Any) -> dict:
+	return {
+		"input_tokens": cint(run.get("input_tokens")),
+		"output_tokens": cint(run.get("output_tokens")),
+		"cached_tokens": cint(run.get("cached_tokens")),
+		"cache_creation_tokens": 0,
+		"total_tokens": cint(run.get("total_tokens")),
+	}

@@ -1,0 +1,248 @@
+"""POST /huf/stream/<agent> over real HTTP: the real LiteLLM streams from the scripted server.
+
+Every frame is held to the one event schema of the agent loop (huf.ai.runtime.events).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import frappe
+
+from huf.ai.chat_test_support import LiveAgentTestCase
+from huf.ai.stream_events import iter_frames, validate_event
+from tests.support.llm_server import Reply
+
+ALICE = "stream-alice@example.com"
+BOB = "stream-bob@example.com"
+VIEWER = "stream-viewer@example.com"
+AGENT = "Stream Test Agent"
+ROUTE = "/huf/stream/" + AGENT
+
+
+def valid(event: dict) -> dict:
+	"""The event, after checking it against the one schema (raises ValueError otherwise)."""
+	validate_event(event)
+	return event
+
+
+class TestAgentStream(LiveAgentTestCase):
+	AGENT = AGENT
+	PROVIDER = "Stream Test LLM"
+	MODEL = "stream-scripted-model"
+	USERS = {ALICE: ("Huf User",), BOB: ("Huf User",), VIEWER: ("Huf Viewer",)}
+	WEB_SERVER = True
+
+	def stream(self, client, body: dict | None = None, headers: dict | None = None, form: bool = False):
+		"""POST to the stream; returns (response, frames with the time each arrived)."""
+		kwargs = {"data": body} if form else {"json": body}
+		frames = []
+		with client.stream("POST", ROUTE, headers=headers or {}, **kwargs) as response:
+			if response.status_code != 200:
+				response.read()
+				return response, []
+			for event in iter_frames(response.iter_raw()):
+				frames.append((time.perf_counter(), event))
+		return response, frames
+
+	def session(self, user: str):
+		client = self.client(user)
+		return client, {"X-Frappe-CSRF-Token": self.csrf_token(client)}
+
+	def assert_no_run(self):
+		frappe.db.rollback()
+		self.assertEqual(self.llm.chat_requests, [])
+		self.assertEqual(frappe.db.count("Agent Run", {"agent": AGENT}), self.runs_before)
+
+	def setUp(self):
+		super().setUp()
+		frappe.db.rollback()
+		self.runs_before = frappe.db.count("Agent Run", {"agent": AGENT})
+
+	# --- the stream --------------------------------------------------------------------------------
+
+	def test_streamed_deltas_arrive_one_by_one_then_complete(self):
+		client, csrf = self.session(ALICE)
+		text = "The quick brown fox jumps over the lazy dog"
+		self.llm.queue(Reply(content=text, chunk_size=6, delay=0.05, prompt_tokens=21, completion_tokens=9))
+
+		response, frames = self.stream(client, {"prompt": "Tell me about the fox"}, csrf)
+
+		self.assertEqual(response.status_code, 200)
+		self.assertTrue(response.headers["content-type"].startswith("text/event-stream"))
+		self.assertEqual(response.headers["cache-control"], "no-cache")
+		events = [valid(event) for _at, event in frames]
+		kinds = [event["type"] for event in events]
+		self.assertEqual(kinds[-1], "complete", kinds)
+		self.assertEqual(kinds.count("complete"), 1)
+		self.assertNotIn("error", kinds)
+		deltas = [event for event in events if event["type"] == "delta"]
+		self.assertGreaterEqual(len(deltas), 5)
+		self.assertEqual("".join(d["content"] for d in deltas), text)
+		# not buffered: the first delta reached the client well before the last one was even sent
+		delta_times = [at for at, event in frames if event["type"] == "delta"]
+		self.assertGreater(delta_times[-1] - delta_times[0], 0.15)
+		self.assertLess(delta_times[0], self.llm.stream_sent_at[-1])
+
+		complete = events[-1]
+		self.assertEqual(complete["full_response"], text)
+		self.assertEqual(
+			(complete["usage"].get("input_tokens"), complete["usage"].get("output_tokens")), (21, 9)
+		)
+		frappe.db.rollback()
+		run = frappe.get_doc("Agent Run", complete["agent_run_id"])
+		self.assertEqual(
+			(run.status, run.response, run.user, run.conversation),
+			("Success", text, ALICE, complete["conversation_id"]),
+		)
+		conversation = frappe.get_doc("Agent Conversation", complete["conversation_id"])
+		self.assertEqual((conversation.user, conversation.agent), (ALICE, AGENT))
+		messages = frappe.get_all(
+			"Agent Message",
+			filters={"conversation": conversation.name},
+			fields=["role", "content"],
+			order_by="conversation_index asc",
+		)
+		self.assertEqual(
+			[(m.role, m.content) for m in messages][-2:], [("user", "Tell me about the fox"), ("agent", text)]
+		)
+		statuses = [event["status"] for event in events if event["type"] == "run_status"]
+		self.assertFalse({"Failed", "Cancelled"} & set(statuses))
+		body = self.llm.chat_requests[-1]["body"]
+		self.assertTrue(body.get("stream"))
+
+	def test_a_conversation_continues_with_its_id_and_form_posts_work(self):
+		client, csrf = self.session(ALICE)
+		self.llm.queue(Reply(content="First answer"), Reply(content="Second answer"))
+		_response, frames = self.stream(client, {"prompt": "One"}, csrf)
+		conversation = frames[-1][1]["conversation_id"]
+		response, frames = self.stream(
+			client, {"prompt": "Two", "conversation_id": conversation}, csrf, form=True
+		)
+		self.assertEqual(response.status_code, 200)
+		complete = valid(frames[-1][1])
+		self.assertEqual((complete["type"], complete["conversation_id"]), ("complete", conversation))
+		sent = self.llm.chat_requests[-1]["body"]["messages"]
+		self.assertEqual(
+			[m["content"] for m in sent if m["role"] in ("user", "assistant")], ["One", "First answer", "Two"]
+		)
+
+	def test_a_provider_failure_ends_the_stream_with_an_error_frame(self):
+		client, csrf = self.session(ALICE)
+		self.llm.queue(Reply(status=400, error="The model refuses this request"))
+		response, frames = self.stream(client, {"prompt": "Fail please"}, csrf)
+		self.assertEqual(response.status_code, 200)
+		events = [valid(event) for _at, event in frames]
+		self.assertEqual(events[-1]["type"], "error", events)
+		self.assertNotIn("complete", [event["type"] for event in events])
+		self.assertIn("refuses this request", events[-1]["content"])
+		self.assertNotIn("Traceback", events[-1]["content"])
+		frappe.db.rollback()
+		run = frappe.get_all(
+			"Agent Run",
+			filters={"agent": AGENT},
+			fields=["status", "error_message"],
+			order_by="creation desc",
+			limit=1,
+		)[0]
+		self.assertEqual(run.status, "Failed")
+		self.assertIn("refuses this request", run.error_message)
+
+	# --- authentication ----------------------------------------------------------------------------
+
+	def test_get_never_runs_an_agent(self):
+		client, _csrf = self.session(ALICE)
+		response = client.get(ROUTE, params={"prompt": "Spend my tokens"})
+		self.assertEqual(response.status_code, 405)
+		self.assertEqual(response.headers["allow"], "POST")
+		self.assertIn("POST", response.json()["message"])
+		self.assert_no_run()
+
+	def test_a_session_post_without_the_csrf_token_is_refused(self):
+		client, _csrf = self.session(ALICE)
+		for headers in ({}, {"X-Frappe-CSRF-Token": "forged"}):
+			response = client.post(ROUTE, json={"prompt": "Cross-site"}, headers=headers)
+			self.assertEqual(response.status_code, 400, response.text)
+		response = client.post(ROUTE, data={"prompt": "Cross-site form", "csrf_token": "forged"})
+		self.assertEqual(response.status_code, 400)
+		self.assert_no_run()
+
+	def test_the_csrf_token_may_come_in_the_form(self):
+		client, csrf = self.session(ALICE)
+		self.llm.queue(Reply(content="Form answer"))
+		response, frames = self.stream(
+			client, {"prompt": "Hi", "csrf_token": csrf["X-Frappe-CSRF-Token"]}, form=True
+		)
+		self.assertEqual(response.status_code, 200, response.text)
+		self.assertEqual(valid(frames[-1][1])["full_response"], "Form answer")
+
+	def test_api_token_authenticates_without_a_csrf_token(self):
+		token = self.api_token(ALICE)
+		self.llm.queue(Reply(content="Token answer"))
+		response, frames = self.stream(self.client(), {"prompt": "Hi"}, {"Authorization": token})
+		self.assertEqual(response.status_code, 200, response.text)
+		complete = valid(frames[-1][1])
+		self.assertEqual(complete["full_response"], "Token answer")
+		frappe.db.rollback()
+		self.assertEqual(frappe.db.get_value("Agent Run", complete["agent_run_id"], "user"), ALICE)
+
+		response = self.client().post(ROUTE, json={"prompt": "Hi"}, headers={"Authorization": token + "x"})
+		self.assertEqual(response.status_code, 401)
+
+	# --- access ------------------------------------------------------------------------------------
+
+	def test_another_users_conversation_is_refused_like_a_missing_one(self):
+		alice, csrf = self.session(ALICE)
+		self.llm.queue(Reply(content="Alice's secret answer"))
+		_response, frames = self.stream(alice, {"prompt": "My secret"}, csrf)
+		conversation = frames[-1][1]["conversation_id"]
+		self.llm.reset()
+		self.runs_before = frappe.db.count("Agent Run", {"agent": AGENT})
+
+		bob, bob_csrf = self.session(BOB)
+		for conversation_id in (conversation, "no-such-conversation"):
+			response = bob.post(
+				ROUTE, json={"prompt": "Continue", "conversation_id": conversation_id}, headers=bob_csrf
+			)
+			self.assertEqual(response.status_code, 403)
+			self.assertEqual(response.json()["message"], "Conversation not found or access denied.")
+		self.assert_no_run()
+
+	def test_refusals_before_the_stream_get_http_statuses(self):
+		client, csrf = self.session(ALICE)
+		response = client.post("/huf/stream/No Such Agent", json={"prompt": "Hi"}, headers=csrf)
+		self.assertEqual(response.status_code, 404)
+		response = client.post(ROUTE, json={"prompt": "  "}, headers=csrf)
+		self.assertEqual(response.status_code, 417)
+		guest = self.client().post(ROUTE, json={"prompt": "Hi"})
+		self.assertEqual(guest.status_code, 403)
+		viewer, viewer_csrf = self.session(VIEWER)
+		response = viewer.post(ROUTE, json={"prompt": "Hi"}, headers=viewer_csrf)
+		self.assertEqual(response.status_code, 403)
+		self.assert_no_run()
+
+	# --- the demo page -----------------------------------------------------------------------------
+
+	def test_demo_page_has_the_session_csrf_token_and_a_fetch_client(self):
+		client, _csrf = self.session(ALICE)
+		page = client.get("/huf/stream")
+		self.assertEqual(page.status_code, 200)
+		self.assertTrue(page.headers["content-type"].startswith("text/html"))
+		self.assertIn(f'<option value="{AGENT}">', page.text)
+		self.assertIn('"X-Frappe-CSRF-Token": csrfToken', page.text)
+		self.assertIn("getReader()", page.text)
+		self.assertNotIn("api_key", page.text)
+		guest_page = self.client().get("/huf/stream")
+		self.assertEqual(guest_page.status_code, 200)
+		self.assertIn('<meta name="csrf-token" content="">', guest_page.text)
+		self.assertIn("/login", guest_page.text)
+		self.assertEqual(client.post("/huf/stream", json={}, headers=_csrf).status_code, 405)
+
+
+def test_frames_split_anywhere_are_decoded():
+	frames = b'data: {"type":"delta","content":"a\\n"}\n\ndata: {"type":"error","content":"x","agent_run_id":null}\r\n\r\n'
+	for size in (1, 3, 7, len(frames)):
+		chunks = [frames[i : i + size] for i in range(0, len(frames), size)]
+		assert [event["type"] for event in iter_frames(chunks)] == ["delta", "error"]
+	assert json.loads(frames[6 : frames.index(b"\n\n")])["content"] == "a\n"

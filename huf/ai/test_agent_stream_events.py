@@ -1,0 +1,49 @@
+"""The SSE wire format: every kind of event survives a frame, frames split anywhere decode."""
+
+import pytest
+
+from huf.ai.runtime import events
+from huf.ai.stream_events import encode_frame, iter_frames, validate_event
+
+EXAMPLES = [
+	events.run_status("Started", "run-1"),
+	events.delta("Hel"),
+	events.delta('quotes " and\nnew lines and ünïcode'),
+	events.tool_call("c1", "get_weather", {"city": "Pune"}),
+	events.tool_result("c1", "get_weather", "31 C", "Success"),
+	events.complete(
+		"Hello",
+		"run-1",
+		"conv-1",
+		"chat:a@example.com",
+		{"input_tokens": 10, "output_tokens": 2, "cached_tokens": 0, "total_tokens": 12},
+		0.0001,
+	),
+	events.error("The provider failed.", None),
+]
+
+
+@pytest.mark.parametrize("event", EXAMPLES, ids=[f"{e['type']}-{i}" for i, e in enumerate(EXAMPLES)])
+def test_every_event_survives_one_frame(event):
+	validate_event(event)
+	frame = encode_frame(event)
+	assert frame.startswith(b"data: ") and frame.endswith(b"\n\n")
+	assert frame.count(b"\n") == 2  # one data line, whatever the text holds
+	assert list(iter_frames([frame])) == [event]
+
+
+def test_frames_split_at_any_byte_decode_in_order():
+	stream = b"".join(encode_frame(e) for e in EXAMPLES)
+	for size in (1, 2, 5, 64, len(stream)):
+		chunks = [stream[i : i + size] for i in range(0, len(stream), size)]
+		assert list(iter_frames(chunks)) == EXAMPLES
+
+
+def test_crlf_frames_and_comments():
+	stream = b': keep-alive\r\n\r\ndata: {"type":"delta","content":"a"}\r\n\r\n'
+	assert list(iter_frames([stream])) == [{"type": "delta", "content": "a"}]
+
+
+def test_the_stream_schema_is_the_loops():
+	with pytest.raises(ValueError):
+		validate_event({"type": "delta", "content": "a", "full_response": "a"})

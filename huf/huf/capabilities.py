@@ -1,0 +1,87 @@
+"""Capabilities of Huf Roles and the default roles seeded on install."""
+
+# capability -> label; the order is the order of the Select on Huf Role Permission.
+CAPABILITIES: dict[str, str] = {
+	"agent.view": "See agents",
+	"agent.use": "Use agents",
+	"agent.create": "Create agents",
+	"agent.edit": "Edit agents",
+	"agent.delete": "Delete agents",
+	"agent.view_all": "See all agents",
+	"chat.use": "Chat with agents",
+	"chat.view_own": "See own conversations",
+	"chat.view_all": "See all conversations",
+	"knowledge.use": "Use knowledge sources",
+	"knowledge.create": "Create knowledge sources",
+	"knowledge.manage": "Manage knowledge sources",
+	"tools.use": "Use tools",
+	"tools.create": "Create tools",
+	"tools.manage": "Manage tools",
+	"flows.use": "Run flows",
+	"flows.create": "Create flows",
+	"flows.manage": "Manage flows",
+	"system.providers.manage": "Manage AI providers",
+	"system.models.manage": "Manage AI models",
+	"system.mcp.manage": "Manage MCP servers",
+	"system.integrations.manage": "Manage integrations",
+	"system.settings.manage": "Manage settings",
+	"data.tables.manage": "Manage data tables",
+	"data.records.create": "Create data records",
+	"data.records.view_own": "See own data records",
+	"data.records.view_all": "See all data records",
+	"data.records.edit_own": "Edit own data records",
+	"data.records.edit_all": "Edit all data records",
+	"users.invite": "Invite users",
+	"users.manage": "Manage users",
+	"roles.manage": "Manage roles",
+}
+
+_MANAGER = [
+	c
+	for c in CAPABILITIES
+	if c.split(".")[0] in ("agent", "chat", "knowledge", "tools", "flows", "data")
+] + ["system.mcp.manage", "users.invite"]
+
+_USER = [
+	"agent.view",
+	"agent.use",
+	"chat.use",
+	"chat.view_own",
+	"knowledge.use",
+	"tools.use",
+	"flows.use",
+	"data.records.create",
+	"data.records.view_own",
+	"data.records.edit_own",
+]
+
+# Huf Role name -> (Frappe role it grants, weight, description, capabilities)
+DEFAULT_HUF_ROLES: dict[str, dict] = {
+	"Huf Admin": {
+		"frappe_role": "System Manager",
+		"role_weight": 100,
+		"role_description": "Everything, including providers, settings, users and roles.",
+		"capabilities": list(CAPABILITIES),
+	},
+	"Huf Manager": {
+		"frappe_role": "Huf Manager",
+		"role_weight": 50,
+		"role_description": "Builds and edits agents, tools, knowledge and flows.",
+		"capabilities": _MANAGER,
+	},
+	"Huf User": {
+		"frappe_role": "Huf User",
+		"role_weight": 20,
+		"role_description": "Uses agents, chat, knowledge, tools and flows.",
+		"capabilities": _USER,
+	},
+	"Huf Viewer": {
+		"frappe_role": "Huf Viewer",
+		"role_weight": 10,
+		"role_description": "Reads agents and their own conversations.",
+		"capabilities": ["agent.view", "chat.view_own"],
+	},
+}
+
+# Frappe roles that Huf User Role assignments manage (System Manager is granted, never taken away).
+HUF_FRAPPE_ROLES = ("Huf Manager", "Huf User", "Huf Viewer")

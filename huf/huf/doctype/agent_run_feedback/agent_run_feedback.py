@@ -1,0 +1,94 @@
+import frappe
+from frappe import _
+from frappe.model.document import Document
+
+FEEDBACK_VALUES = {
+	"thumbs up": "Thumbs Up",
+	"up": "Thumbs Up",
+	"thumbs down": "Thumbs Down",
+	"down": "Thumbs Down",
+}
+
+
+class AgentRunFeedback(Document):
+	def validate(self) -> None:
+		if not self.feedback:
+			frappe.throw(_("Choose Thumbs Up or Thumbs Down."))
+		self.validate_message()
+		if self.agent_message:
+			self.agent = frappe.db.get_value("Agent Message", self.agent_message, "agent") or self.agent
+		if self.agent:
+			self.provider, self.model = frappe.db.get_value("Agent", self.agent, ["provider", "model"]) or (
+				None,
+				None,
+			)
+
+	def validate_message(self) -> None:
+		"""Only an agent's answer can be rated, and only by someone who may read its conversation."""
+		message = frappe.db.get_value(
+			"Agent Message", self.agent_message, ["role", "kind", "conversation"], as_dict=True
+		)
+		if not message or not can_read_conversation(message.conversation):
+			frappe.throw(_("Message not found or access denied."), frappe.PermissionError)
+		if message.role != "agent" or message.kind not in (None, "", "Message"):
+			frappe.throw(_("Only the agent's answers can be rated."))
+
+
+def can_read_conversation(conversation: str | None) -> bool:
+	"""Whether the current user may read `conversation` (its owner, or a Huf Manager / System Manager)."""
+	if not conversation or frappe.session.user == "Guest":
+		return False
+	doc = (
+		frappe.get_doc("Agent Conversation", conversation)
+		if frappe.db.exists("Agent Conversation", conversation)
+		else None
+	)
+	return bool(doc) and bool(frappe.has_permission("Agent Conversation", "read", doc=doc))
+
+
+@frappe.whitelist()
+def rate_message(agent_message: str, feedback: str, comments: str | None = None) -> dict:
+	"""Thumbs up or down (with an optional comment) on an agent answer; rating again replaces it."""
+	value = FEEDBACK_VALUES.get(str(feedback or "").strip().lower())
+	if not value:
+		frappe.throw(_("Feedback must be Thumbs Up or Thumbs Down."))
+	check_message_access(agent_message)
+	name = frappe.db.get_value(
+		"Agent Run Feedback", {"agent_message": agent_message, "owner": frappe.session.user}, "name"
+	)
+	doc = frappe.get_doc("Agent Run Feedback", name) if name else frappe.new_doc("Agent Run Feedback")
+	doc.update({"agent_message": agent_message, "feedback": value, "comments": comments})
+	# DocPerms on Agent Run Feedback are for reviewers; validate_message checks this user's access.
+	doc.save(ignore_permissions=True)
+	return feedback_info(doc)
+
+
+@frappe.whitelist()
+def get_message_feedback(agent_message: str) -> dict | None:
+	"""The caller's own feedback on `agent_message` (None when not rated)."""
+	check_message_access(agent_message)
+	name = frappe.db.get_value(
+		"Agent Run Feedback", {"agent_message": agent_message, "owner": frappe.session.user}, "name"
+	)
+	return feedback_info(frappe.get_doc("Agent Run Feedback", name)) if name else None
+
+
+def check_message_access(agent_message: str) -> None:
+	"""Missing and unreadable messages are refused alike."""
+	conversation = (
+		frappe.db.get_value("Agent Message", agent_message, "conversation")
+		if isinstance(agent_message, str) and agent_message
+		else None
+	)
+	if not can_read_conversation(conversation):
+		frappe.throw(_("Message not found or access denied."), frappe.PermissionError)
+
+
+def feedback_info(doc) -> dict:
+	return {
+		"name": doc.name,
+		"agent_message": doc.agent_message,
+		"feedback": doc.feedback,
+		"comments": doc.comments,
+		"agent": doc.agent,
+	}

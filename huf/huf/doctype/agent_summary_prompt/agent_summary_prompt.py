@@ -1,0 +1,5 @@
+from huf.huf.prompt_versions import VersionedPrompt
+
+
+class AgentSummaryPrompt(VersionedPrompt):
+	pass

@@ -1,0 +1,170 @@
+import re
+
+import frappe
+from frappe import _
+from frappe.model.document import Document
+from frappe.utils import add_to_date, cint, get_datetime, now_datetime
+
+from huf.huf.doctype.agent.agent import DOC_EVENT_AGENTS_CACHE_KEY
+
+# Document events Frappe fires (after_save / after_submit are not among them, so they are refused).
+DOC_EVENTS = (
+	"after_insert",
+	"validate",
+	"before_save",
+	"on_update",
+	"on_submit",
+	"on_cancel",
+	"on_trash",
+	"on_change",
+	"on_update_after_submit",
+)
+
+# Writing these from a trigger would fire the trigger again.
+UNTRIGGERABLE_DOCTYPES = frozenset(
+	("Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Error Log")
+)
+
+INTERVAL_UNITS = {"Hourly": "hours", "Daily": "days", "Weekly": "weeks", "Monthly": "months", "Yearly": "years"}
+SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
+SCHEDULE_FIELDS = ("trigger_type", "scheduled_interval", "interval_count", "cron_expression", "disabled")
+
+
+class AgentTrigger(Document):
+	def before_insert(self) -> None:
+		if not (self.trigger_name or "").strip():
+			self.trigger_name = self.default_name()
+
+	def default_name(self) -> str:
+		base = f"{self.agent} - {self.trigger_type}"
+		name, count = base, 1
+		while frappe.db.exists("Agent Trigger", name):
+			count += 1
+			name = f"{base} {count}"
+		return name
+
+	def validate(self) -> None:
+		validator = {
+			"Doc Event": self.validate_doc_event,
+			"Schedule": self.validate_schedule,
+			"Webhook": self.validate_webhook,
+			"App Event": self.validate_app_event,
+		}.get(self.trigger_type)
+		if validator:
+			validator()
+
+	def validate_doc_event(self) -> None:
+		if not self.reference_doctype:
+			frappe.throw(_("Reference DocType is required for a Doc Event trigger."))
+		if self.doc_event not in DOC_EVENTS:
+			frappe.throw(
+				_("Doc Event must be one of {0}; {1} is not an event Frappe fires.").format(
+					", ".join(DOC_EVENTS), frappe.bold(self.doc_event or _("(empty)"))
+				)
+			)
+		if self.reference_doctype in UNTRIGGERABLE_DOCTYPES:
+			frappe.throw(
+				_("{0} cannot have Doc Event triggers: the agent's own run would trigger it again.").format(
+					frappe.bold(self.reference_doctype)
+				)
+			)
+		if frappe.get_meta(self.reference_doctype).istable:
+			frappe.throw(_("{0} is a child table; attach the trigger to its parent DocType.").format(frappe.bold(self.reference_doctype)))
+		if self.doc_event in ("on_submit", "on_cancel", "on_update_after_submit") and not frappe.get_meta(
+			self.reference_doctype
+		).is_submittable:
+			frappe.throw(_("{0} is not submittable, so {1} never happens.").format(frappe.bold(self.reference_doctype), self.doc_event))
+		validate_condition(self.condition)
+		self.validate_attachments()
+
+	def validate_attachments(self) -> None:
+		meta = frappe.get_meta(self.reference_doctype)
+		for row in self.file_attachments or []:
+			target = meta
+			if row.source_type == "Child Table":
+				table = meta.get_field(row.child_table) if row.child_table else None
+				if not table or table.fieldtype not in ("Table", "Table MultiSelect"):
+					frappe.throw(_("File Attachments row {0}: {1} is not a table of {2}.").format(row.idx, frappe.bold(row.child_table or ""), self.reference_doctype))
+				target = frappe.get_meta(table.options)
+			field = target.get_field(row.field_name)
+			if not field or field.fieldtype not in ("Attach", "Attach Image"):
+				frappe.throw(_("File Attachments row {0}: {1} is not an Attach field of {2}.").format(row.idx, frappe.bold(row.field_name), target.name))
+
+	def validate_schedule(self) -> None:
+		if not self.scheduled_interval:
+			frappe.throw(_("Scheduled Interval is required for a Schedule trigger."))
+		if self.scheduled_interval == "Cron":
+			self.cron_expression = (self.cron_expression or "").strip()
+			if not self.cron_expression or not _valid_cron(self.cron_expression):
+				frappe.throw(_("{0} is not a valid cron expression (five fields, e.g. 0 9 * * 1-5).").format(frappe.bold(self.cron_expression or _("(empty)"))))
+		else:
+			if not self.interval_count:
+				self.interval_count = 1
+			if cint(self.interval_count) < 1:
+				frappe.throw(_("Interval Count must be at least 1."))
+		if self.disabled:
+			return
+		before = self.get_doc_before_save()
+		changed = not before or any(before.get(f) != self.get(f) for f in SCHEDULE_FIELDS)
+		if changed or not self.next_execution:
+			self.next_execution = self.compute_next_execution()
+
+	def compute_next_execution(self, after=None):
+		"""The first run time after `after` (default: now)."""
+		after = get_datetime(after) if after else now_datetime()
+		if self.scheduled_interval == "Cron":
+			from croniter import croniter
+
+			return croniter(self.cron_expression, after).get_next(type(after))
+		unit = INTERVAL_UNITS[self.scheduled_interval]
+		return add_to_date(after, **{unit: cint(self.interval_count) or 1})
+
+	def validate_webhook(self) -> None:
+		self.webhook_slug = (self.webhook_slug or "").strip().lower() or _slugify(self.trigger_name or self.agent)
+		if not SLUG_PATTERN.match(self.webhook_slug):
+			frappe.throw(_("Webhook Slug may contain only lowercase letters, digits, - and _ (at most 80)."))
+		clash = frappe.db.get_value("Agent Trigger", {"webhook_slug": self.webhook_slug, "name": ("!=", self.name or "")})
+		if clash:
+			frappe.throw(_("Webhook Slug {0} is already used by the trigger {1}.").format(frappe.bold(self.webhook_slug), clash), frappe.DuplicateEntryError)
+		if not self.webhook_key:
+			# A Password field: stored encrypted, never shown again in the form.
+			self.webhook_key = frappe.generate_hash(length=40)
+
+	def validate_app_event(self) -> None:
+		if not (self.app_name and self.event_name):
+			frappe.throw(_("App Name and Event Name are required for an App Event trigger."))
+
+	def on_update(self) -> None:
+		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
+
+	def on_trash(self) -> None:
+		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
+
+
+def validate_condition(condition: str | None) -> None:
+	"""Throw unless `condition` is empty or an expression that safe_eval accepts."""
+	condition = (condition or "").strip()
+	if not condition:
+		return
+	try:
+		compile(condition, "<condition>", "eval")
+	except SyntaxError as e:
+		frappe.throw(_("Condition is not a valid expression: {0}").format(e.msg))
+	try:
+		frappe.safe_eval(condition, None, {"doc": frappe._dict()})
+	except SyntaxError as e:
+		frappe.throw(_("Condition is not allowed: {0}").format(e.msg or str(e)))
+	except Exception:
+		# Only the syntax is checked here: the sample doc is empty, so runtime errors say nothing.
+		pass
+
+
+def _valid_cron(expression: str) -> bool:
+	from croniter import croniter
+
+	return len(expression.split()) == 5 and croniter.is_valid(expression)
+
+
+def _slugify(text: str) -> str:
+	slug = re.sub(r"[^a-z0-9]+", "-", (text or "").lower()).strip("-")[:80]
+	return slug or frappe.generate_hash(length=10)

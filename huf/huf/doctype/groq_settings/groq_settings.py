@@ -1,0 +1,8 @@
+from frappe.model.document import Document
+
+from huf.huf.validators import validate_endpoint_settings
+
+
+class GroqSettings(Document):
+	def validate(self) -> None:
+		validate_endpoint_settings(self)

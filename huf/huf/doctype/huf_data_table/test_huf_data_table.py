@@ -1,0 +1,17 @@
+import frappe
+from frappe.tests import IntegrationTestCase
+
+
+class TestHufDataTable(IntegrationTestCase):
+	def test_doctype_name_derived(self):
+		doc = frappe.get_doc({"doctype": "Huf Data Table", "table_name": " Leads  2026 "}).insert()
+		self.assertEqual((doc.table_name, doc.doctype_name), ("Leads 2026", "HF Leads 2026"))
+		doc.table_name = "Renamed"
+		with self.assertRaisesRegex(frappe.ValidationError, "cannot be changed"):
+			doc.save()
+
+	def test_bad_names_and_field_naming(self):
+		with self.assertRaisesRegex(frappe.ValidationError, "Table Name"):
+			frappe.get_doc({"doctype": "Huf Data Table", "table_name": "1; drop"}).insert()
+		with self.assertRaisesRegex(frappe.ValidationError, "Naming Field is required"):
+			frappe.get_doc({"doctype": "Huf Data Table", "table_name": "Leads", "autoname_method": "Field"}).insert()

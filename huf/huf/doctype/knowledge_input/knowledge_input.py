@@ -1,0 +1,34 @@
+import hashlib
+
+import frappe
+from frappe import _
+from frappe.model.document import Document
+
+from huf.huf.validators import validate_http_url
+
+
+class KnowledgeInput(Document):
+	def validate(self) -> None:
+		content = self.validate_content()
+		self.source_hash = hashlib.sha256(f"{self.input_type}:{content}".encode()).hexdigest()
+		clash = frappe.db.get_value(
+			"Knowledge Input",
+			{"knowledge_source": self.knowledge_source, "source_hash": self.source_hash, "name": ("!=", self.name or "")},
+		)
+		if clash:
+			frappe.throw(_("This content is already in {0} as {1}.").format(frappe.bold(self.knowledge_source), clash), frappe.DuplicateEntryError)
+		if not self.title:
+			self.title = (content.splitlines() or [""])[0][:140]
+
+	def validate_content(self) -> str:
+		"""The content that identifies this input, after checking the field its type needs."""
+		if self.input_type == "File":
+			if not self.file:
+				frappe.throw(_("Attach a file for a File input."))
+			return self.file
+		if self.input_type == "URL":
+			self.url = validate_http_url(self.url, _("URL"))
+			return self.url
+		if not (self.text or "").strip():
+			frappe.throw(_("Text is required for a Text input."))
+		return self.text.strip()

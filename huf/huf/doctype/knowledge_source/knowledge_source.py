@@ -1,0 +1,62 @@
+import frappe
+from frappe import _
+from frappe.model.document import Document
+from frappe.utils import cint
+
+VECTOR_TYPES = ("sqlite_vec", "chroma")
+
+
+class KnowledgeSource(Document):
+	def validate(self) -> None:
+		self.source_name = (self.source_name or "").strip()
+		if "/" in self.source_name or ".." in self.source_name:
+			frappe.throw(_("Source Name cannot contain / or .. (it names the index file)."))
+		if self.knowledge_type in VECTOR_TYPES:
+			if not (self.embedding_model or "").strip():
+				frappe.throw(_("Embedding Model is required for the {0} backend.").format(self.knowledge_type))
+			if cint(self.vector_dimension) <= 0:
+				frappe.throw(_("Vector Dimension must be a positive number for the {0} backend.").format(self.knowledge_type))
+		if self.knowledge_type == "chroma" and self.chroma_mode == "Server":
+			if not (self.chroma_host or "").strip():
+				frappe.throw(_("Chroma Host is required when Chroma Mode is Server."))
+			if not 0 < cint(self.chroma_port) < 65536:
+				frappe.throw(_("Chroma Port must be between 1 and 65535 when Chroma Mode is Server."))
+		if cint(self.chunk_size) <= 0:
+			frappe.throw(_("Chunk Size must be greater than 0."))
+		if not 0 <= cint(self.chunk_overlap) < cint(self.chunk_size):
+			frappe.throw(_("Chunk Overlap must be at least 0 and smaller than Chunk Size."))
+		self.flag_index_change()
+
+	def flag_index_change(self) -> None:
+		"""Changing how text is indexed makes the existing index stale."""
+		before = self.get_doc_before_save()
+		if not before or self.status == "Pending":
+			return
+		fields = ("knowledge_type", "embedding_model", "vector_dimension", "chunk_size", "chunk_overlap", "chroma_mode")
+		if any(before.get(f) != self.get(f) for f in fields):
+			self.status = "Pending"
+
+
+@frappe.whitelist()
+def rebuild_index(knowledge_source: str) -> dict:
+	"""Queue a full rebuild of the index of `knowledge_source` (Desk button Rebuild Index)."""
+	doc = frappe.get_doc("Knowledge Source", knowledge_source)
+	doc.check_permission("write")
+	frappe.enqueue(
+		"huf.ai.knowledge.indexer.rebuild_knowledge_index",
+		queue="long",
+		source_name=doc.name,
+		job_id=f"huf:knowledge_rebuild:{doc.name}",
+		deduplicate=True,
+	)
+	doc.db_set("status", "Rebuilding")
+	return {"queued": True, "status": "Rebuilding"}
+
+
+@frappe.whitelist()
+def test_search(knowledge_source: str, query: str, top_k: int = 5) -> list:
+	"""Search one knowledge source as the current user (Desk button Test Search)."""
+	doc = frappe.get_doc("Knowledge Source", knowledge_source)
+	doc.check_permission("read")
+	search = frappe.get_attr("huf.ai.knowledge.retriever.knowledge_search")
+	return search(query=query, knowledge_source=doc.name, top_k=cint(top_k) or 5)

@@ -1,0 +1,25 @@
+frappe.ui.form.on("MCP Server", {
+	refresh(frm) {
+		if (frm.is_new()) return;
+		frm.add_custom_button(__("Test Connection"), () => {
+			frm.call({ method: "test_connection", doc: frm.doc, freeze: true }).then((r) => {
+				const out = r.message || {};
+				frappe.msgprint({
+					title: out.success ? __("Connected") : __("Connection failed"),
+					indicator: out.success ? "green" : "red",
+					message: frappe.utils.escape_html(out.message || out.error || ""),
+				});
+			});
+		});
+	},
+
+	sync_tools_button(frm) {
+		if (frm.is_dirty()) {
+			frappe.msgprint(__("Save the server before syncing its tools."));
+			return;
+		}
+		frm.call({ method: "sync_tools", doc: frm.doc, freeze: true, freeze_message: __("Syncing tools...") }).then(() =>
+			frm.reload_doc()
+		);
+	},
+});

@@ -1,0 +1,68 @@
+import json
+import re
+
+import frappe
+from frappe import _
+from frappe.model.document import Document
+from frappe.utils import cint
+
+from huf.huf.validators import throw_if_duplicate_rows, validate_http_url
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+NAMESPACE_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+OAUTH_URL_FIELDS = (
+	"oauth_authorization_endpoint",
+	"oauth_token_endpoint",
+	"oauth_redirect_uri",
+)
+
+
+class MCPServer(Document):
+	def validate(self) -> None:
+		self.server_name = (self.server_name or "").strip()
+		if not NAME_PATTERN.match(self.server_name):
+			frappe.throw(_("Server Name may contain only letters, digits, ., _ and - (at most 64)."))
+		self.server_url = validate_http_url(self.server_url, _("Server URL"))
+		if self.tool_namespace and not NAMESPACE_PATTERN.match(self.tool_namespace):
+			frappe.throw(_("Tool Namespace may contain only letters, digits, _ and - (at most 32)."))
+		if not 1 <= cint(self.timeout_seconds or 30) <= 600:
+			frappe.throw(_("Timeout must be between 1 and 600 seconds."))
+		if self.enable_auto_sync and cint(self.auto_sync_interval) < 1:
+			frappe.throw(_("Sync Interval must be at least 1 hour."))
+		self.validate_auth()
+		throw_if_duplicate_rows(self.custom_headers, "header_name", _("Custom Headers"))
+		throw_if_duplicate_rows(self.tools, "tool_name", _("Tools"))
+
+	def validate_auth(self) -> None:
+		auth = self.auth_type or "none"
+		if auth == "api_key":
+			self.auth_header_name = (self.auth_header_name or "").strip() or "X-API-Key"
+		elif auth == "bearer_token":
+			self.auth_header_name = "Authorization"
+		elif auth == "custom_header" and not (self.auth_header_name or "").strip():
+			frappe.throw(_("Auth Header Name is required for the custom_header auth type."))
+		if auth in ("api_key", "bearer_token", "custom_header") and not self.auth_header_value:
+			frappe.throw(_("Auth Header Value is required for the {0} auth type.").format(auth))
+		if auth == "oauth":
+			for fieldname in OAUTH_URL_FIELDS:
+				if self.get(fieldname):
+					self.set(fieldname, validate_http_url(self.get(fieldname), _(self.meta.get_label(fieldname))))
+			if self.oauth_extra_authorize_params:
+				try:
+					params = json.loads(self.oauth_extra_authorize_params)
+				except ValueError:
+					params = None
+				if not isinstance(params, dict):
+					frappe.throw(_("Extra Authorize Params must be a JSON object, e.g. {\"access_type\": \"offline\"}."))
+
+	@frappe.whitelist()
+	def sync_tools(self) -> dict:
+		"""Fetch and cache the server's tools (Desk button Sync Tools)."""
+		self.check_permission("write")
+		return frappe.get_attr("huf.ai.mcp_client.sync_mcp_server_tools")(self.name)
+
+	@frappe.whitelist()
+	def test_connection(self) -> dict:
+		"""Check that the server answers (Desk button Test Connection)."""
+		self.check_permission("read")
+		return frappe.get_attr("huf.ai.mcp_client.test_mcp_connection")(self.name)

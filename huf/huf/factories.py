@@ -1,0 +1,42 @@
+"""Records that Huf's tests build on (users with roles, providers, models, agents)."""
+
+import frappe
+
+
+def make_user(email: str, *roles: str) -> str:
+	"""A System User `email` holding exactly `roles` (created or reset)."""
+	if frappe.db.exists("User", email):
+		user = frappe.get_doc("User", email)
+		user.set("roles", [])
+	else:
+		user = frappe.new_doc("User")
+		user.update({"email": email, "first_name": email.split("@")[0], "send_welcome_email": 0})
+	for role in roles:
+		user.append("roles", {"role": role})
+	user.flags.ignore_permissions = True
+	user.save()
+	return user.name
+
+
+def make_provider(name: str = "Test Provider") -> str:
+	if not frappe.db.exists("AI Provider", name):
+		frappe.get_doc({"doctype": "AI Provider", "provider_name": name}).insert(ignore_permissions=True)
+	return name
+
+
+def make_model(name: str = "test-model", provider: str = "Test Provider") -> str:
+	make_provider(provider)
+	if not frappe.db.exists("AI Model", name):
+		frappe.get_doc({"doctype": "AI Model", "model_name": name, "provider": provider}).insert(ignore_permissions=True)
+	return name
+
+
+def make_agent(name: str = "Test Agent", **values) -> "frappe.model.document.Document":
+	"""A saved Agent on the test provider and model; `values` override its fields."""
+	if frappe.db.exists("Agent", name):
+		return frappe.get_doc("Agent", name)
+	model = make_model()
+	doc = frappe.get_doc(
+		{"doctype": "Agent", "agent_name": name, "provider": "Test Provider", "model": model, "instructions": "Be brief.", **values}
+	)
+	return doc.insert(ignore_permissions=True)

@@ -1,0 +1,591 @@
+"""The `huf` command, shaped like bench: `huf new-site`, `huf --site S migrate`, `serve`, `execute`..."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+# Keep this module's top-level imports to the standard library: `huf --site S execute frappe.ping`
+# must start fast, so frappe and everything else are imported inside the commands.
+
+
+class CommandError(Exception):
+	"""A mistake by the person running the command: printed as one line, exit code 1."""
+
+
+def main(argv: list[str] | None = None) -> int:
+	"""Entry point of the `huf` console script."""
+	parser = build_parser()
+	args = parser.parse_args(argv)
+	if not getattr(args, "func", None):
+		parser.print_help()
+		return 1
+	if args.sites_path:
+		os.environ["HUF_SITES_PATH"] = os.path.abspath(args.sites_path)
+	try:
+		return int(args.func(args) or 0)
+	except CommandError as e:
+		print(f"Error: {e}", file=sys.stderr)
+		return 1
+	except KeyboardInterrupt:
+		return 130
+	except Exception as e:
+		if _is_frappe_error(e):
+			print(f"Error: {_plain(str(e)) or type(e).__name__}", file=sys.stderr)
+			return 1
+		raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+	parser = argparse.ArgumentParser(prog="huf", description="Manage Huf sites (Frappe Lite), like bench.")
+	parser.add_argument("--site", help="site to act on (default: sites/currentsite.txt or $FRAPPE_SITE)")
+	parser.add_argument("--sites-path", help="folder holding the sites (default: $HUF_SITES_PATH or ./sites)")
+	sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+	def command(name: str, func, help_text: str) -> argparse.ArgumentParser:
+		p = sub.add_parser(name, help=help_text, description=help_text)
+		p.add_argument("--site", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+		p.set_defaults(func=func)
+		return p
+
+	p = command("new-site", cmd_new_site, "Create a site with its database, Administrator and Guest")
+	p.add_argument("name")
+	p.add_argument("--admin-password", help="password of Administrator (asked when omitted)")
+	p.add_argument("--install-app", action="append", default=[], help="install this app too (repeatable)")
+	p.add_argument("--db-path", help="database file, relative to the site folder (default db.sqlite3)")
+	p.add_argument("--force", action="store_true", help="replace an existing site")
+	p.add_argument("--set-default", action="store_true", help="make it the current site (currentsite.txt)")
+
+	p = command("use", cmd_use, "Set the current site (sites/currentsite.txt)")
+	p.add_argument("name")
+
+	p = command("serve", cmd_serve, "Serve the site: web, background worker and scheduler in one process")
+	p.add_argument("--host", default="127.0.0.1")
+	p.add_argument("--port", type=int, default=8000)
+	p.add_argument(
+		"--production", action="store_true", help="gunicorn plus separate worker and schedule processes"
+	)
+	p.add_argument("--workers", type=int, default=2, help="gunicorn workers (with --production)")
+	p.add_argument("--no-worker", action="store_true", help="do not run background jobs in this process")
+	p.add_argument("--no-scheduler", action="store_true", help="do not run the scheduler in this process")
+
+	p = command("worker", cmd_worker, "Run background jobs")
+	p.add_argument("--queue", help="comma separated queues (default: all)")
+	p.add_argument("--burst", action="store_true", help="stop when the queues are empty")
+
+	command("schedule", cmd_schedule, "Run the scheduler (scheduler_events of the installed apps)")
+
+	p = command(
+		"migrate", cmd_migrate, "Create/alter tables of every installed app, run patches and after_migrate"
+	)
+	p.add_argument("--skip-failing", action="store_true", help="record failing patches as skipped and go on")
+
+	p = command("install-app", cmd_install_app, "Install apps on the site (adds them to sites/apps.txt)")
+	p.add_argument("apps", nargs="+")
+	p.add_argument("--force", action="store_true")
+
+	command("list-apps", cmd_list_apps, "Apps installed on the site (or available, without a site)")
+
+	p = command(
+		"execute", cmd_execute, "Call a Python function on the site and print its return value as JSON"
+	)
+	p.add_argument("method", help="dotted path, e.g. frappe.ping")
+	p.add_argument("--args", help="positional arguments as a JSON list")
+	p.add_argument("--kwargs", help="keyword arguments as a JSON object")
+
+	command("console", cmd_console, "Python console with the site connected")
+
+	p = command("run-tests", cmd_run_tests, "Run tests with pytest on a throw-away site")
+	p.add_argument("--app", help="run the tests of this app")
+	p.add_argument("--module", help="dotted module of the tests, e.g. huf.huf.doctype.ai_model.test_ai_model")
+	p.add_argument("--doctype", help="run the tests of this DocType")
+	p.add_argument("--test", action="append", default=[], help="only this test (function or method name)")
+	p.add_argument("--failfast", action="store_true")
+	p.add_argument("pytest_args", nargs=argparse.REMAINDER, help="more pytest arguments")
+
+	p = command(
+		"set-config", cmd_set_config, "Set a key in site_config.json (or common_site_config.json with -g)"
+	)
+	p.add_argument("key")
+	p.add_argument("value")
+	p.add_argument("-p", "--parse", action="store_true", help="parse VALUE as JSON (numbers, true, lists...)")
+	p.add_argument(
+		"-g", "--global", dest="global_", action="store_true", help="set it in common_site_config.json"
+	)
+
+	p = command("set-admin-password", cmd_set_admin_password, "Set the password of Administrator")
+	p.add_argument("admin_password", nargs="?")
+	p.add_argument("--logout-all-sessions", action="store_true")
+
+	p = command("add-user", cmd_add_user, "Add a user to the site")
+	p.add_argument("email")
+	p.add_argument("--first-name")
+	p.add_argument("--last-name")
+	p.add_argument("--password")
+	p.add_argument("--user-type", default="System User")
+	p.add_argument("--add-role", action="append", default=[], help="role to give (repeatable)")
+	p.add_argument("--send-welcome-email", action="store_true", help=argparse.SUPPRESS)
+
+	p = command("add-system-manager", cmd_add_system_manager, "Add a user with the System Manager role")
+	p.add_argument("email")
+	p.add_argument("--first-name")
+	p.add_argument("--last-name")
+	p.add_argument("--password")
+	return parser
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def _sites_path() -> str:
+	import frappe
+
+	return frappe.get_sites_path()
+
+
+def _get_site(args: argparse.Namespace) -> str:
+	site = getattr(args, "site", None) or os.environ.get("FRAPPE_SITE") or _current_site()
+	if not site:
+		raise CommandError("Please specify --site (or set one with `huf use SITE`)")
+	if not os.path.exists(os.path.join(_sites_path(), site, "site_config.json")):
+		raise CommandError(f"Site {site} does not exist in {_sites_path()}")
+	return site
+
+
+def _current_site() -> str | None:
+	path = os.path.join(_sites_path(), "currentsite.txt")
+	if os.path.exists(path):
+		with open(path) as f:
+			return f.read().strip() or None
+	return None
+
+
+class _connected:
+	"""`with _connected(site):` the site initialised and connected as Administrator."""
+
+	def __init__(self, site: str, commit: bool = True):
+		self.site, self.commit = site, commit
+
+	def __enter__(self):
+		import frappe
+
+		frappe.init(self.site, sites_path=_sites_path(), force=True)
+		frappe.connect()
+		return frappe
+
+	def __exit__(self, exc_type, exc, tb):
+		import frappe
+
+		try:
+			if getattr(frappe.local, "db", None) is not None:
+				if exc_type is None and self.commit:
+					frappe.db.commit()
+				else:
+					frappe.db.rollback()
+		finally:
+			frappe.destroy()
+
+
+def _is_frappe_error(e: Exception) -> bool:
+	return type(e).__module__ in ("frappe.exceptions", "frappe")
+
+
+def _plain(text: str) -> str:
+	import re
+
+	return re.sub(r"<[^>]+>", "", text)
+
+
+def _parse_json_arg(value: str | None, name: str, expected: type):
+	import ast
+	import json
+
+	if value is None:
+		return expected()
+	try:
+		parsed = json.loads(value)
+	except ValueError:
+		try:
+			parsed = ast.literal_eval(value)
+		except (ValueError, SyntaxError) as e:
+			raise CommandError(f"--{name} must be JSON: {e}") from e
+	if expected is list and isinstance(parsed, tuple):
+		parsed = list(parsed)
+	if expected is list and not isinstance(parsed, list):
+		parsed = [parsed]
+	if not isinstance(parsed, expected):
+		raise CommandError(f"--{name} must be a JSON {'object' if expected is dict else 'list'}")
+	return parsed
+
+
+def _ask_password(prompt: str) -> str:
+	import getpass
+
+	if not sys.stdin.isatty():
+		raise CommandError("Please pass the password as an argument")
+	password = getpass.getpass(prompt)
+	if not password:
+		raise CommandError("A password is required")
+	return password
+
+
+# ---------------------------------------------------------------------------------------------
+# commands
+
+
+def cmd_new_site(args: argparse.Namespace) -> int:
+	from frappe.installer import new_site
+
+	password = args.admin_password or _ask_password("Administrator password: ")
+	site_path = new_site(
+		args.name,
+		password,
+		sites_path=_sites_path(),
+		apps=args.install_app,
+		db_path=args.db_path,
+		force=args.force,
+	)
+	if args.set_default:
+		_write_current_site(args.name)
+	print(f"Site {args.name} created in {site_path}")
+	return 0
+
+
+def cmd_use(args: argparse.Namespace) -> int:
+	if not os.path.exists(os.path.join(_sites_path(), args.name, "site_config.json")):
+		raise CommandError(f"Site {args.name} does not exist in {_sites_path()}")
+	_write_current_site(args.name)
+	print(f"Current site set to {args.name}")
+	return 0
+
+
+def _write_current_site(site: str) -> None:
+	with open(os.path.join(_sites_path(), "currentsite.txt"), "w") as f:
+		f.write(site + "\n")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+	site = _get_site(args)
+	if args.production:
+		return _serve_production(site, args)
+	import threading
+
+	import frappe
+
+	frappe.init(site, sites_path=_sites_path(), force=True)
+	if not args.no_worker:
+		from frappe.utils.background_jobs import start_inprocess_workers
+
+		start_inprocess_workers()
+	if not args.no_scheduler:
+		threading.Thread(
+			target=_scheduler_thread, args=(site, _sites_path()), name="huf-scheduler", daemon=True
+		).start()
+	from frappe.app import serve
+
+	print(f"Serving {site} on http://{args.host}:{args.port}")
+	serve(site, args.host, args.port)
+	return 0
+
+
+def _scheduler_thread(site: str, sites_path: str) -> None:
+	import frappe
+	from frappe.utils.scheduler import start_scheduler
+
+	frappe.init(site, sites_path=sites_path, force=True)
+	frappe.connect()
+	try:
+		start_scheduler()
+	finally:
+		frappe.destroy()
+
+
+def _serve_production(site: str, args: argparse.Namespace) -> int:
+	import signal
+	import subprocess
+	import time
+
+	import frappe
+
+	env = dict(os.environ, FRAPPE_SITE=site, HUF_SITES_PATH=_sites_path())
+	huf = [sys.executable, "-m", "frappe.commands", "--site", site]
+	web = [sys.executable, "-m", "gunicorn", "-b", f"{args.host}:{args.port}", "-w", str(args.workers)]
+	processes = [
+		subprocess.Popen(
+			[*web, "-k", "gthread", "--threads", "8", "-t", "120", "frappe.app:application"], env=env
+		)
+	]
+	names = ["gunicorn"]
+	conf = frappe.get_site_config(_sites_path(), os.path.join(_sites_path(), site))
+	if conf.get("redis_queue"):
+		processes.append(subprocess.Popen([*huf, "worker"], env=env))
+		names.append("worker")
+	else:
+		print("No redis_queue in the site config: background jobs run inside the web workers.")
+	if not args.no_scheduler:
+		processes.append(subprocess.Popen([*huf, "schedule"], env=env))
+		names.append("schedule")
+	print(f"Serving {site} on http://{args.host}:{args.port} ({', '.join(names)})")
+
+	def stop(*_args):
+		for p in processes:
+			if p.poll() is None:
+				p.terminate()
+
+	signal.signal(signal.SIGTERM, stop)
+	try:
+		while all(p.poll() is None for p in processes):
+			time.sleep(0.5)
+	except KeyboardInterrupt:
+		pass
+	finally:
+		stop()
+		for p in processes:
+			try:
+				p.wait(timeout=10)
+			except subprocess.TimeoutExpired:
+				p.kill()
+	return max((p.returncode or 0) for p in processes)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+	import frappe
+	from frappe.utils.background_jobs import start_worker
+
+	frappe.init(_get_site(args), sites_path=_sites_path(), force=True)
+	start_worker(queue=args.queue, burst=args.burst)
+	return 0
+
+
+def cmd_schedule(args: argparse.Namespace) -> int:
+	_scheduler_thread(_get_site(args), _sites_path())
+	return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+	site = _get_site(args)
+	with _connected(site):
+		from frappe.migrate import migrate
+
+		print(f"Migrating {site}")
+		migrate(verbose=True, skip_failing=args.skip_failing)
+	return 0
+
+
+def cmd_install_app(args: argparse.Namespace) -> int:
+	site = _get_site(args)
+	with _connected(site) as frappe:
+		from frappe.installer import add_to_apps_txt, install_app
+
+		for app in args.apps:
+			add_to_apps_txt(app, _sites_path())
+			if install_app(app, force=args.force):
+				print(f"Installed {app} on {site}")
+			else:
+				print(f"App {app} already installed on {site}")
+			frappe.db.commit()
+	return 0
+
+
+def cmd_list_apps(args: argparse.Namespace) -> int:
+	import frappe
+
+	site = getattr(args, "site", None) or os.environ.get("FRAPPE_SITE") or _current_site()
+	if not site:
+		print("\n".join(frappe.get_all_apps(sites_path=_sites_path())))
+		return 0
+	with _connected(_get_site(args), commit=False):
+		print("\n".join(frappe.get_installed_apps()))
+	return 0
+
+
+def cmd_execute(args: argparse.Namespace) -> int:
+	import json
+
+	fn_args = _parse_json_arg(args.args, "args", list)
+	fn_kwargs = _parse_json_arg(args.kwargs, "kwargs", dict)
+	with _connected(_get_site(args)) as frappe:
+		ret = frappe.get_attr(args.method)(*fn_args, **fn_kwargs)
+	if ret:
+		try:
+			from frappe.utils.response import json_handler
+		except ImportError:
+			json_handler = str
+		print(json.dumps(ret, default=json_handler))
+	return 0
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+	import code
+
+	site = _get_site(args)
+	with _connected(site, commit=False) as frappe:
+		banner = f"Frappe Lite console for {site}: `frappe` is connected as Administrator; call frappe.db.commit() to save."
+		code.interact(banner=banner, local={"frappe": frappe}, exitmsg="")
+	return 0
+
+
+def cmd_run_tests(args: argparse.Namespace) -> int:
+	import subprocess
+
+	targets = []
+	if args.module:
+		targets.append(_module_path(args.module))
+	if args.doctype:
+		targets.append(_doctype_tests_path(args))
+	if args.app and not targets:
+		targets.append(_module_path(args.app))
+		if os.path.isdir(os.path.join("tests", args.app)):  # a repository's cross-cutting tests of the app
+			targets.append(os.path.join("tests", args.app))
+	apps = None
+	site = getattr(args, "site", None) or os.environ.get("FRAPPE_SITE") or _current_site()
+	if site:
+		import frappe
+
+		with _connected(_get_site(args), commit=False):
+			apps = [a for a in frappe.get_installed_apps() if a != "frappe"]
+	elif args.app and args.app != "frappe":
+		apps = [args.app]
+	command = [sys.executable, "-m", "pytest", *targets]
+	if apps is not None:
+		command.append(f"--frappe-apps={','.join(apps)}")
+	if args.test:
+		command += ["-k", " or ".join(args.test)]
+	if args.failfast:
+		command.append("-x")
+	command += [a for a in args.pytest_args if a != "--"]
+	return subprocess.call(command)
+
+
+def _module_path(dotted: str) -> str:
+	import importlib.util
+
+	try:
+		spec = importlib.util.find_spec(dotted)
+	except (ImportError, ValueError):
+		spec = None
+	if spec is None or not spec.origin:
+		if spec is not None and spec.submodule_search_locations:
+			return list(spec.submodule_search_locations)[0]
+		raise CommandError(f"Module {dotted} not found")
+	if spec.origin.endswith("__init__.py"):
+		return os.path.dirname(spec.origin)
+	return spec.origin
+
+
+def _doctype_tests_path(args: argparse.Namespace) -> str:
+	import frappe
+
+	with _connected(_get_site(args), commit=False):
+		from frappe.model.meta import get_doctype_json_path
+
+		try:
+			folder = os.path.dirname(get_doctype_json_path(args.doctype))
+		except frappe.DoesNotExistError as e:
+			raise CommandError(f"DocType {args.doctype} not found") from e
+	return os.path.join(folder, f"test_{frappe.scrub(args.doctype)}.py")
+
+
+def cmd_set_config(args: argparse.Namespace) -> int:
+	import json
+
+	value = args.value
+	if args.parse:
+		try:
+			value = json.loads(value)
+		except ValueError as e:
+			raise CommandError(f"{value!r} is not valid JSON: {e}") from e
+	if args.global_:
+		path = os.path.join(_sites_path(), "common_site_config.json")
+	else:
+		path = os.path.join(_sites_path(), _get_site(args), "site_config.json")
+	update_site_config(args.key, value, path)
+	return 0
+
+
+def update_site_config(key: str, value, config_path: str) -> None:
+	"""Set `key` in a config file ("None" as value removes it), writing atomically."""
+	import json
+
+	config = {}
+	if os.path.exists(config_path):
+		with open(config_path) as f:
+			config = json.load(f)
+	if value in ("None", None):
+		config.pop(key, None)
+	else:
+		config[key] = value
+	tmp_path = config_path + ".tmp"
+	with open(tmp_path, "w") as f:
+		json.dump(config, f, indent=1, sort_keys=True)
+	os.replace(tmp_path, config_path)
+
+
+def cmd_set_admin_password(args: argparse.Namespace) -> int:
+	password = args.admin_password or _ask_password("Administrator's password: ")
+	with _connected(_get_site(args)):
+		from frappe.utils.password import update_password
+
+		update_password("Administrator", password, logout_all_sessions=args.logout_all_sessions)
+	return 0
+
+
+def cmd_add_user(args: argparse.Namespace) -> int:
+	site = _get_site(args)
+	with _connected(site) as frappe:
+		_add_user(
+			frappe, args.email, args.first_name, args.last_name, args.password, args.user_type, args.add_role
+		)
+	print(f"Added user {args.email.strip().lower()} to {site}")
+	return 0
+
+
+def cmd_add_system_manager(args: argparse.Namespace) -> int:
+	with _connected(_get_site(args)) as frappe:
+		_add_user(
+			frappe,
+			args.email,
+			args.first_name,
+			args.last_name,
+			args.password,
+			"System User",
+			["System Manager"],
+		)
+	return 0
+
+
+def _add_user(
+	frappe,
+	email: str,
+	first_name: str | None,
+	last_name: str | None,
+	password: str | None,
+	user_type: str,
+	roles: list[str],
+) -> None:
+	email = email.strip().lower()
+	if frappe.db.exists("User", email):
+		raise CommandError(f"User {email} already exists")
+	user = frappe.new_doc("User")
+	user.update(
+		{
+			"email": email,
+			"enabled": 1,
+			"first_name": first_name or email.split("@")[0],
+			"last_name": last_name,
+			"user_type": user_type,
+		}
+	)
+	for role in roles:
+		user.append("roles", {"role": role})
+	user.insert()
+	if password:
+		from frappe.utils.password import update_password
+
+		update_password(user=user.name, pwd=password)
+
+
+if __name__ == "__main__":
+	sys.exit(main())

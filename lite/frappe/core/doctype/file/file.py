@@ -1,0 +1,133 @@
+"""File: an upload stored under the site's public/files or private/files folder."""
+
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+import os
+
+import frappe
+from frappe import _
+from frappe.model.document import Document
+
+PUBLIC_PREFIX = "/files/"
+PRIVATE_PREFIX = "/private/files/"
+
+
+class File(Document):
+	def before_insert(self) -> None:
+		content = self.get("content")
+		if content is not None:
+			self.save_file_on_disk(content)
+
+	def validate(self) -> None:
+		if self.is_folder:
+			return
+		if not self.file_url and not self.get("content"):
+			frappe.throw(_("File URL or content is required"), frappe.MandatoryError)
+		self.validate_file_url()
+		if not self.file_name and self.file_url:
+			self.file_name = self.file_url.rsplit("/", 1)[-1]
+		if self.file_name and "." in self.file_name:
+			self.file_type = self.file_name.rsplit(".", 1)[-1].upper()
+		if not self.is_remote_file():
+			path = self.get_full_path()
+			if os.path.exists(path) and (not self.file_size or not self.content_hash):
+				with open(path, "rb") as f:
+					data = f.read()
+				self.file_size = len(data)
+				self.content_hash = hashlib.md5(data).hexdigest()  # noqa: S324 - content id, as in Frappe
+
+	def on_trash(self) -> None:
+		if self.is_home_folder or self.is_attachments_folder:
+			frappe.throw(_("Cannot delete Home and Attachments folders"))
+
+	def after_delete(self) -> None:
+		self.delete_file_data_content()
+
+	def is_remote_file(self) -> bool:
+		return bool(self.file_url) and self.file_url.startswith(("http://", "https://"))
+
+	def validate_file_url(self) -> None:
+		"""The URL must point inside this site's files folder that matches is_private."""
+		if self.is_remote_file():
+			return
+		url = self.file_url or ""
+		if not url.startswith((PUBLIC_PREFIX, PRIVATE_PREFIX)):
+			frappe.throw(
+				_("URL must start with http:// or https://, /files/ or /private/files/"),
+				frappe.ValidationError,
+			)
+		self.is_private = 1 if url.startswith(PRIVATE_PREFIX) else 0
+		self.get_full_path()
+
+	def get_full_path(self) -> str:
+		"""Absolute path of the file on disk; raises if the URL escapes the files folders."""
+		url = (self.file_url or "").split("?", 1)[0]
+		if url.startswith(PRIVATE_PREFIX):
+			base = frappe.get_site_path("private", "files")
+			relative = url[len(PRIVATE_PREFIX) :]
+		elif url.startswith(PUBLIC_PREFIX):
+			base = frappe.get_site_path("public", "files")
+			relative = url[len(PUBLIC_PREFIX) :]
+		else:
+			frappe.throw(_("Cannot access file path {0}").format(url), frappe.PermissionError)
+		base = os.path.realpath(base)
+		path = os.path.realpath(os.path.join(base, relative))
+		if os.path.commonpath([base, path]) != base or path == base:
+			frappe.throw(_("Cannot access file path {0}").format(url), frappe.PermissionError)
+		return path
+
+	def get_content(self) -> bytes | str:
+		"""The file's bytes (text when it decodes as UTF-8)."""
+		if self.is_folder:
+			frappe.throw(_("Cannot get file contents of a Folder"))
+		with open(self.get_full_path(), "rb") as f:
+			data = f.read()
+		try:
+			return data.decode()
+		except UnicodeDecodeError:
+			return data
+
+	def save_file_on_disk(self, content: bytes | str) -> None:
+		"""Write `content` under the right folder and point file_url at it."""
+		if isinstance(content, str):
+			content = content.encode()
+		self.file_name = _safe_file_name(self.file_name or frappe.generate_hash(length=10))
+		self.content_hash = hashlib.md5(content).hexdigest()  # noqa: S324
+		self.file_size = len(content)
+		folder = frappe.get_site_path("private" if self.is_private else "public", "files")
+		os.makedirs(folder, exist_ok=True)
+		file_name = self.file_name
+		if os.path.exists(os.path.join(folder, file_name)):
+			stem, dot, ext = file_name.rpartition(".")
+			suffix = self.content_hash[-6:]
+			file_name = f"{stem}{suffix}.{ext}" if dot else f"{file_name}{suffix}"
+		with open(os.path.join(folder, file_name), "wb") as f:
+			f.write(content)
+		self.file_url = (PRIVATE_PREFIX if self.is_private else PUBLIC_PREFIX) + file_name
+		self.__dict__.pop("content", None)
+
+	def delete_file_data_content(self) -> None:
+		"""Remove the file from disk unless another File still points at it."""
+		if self.is_folder or not self.file_url or self.is_remote_file():
+			return
+		if frappe.db.count("File", {"file_url": self.file_url, "name": ("!=", self.name)}):
+			return
+		try:
+			path = self.get_full_path()
+		except frappe.PermissionError:
+			return
+		if os.path.isfile(path):
+			os.remove(path)
+
+	@property
+	def mimetype(self) -> str:
+		return mimetypes.guess_type(self.file_name or "")[0] or "application/octet-stream"
+
+
+def _safe_file_name(name: str) -> str:
+	name = os.path.basename(name.replace("\\", "/")).strip()
+	if name in ("", ".", ".."):
+		frappe.throw(_("Invalid file name"))
+	return name

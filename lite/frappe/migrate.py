@@ -1,0 +1,194 @@
+"""`huf migrate`: bring a site's tables, DocType records and patches up to date with its apps' code."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import traceback
+
+import frappe
+
+PATCH_TYPES = ("pre_model_sync", "post_model_sync")
+DOCTYPE_RECORD_FIELDS = (
+	"module",
+	"istable",
+	"issingle",
+	"is_submittable",
+	"is_tree",
+	"editable_grid",
+	"track_changes",
+	"autoname",
+	"title_field",
+	"sort_field",
+	"sort_order",
+	"description",
+)
+
+
+def migrate(verbose: bool = False, skip_failing: bool = False) -> None:
+	"""Sync every installed app (add tables and columns, never drop), run new patches and hooks."""
+	from frappe.database.schema import create_core_tables, sync_table
+
+	frappe.flags.in_migrate = True
+	try:
+		frappe.clear_cache()
+		create_core_tables()
+		if not frappe.db.table_exists("tabPatch Log"):
+			sync_table("Patch Log")
+		for method in frappe.get_hooks("before_migrate"):
+			frappe.get_attr(method)()
+		run_patches("pre_model_sync", verbose=verbose, skip_failing=skip_failing)
+		sync_all(verbose=verbose)
+		frappe.db.commit()
+		run_patches("post_model_sync", verbose=verbose, skip_failing=skip_failing)
+		for app in frappe.get_installed_apps():
+			for method in frappe.get_hooks("after_migrate", app_name=app):
+				frappe.get_attr(method)()
+		frappe.db.commit()
+	finally:
+		frappe.flags.in_migrate = False
+		frappe.clear_cache()
+		_clear_site_cache()
+
+
+def sync_all(verbose: bool = False) -> None:
+	"""Tables and DocType / Module Def records of every installed app, frappe first."""
+	from frappe.model.sync import sync_for
+
+	for app in frappe.get_installed_apps():
+		if verbose:
+			print(f"Updating DocTypes for {app}")
+		sync_for(app)
+		sync_doctype_records(app)
+
+
+def _clear_site_cache() -> None:
+	try:
+		frappe.cache().delete_keys("*")
+	except Exception:  # a site without a reachable cache still migrates
+		frappe.log("Could not clear the cache after migrate")
+
+
+# ---------------------------------------------------------------------------------------------
+# DocType and Module Def records
+
+
+def sync_doctype_records(app: str) -> None:
+	"""Keep a Module Def row per module and a DocType row per DocType of `app`, so Links validate."""
+	from frappe.model.meta import get_app_doctypes, get_meta
+	from frappe.modules import get_app_modules
+
+	for module in get_app_modules(app):
+		_upsert("Module Def", module, {"module_name": module, "app_name": app, "custom": 0})
+	for doctype in sorted(get_app_doctypes(app)):
+		meta = get_meta(doctype, cached=False)
+		values = {field: meta.get(field) for field in DOCTYPE_RECORD_FIELDS}
+		for field in ("istable", "issingle", "is_submittable", "is_tree", "editable_grid", "track_changes"):
+			values[field] = int(values[field] or 0)
+		values.update(app=app, custom=0)
+		_upsert("DocType", doctype, values)
+
+
+def _upsert(doctype: str, name: str, values: dict) -> None:
+	from frappe.utils import now_datetime
+
+	columns = list(values)
+	row = frappe.db.sql(
+		"select {} from `tab{}` where name=%s".format(", ".join(f"`{c}`" for c in columns), doctype), (name,)
+	)
+	if row:
+		if any(_differs(old, values[c]) for c, old in zip(columns, row[0], strict=True)):
+			frappe.db.set_value(doctype, name, values, modified_by="Administrator")
+		return
+	doc = frappe.get_doc({"doctype": doctype, **values})
+	now = now_datetime()
+	doc.update(
+		{
+			"name": name,
+			"owner": "Administrator",
+			"modified_by": "Administrator",
+			"creation": now,
+			"modified": now,
+		}
+	)
+	doc.db_insert()
+
+
+def _differs(old, new) -> bool:
+	if old in (None, "") and new in (None, ""):
+		return False
+	return str(old) != str(new)
+
+
+# ---------------------------------------------------------------------------------------------
+# patches
+
+
+def get_patches_from_app(app: str, patch_type: str | None = None) -> list[str]:
+	"""Patch lines of `<app>/patches.txt` (sections `[pre_model_sync]` / `[post_model_sync]`)."""
+	path = frappe.get_app_path(app, "patches.txt")
+	if not os.path.exists(path):
+		return []
+	parser = configparser.ConfigParser(allow_no_value=True, delimiters=("\n",), interpolation=None)
+	parser.optionxform = str  # patch paths are case sensitive
+	try:
+		parser.read(path)
+	except configparser.MissingSectionHeaderError:
+		# old format: one patch per line, all of them before the model sync
+		if patch_type in (None, "pre_model_sync"):
+			return frappe.get_file_items(path)
+		return []
+	types = [patch_type] if patch_type else list(PATCH_TYPES)
+	patches = []
+	for section in types:
+		if parser.has_section(section):
+			patches.extend(p for p in parser.options(section) if p.strip())
+	return patches
+
+
+def run_patches(
+	patch_type: str | None = None, verbose: bool = False, skip_failing: bool = False
+) -> list[str]:
+	"""Run the patches of every installed app that the Patch Log does not list yet."""
+	executed = set(frappe.get_all("Patch Log", pluck="patch"))
+	ran = []
+	for app in frappe.get_installed_apps():
+		for patch in get_patches_from_app(app, patch_type):
+			if patch in executed:
+				continue
+			if run_single(patch, verbose=verbose, skip_failing=skip_failing):
+				ran.append(patch)
+			executed.add(patch)
+	return ran
+
+
+def run_single(patchmodule: str, verbose: bool = False, skip_failing: bool = False) -> bool:
+	"""Run one patch in its own transaction and record it; False when it failed and was skipped."""
+	if verbose:
+		print(f"Executing {patchmodule}")
+	frappe.db.commit()
+	try:
+		if patchmodule.startswith("execute:"):
+			exec(patchmodule.split("execute:", 1)[1], {"frappe": frappe})  # noqa: S102 - as Frappe's patch runner
+		else:
+			frappe.get_attr(patchmodule.split(maxsplit=1)[0] + ".execute")()
+		mark_patch_executed(patchmodule)
+	except Exception:
+		frappe.db.rollback()
+		if not skip_failing:
+			raise
+		mark_patch_executed(patchmodule, skipped=True, tb=traceback.format_exc())
+		frappe.db.commit()
+		return False
+	frappe.db.commit()
+	return True
+
+
+def patch_executed(patchmodule: str) -> bool:
+	return bool(frappe.db.get_value("Patch Log", {"patch": patchmodule}))
+
+
+def mark_patch_executed(patchmodule: str, skipped: bool = False, tb: str | None = None) -> None:
+	frappe.get_doc(
+		{"doctype": "Patch Log", "patch": patchmodule, "skipped": int(skipped), "traceback": tb}
+	).insert(ignore_permissions=True)

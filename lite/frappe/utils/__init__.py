@@ -1,0 +1,94 @@
+"""`frappe.utils`: the data helpers of `frappe.utils.data` plus a few site and path helpers."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import frappe
+from frappe.utils.data import *  # noqa: F403 - Frappe re-exports data helpers here
+from frappe.utils.data import cstr, get_url
+
+
+def get_fullname(user: str | None = None) -> str:
+	"""The full name of `user` (default: the session user)."""
+	from frappe.utils.user import get_fullname as _get_fullname
+
+	return _get_fullname(user or frappe.session.user)
+
+
+def get_traceback(with_context: bool = False) -> str:
+	"""The traceback of the exception being handled ("" when there is none)."""
+	import sys
+	import traceback
+
+	if sys.exc_info()[0] is None:
+		return ""
+	return "".join(traceback.format_exception(*sys.exc_info()))
+
+
+def get_site_path(*path: str) -> str:
+	"""A path inside the current site's folder."""
+	return frappe.get_site_path(*path)
+
+
+def get_files_path(*path: str, is_private: bool | int = 0) -> str:
+	"""A path inside the site's `public/files` (or `private/files`) folder."""
+	return frappe.get_site_path("private" if is_private else "public", "files", *path)
+
+
+def get_site_url(site: str) -> str:
+	"""`http://<site>[:port]` for a site of this bench."""
+	conf = frappe.get_conf(site)
+	port = conf.get("webserver_port") or conf.get("http_port")
+	return f"http://{site}:{port}" if port else f"http://{site}"
+
+
+def get_request_site_address(full_address: bool = False) -> str:
+	return get_url(full_address=full_address)
+
+
+def get_site_name(hostname: str) -> str:
+	return hostname.split(":")[0]
+
+
+def split_emails(txt: str) -> list[str]:
+	"""Addresses of a comma- or newline-separated list, stripped and without empties."""
+	import re
+
+	return [e.strip() for e in re.split(r"[,\n]+", cstr(txt)) if e.strip()]
+
+
+def dict_to_str(args: dict, sep: str = "&") -> str:
+	from urllib.parse import quote
+
+	return sep.join(f"{k}={quote(cstr(v or ''))}" for k, v in args.items())
+
+
+def call_hook_method(hook: str, *args: Any, **kwargs: Any) -> Any:
+	"""Call every function registered under `hook`; return the last result."""
+	out = None
+	for method_name in frappe.get_hooks(hook):
+		out = out or frappe.get_attr(method_name)(*args, **kwargs)
+	return out
+
+
+def touch_file(path: str) -> str:
+	with open(path, "a"):
+		os.utime(path, None)
+	return path
+
+
+def validate_phone_number(phone_number: str | None, throw: bool = False) -> bool:
+	"""Whether `phone_number` looks like a phone number (digits, spaces and + - . ( ) # * _ ,)."""
+	import re
+
+	if not phone_number:
+		return False
+	valid = bool(re.match(r"^[0-9 +_\-,.*#()]{1,20}$", phone_number.strip()))
+	if not valid and throw:
+		frappe.throw(
+			frappe._("{0} is not a valid Phone Number").format(frappe.bold(phone_number)),
+			frappe.InvalidPhoneNumberError,
+		)
+	return valid

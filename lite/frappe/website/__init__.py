@@ -1,0 +1,1 @@
+"""The website: www pages, route rules, page renderers, assets and files."""

@@ -1,0 +1,1 @@
+"""Page renderers: classes with `can_render()` and `render()` that answer a website route."""

@@ -1,0 +1,246 @@
+"""The `huf` command run as a subprocess, as a user runs it (Lite infrastructure)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import frappe
+from frappe.tests import UnitTestCase
+
+from tests.lite._site_helpers import huf_command, on_site, remove, run_huf
+
+SITE = "cli.localhost"
+
+
+class TestCommands(UnitTestCase):
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		cls.sites_path = tempfile.mkdtemp(prefix="huf-cli-")
+		cls.helpers = tempfile.mkdtemp(prefix="huf-cli-mod-")
+		(Path(cls.helpers) / "huf_cli_helpers.py").write_text(
+			"import frappe\n\n\n"
+			"def make_note(title, public=0):\n"
+			"\treturn frappe.get_doc({'doctype': 'Note', 'title': title, 'public': public}).insert().name\n\n\n"
+			"def echo(*args, **kwargs):\n"
+			"\treturn {'args': list(args), 'kwargs': kwargs, 'user': frappe.session.user}\n"
+		)
+		run_huf(cls.sites_path, "new-site", SITE, "--admin-password", "first-pass")
+
+	@classmethod
+	def tearDownClass(cls):
+		remove(cls.sites_path)
+		remove(cls.helpers)
+		super().tearDownClass()
+
+	def huf(self, *args, check=True):
+		return run_huf(self.sites_path, *args, extra_path=self.helpers, check=check)
+
+	def test_execute_ping_prints_pong(self):
+		result = self.huf("--site", SITE, "execute", "frappe.ping")
+		self.assertEqual(json.loads(result.stdout), "pong")
+
+	def test_cold_execute_is_fast(self):
+		timings = []
+		for _ in range(3):
+			start = time.perf_counter()
+			self.huf("--site", SITE, "execute", "frappe.ping")
+			timings.append(time.perf_counter() - start)
+		self.assertLess(min(timings), 1.0, timings)
+
+	def test_execute_passes_args_and_kwargs_and_prints_json(self):
+		result = self.huf(
+			"--site",
+			SITE,
+			"execute",
+			"huf_cli_helpers.echo",
+			"--args",
+			'["a", 2]',
+			"--kwargs",
+			'{"k": [1, true]}',
+		)
+		self.assertEqual(
+			json.loads(result.stdout), {"args": ["a", 2], "kwargs": {"k": [1, True]}, "user": "Administrator"}
+		)
+
+	def test_execute_commits(self):
+		name = json.loads(
+			self.huf(
+				"--site",
+				SITE,
+				"execute",
+				"huf_cli_helpers.make_note",
+				"--kwargs",
+				'{"title": "from the cli"}',
+			).stdout
+		)
+		title = on_site(SITE, self.sites_path, frappe.db.get_value, "Note", name, "title")
+		self.assertEqual(title, "from the cli")
+
+	def test_execute_with_bad_json_is_a_clean_error(self):
+		result = self.huf(
+			"--site", SITE, "execute", "huf_cli_helpers.echo", "--kwargs", "{not json", check=False
+		)
+		self.assertEqual(result.returncode, 1)
+		self.assertIn("--kwargs", result.stderr)
+		self.assertNotIn("Traceback", result.stderr)
+
+	def test_unknown_site_is_a_clean_error(self):
+		result = self.huf("--site", "missing.localhost", "migrate", check=False)
+		self.assertEqual(result.returncode, 1)
+		self.assertIn("missing.localhost does not exist", result.stderr)
+		self.assertNotIn("Traceback", result.stderr)
+
+	def test_add_user_then_login(self):
+		from frappe.utils.password import check_password
+
+		self.huf(
+			"--site",
+			SITE,
+			"add-user",
+			"Ada@Example.com",
+			"--first-name",
+			"Ada",
+			"--last-name",
+			"L",
+			"--password",
+			"ada-secret",
+			"--add-role",
+			"System Manager",
+		)
+
+		def read():
+			return frappe.db.get_value(
+				"User", "ada@example.com", ["full_name", "user_type"], as_dict=True
+			), frappe.get_roles("ada@example.com")
+
+		user, roles = on_site(SITE, self.sites_path, read)
+		self.assertEqual(user, {"full_name": "Ada L", "user_type": "System User"})
+		self.assertIn("System Manager", roles)
+		self.assertEqual(
+			on_site(SITE, self.sites_path, check_password, "ada@example.com", "ada-secret"), "ada@example.com"
+		)
+		with self.assertRaises(frappe.AuthenticationError):
+			on_site(SITE, self.sites_path, check_password, "ada@example.com", "nope")
+		again = self.huf("--site", SITE, "add-user", "ada@example.com", check=False)
+		self.assertEqual(again.returncode, 1)
+		self.assertIn("already exists", again.stderr)
+
+	def test_set_admin_password(self):
+		from frappe.utils.password import check_password
+
+		self.huf("--site", SITE, "set-admin-password", "second-pass")
+		self.assertEqual(
+			on_site(SITE, self.sites_path, check_password, "Administrator", "second-pass"), "Administrator"
+		)
+		with self.assertRaises(frappe.AuthenticationError):
+			on_site(SITE, self.sites_path, check_password, "Administrator", "first-pass")
+
+	def test_set_config(self):
+		self.huf("--site", SITE, "set-config", "mail_footer", "hello")
+		self.huf("--site", SITE, "set-config", "max_workers", "4", "--parse")
+		self.huf("--site", SITE, "set-config", "redis_cache", "redis://127.0.0.1:1")
+		self.huf("--site", SITE, "set-config", "redis_cache", "None")  # as bench: None removes the key
+		self.huf("set-config", "-g", "shared_flag", "true", "--parse")
+		config = on_site(SITE, self.sites_path, lambda: dict(frappe.get_site_config()))
+		self.assertEqual(config["mail_footer"], "hello")
+		self.assertEqual(config["max_workers"], 4)
+		self.assertNotIn("redis_cache", config)
+		self.assertIs(config["shared_flag"], True)
+		self.assertIn("encryption_key", config)
+
+	def test_use_sets_the_current_site(self):
+		self.huf("use", SITE)
+		self.assertEqual(json.loads(self.huf("execute", "frappe.ping").stdout), "pong")
+		self.assertEqual(self.huf("list-apps").stdout.split(), ["frappe"])
+
+	def test_run_tests_runs_pytest_on_a_throw_away_site(self):
+		(Path(self.helpers) / "huf_cli_sample_tests.py").write_text(
+			"import frappe\n"
+			"from frappe.tests import IntegrationTestCase\n\n\n"
+			"class TestSample(IntegrationTestCase):\n"
+			"\tdef test_site(self):\n"
+			"\t\tself.assertEqual(frappe.get_installed_apps(), ['frappe'])\n"
+			"\t\tself.assertNotEqual(frappe.local.site, 'cli.localhost')\n\n"
+			"\tdef test_fails_on_request(self):\n"
+			"\t\timport os\n"
+			"\t\tself.assertFalse(os.environ.get('HUF_SAMPLE_FAIL'))\n"
+		)
+		ok = self.huf("--site", SITE, "run-tests", "--module", "huf_cli_sample_tests", check=False)
+		self.assertEqual(ok.returncode, 0, ok.stdout + ok.stderr)
+		self.assertIn("2 passed", ok.stdout)
+		failing = run_huf(
+			self.sites_path,
+			"--site",
+			SITE,
+			"run-tests",
+			"--module",
+			"huf_cli_sample_tests",
+			extra_path=self.helpers,
+			check=False,
+			env={"HUF_SAMPLE_FAIL": "1"},
+		)
+		self.assertNotEqual(failing.returncode, 0)
+		self.assertIn("1 failed", failing.stdout)
+
+	def test_serve_answers_ping_and_stops_cleanly(self):
+		self.assert_serves_ping()
+
+	def test_serve_production_runs_gunicorn_and_stops_cleanly(self):
+		self.assert_serves_ping("--production", "--workers", "1")
+
+	def assert_serves_ping(self, *options: str) -> None:
+		with socket.socket() as sock:
+			sock.bind(("127.0.0.1", 0))
+			port = sock.getsockname()[1]
+		env = dict(os.environ, HUF_SITES_PATH=self.sites_path)
+		command = [
+			*huf_command(),
+			"--site",
+			SITE,
+			"serve",
+			"--host",
+			"127.0.0.1",
+			"--port",
+			str(port),
+			*options,
+		]
+		server = subprocess.Popen(
+			command,
+			env=env,
+			cwd=self.sites_path,
+			stdout=subprocess.DEVNULL,
+			stderr=subprocess.PIPE,
+			text=True,
+		)
+		try:
+			body = None
+			deadline = time.monotonic() + 30
+			while time.monotonic() < deadline and server.poll() is None:
+				try:
+					with urllib.request.urlopen(
+						f"http://127.0.0.1:{port}/api/method/ping", timeout=2
+					) as response:
+						body = json.loads(response.read())
+					break
+				except OSError:
+					time.sleep(0.1)
+			self.assertIsNone(server.poll(), server.stderr.read() if server.poll() is not None else "")
+			self.assertEqual(body, {"message": "pong"})
+		finally:
+			server.terminate()
+			try:
+				server.wait(timeout=15)
+			except subprocess.TimeoutExpired:
+				server.kill()
+				server.wait()
+			server.stderr.close()
+		with self.assertRaises(OSError):  # nothing (no orphaned gunicorn) listens any more
+			urllib.request.urlopen(f"http://127.0.0.1:{port}/api/method/ping", timeout=2)

@@ -1,0 +1,26 @@
+"""Loading frappe, the web app, huf's hooks and every DocType controller must not pull in the heavy
+AI libraries (litellm alone costs ~10 s cold); they are imported inside the functions that use them."""
+
+import subprocess
+import sys
+import textwrap
+
+HEAVY = ("litellm", "chromadb", "llama_index", "openai", "mcp")
+
+PROBE = textwrap.dedent(
+	"""
+	import importlib, pkgutil, sys
+	import frappe, frappe.app, huf, huf.hooks, huf.install
+	import huf.huf.doctype as doctypes
+	for info in pkgutil.walk_packages(doctypes.__path__, "huf.huf.doctype."):
+		if not info.name.rsplit(".", 1)[-1].startswith("test_"):
+			importlib.import_module(info.name)
+	print(" ".join(sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[1:]))))
+	"""
+)
+
+
+def test_frappe_and_huf_import_without_heavy_libraries():
+	out = subprocess.run([sys.executable, "-c", PROBE, *HEAVY], capture_output=True, text=True, timeout=120)
+	assert out.returncode == 0, out.stderr
+	assert out.stdout.strip() == "", f"imported eagerly: {out.stdout.strip()}"
