@@ -4,7 +4,7 @@
 	.venv/bin/python benchmarks/run.py --keep     # keep the site folder for inspection
 
 Measures: document inserts per second, `frappe.get_all` of 1,000 rows, `/api/method/ping`
-requests per second with 8 client threads (keep-alive), and the cold time of
+requests per second with 8 client threads (on `huf serve` and on gunicorn), and the cold time of
 `huf --site S execute frappe.ping` (a new process each time).
 """
 
@@ -56,14 +56,43 @@ def bench_get_all(rounds: int = 20) -> float:
 	return statistics.median(timings) * 1000
 
 
-def bench_ping(sites_path: str, threads: int = 8, seconds: float = 3.0) -> float:
-	from werkzeug.serving import make_server
+def bench_ping_dev_server(sites_path: str) -> float:
+	"""`huf serve`: werkzeug's threaded server in the one process."""
+	from frappe.app import make_server
 
-	from frappe.app import make_app
-
-	server = make_server("127.0.0.1", 0, make_app(SITE, sites_path), threaded=True)
-	port = server.server_port
+	server = make_server(SITE, sites_path=sites_path)
 	threading.Thread(target=server.serve_forever, daemon=True).start()
+	try:
+		return ping_rate(server.server_port)
+	finally:
+		server.shutdown()
+
+
+def bench_ping_gunicorn(sites_path: str) -> float:
+	"""`huf serve --production`: gunicorn, 2 workers x 8 threads."""
+	import socket
+
+	with socket.socket() as s:
+		s.bind(("127.0.0.1", 0))
+		port = s.getsockname()[1]
+	env = dict(os.environ, FRAPPE_SITE=SITE, HUF_SITES_PATH=sites_path)
+	cmd = [sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{port}", "-w", "2", "-k", "gthread", "--threads", "8", "frappe.app:application"]
+	proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+	try:
+		for _ in range(100):
+			try:
+				http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/api/method/ping")
+				break
+			except OSError:
+				time.sleep(0.1)
+		return ping_rate(port)
+	finally:
+		proc.terminate()
+		proc.wait()
+
+
+def ping_rate(port: int, threads: int = 8, seconds: float = 3.0) -> float:
+	"""Requests per second of `/api/method/ping` from `threads` keep-alive clients."""
 	counts = [0] * threads
 	deadline = time.perf_counter() + seconds
 
@@ -82,9 +111,7 @@ def bench_ping(sites_path: str, threads: int = 8, seconds: float = 3.0) -> float
 		w.start()
 	for w in workers:
 		w.join()
-	elapsed = time.perf_counter() - start
-	server.shutdown()
-	return sum(counts) / elapsed
+	return sum(counts) / (time.perf_counter() - start)
 
 
 def bench_cold_execute(sites_path: str, rounds: int = 5) -> float:
@@ -115,7 +142,8 @@ def main() -> None:
 		print(f"document inserts:          {bench_inserts():8.0f} docs/s")
 		print(f"get_all 1,000 rows:        {bench_get_all():8.2f} ms (median of 20)")
 		frappe.destroy()
-		print(f"/api/method/ping, 8 thr:   {bench_ping(sites_path):8.0f} req/s")
+		print(f"ping, 8 clients, serve:    {bench_ping_dev_server(sites_path):8.0f} req/s")
+		print(f"ping, 8 clients, gunicorn: {bench_ping_gunicorn(sites_path):8.0f} req/s")
 		print(f"cold `huf execute ping`:   {bench_cold_execute(sites_path):8.3f} s (median of 5)")
 	finally:
 		if args.keep:

@@ -14,6 +14,7 @@ the renderer, werkzeug and the loopback socket. Prints numbers, asserts nothing 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shutil
 import statistics
@@ -133,6 +134,7 @@ def main() -> None:
 	parser.add_argument("--gap", type=float, default=0.005, help="seconds between deltas at the LLM server")
 	args = parser.parse_args()
 	os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+	logging.getLogger("werkzeug").setLevel(logging.WARNING)
 	run(args.streams, args.deltas, args.gap)
 
 

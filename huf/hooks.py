@@ -32,3 +32,12 @@ huf_tools = ["huf.huf.builtin_tools.get_builtin_tools"]
 # POST /huf/stream/<agent_name>: Server-Sent Events of an agent run; GET /huf/stream: demo page.
 page_renderer = ["huf.ai.agent_stream_renderer.AgentStreamRenderer"]
 # --- end area J ---
+
+# --- area I ---
+# Agent runtime: recover runs and locks left by a crashed process, restart stalled queues.
+scheduler_events = {
+	"cron": {
+		"* * * * *": ["huf.ai.runtime.recovery.recover_stale_runs"],
+	},
+}
+# --- end area I ---

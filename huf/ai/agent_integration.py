@@ -235,7 +235,10 @@ def _inline_result(run: Any, session_id: str) -> dict:
 			result["queued"] = True
 		else:
 			row = frappe.db.get_value(
-				"Agent Run", run.name, ["input_tokens", "output_tokens", "cached_tokens", "total_tokens", "total_cost"], as_dict=True
+				"Agent Run",
+				run.name,
+				["input_tokens", "output_tokens", "cached_tokens", "total_tokens", "total_cost"],
+				as_dict=True,
 			)
 			result["usage"], result["cost"] = queue.usage_of(row), float(row.total_cost or 0)
 	return result

@@ -84,6 +84,18 @@ class LiveAgentTestCase(IntegrationTestCase):
 	@classmethod
 	def remove_records(cls):
 		"""Delete everything the class (and the web server) created."""
+		cls.clear_conversations()
+		for doctype, name in (("Agent", cls.AGENT), ("AI Model", cls.MODEL), ("AI Provider", cls.PROVIDER)):
+			if frappe.db.exists(doctype, name):
+				frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
+		for user in cls.USERS:
+			if frappe.db.exists("User", user):
+				frappe.delete_doc("User", user, force=True, ignore_permissions=True)
+		frappe.db.commit()
+
+	@classmethod
+	def clear_conversations(cls):
+		"""Delete the agent's conversations, messages, runs and feedback (runs commit as they go)."""
 		frappe.db.rollback()
 		conversations = frappe.get_all("Agent Conversation", filters={"agent": cls.AGENT}, pluck="name")
 		messages = frappe.get_all("Agent Message", filters={"agent": cls.AGENT}, pluck="name")
@@ -100,15 +112,10 @@ class LiveAgentTestCase(IntegrationTestCase):
 			frappe.db.delete("Agent Tool Call", {"conversation": ("in", conversations)})
 		frappe.db.delete("Agent Run", {"agent": cls.AGENT})
 		frappe.db.delete("Agent Conversation", {"agent": cls.AGENT})
-		for doctype, name in (("Agent", cls.AGENT), ("AI Model", cls.MODEL), ("AI Provider", cls.PROVIDER)):
-			if frappe.db.exists(doctype, name):
-				frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
-		for user in cls.USERS:
-			if frappe.db.exists("User", user):
-				frappe.delete_doc("User", user, force=True, ignore_permissions=True)
 		frappe.db.commit()
 
 	def setUp(self):
+		self.clear_conversations()
 		self.llm.reset()
 
 	# --- HTTP helpers ------------------------------------------------------------------------------

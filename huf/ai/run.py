@@ -29,7 +29,9 @@ from huf.ai.runtime import events, locks, queue
 from huf.ai.runtime.tools import ToolContext, ToolOutcome
 
 DEFAULT_MAX_TURNS = 20
-TRUNCATION_NOTE = "[Truncated: showing {0} of {1} characters. The full result is kept in Agent Context Artifact {2}.]"
+TRUNCATION_NOTE = (
+	"[Truncated: showing {0} of {1} characters. The full result is kept in Agent Context Artifact {2}.]"
+)
 
 
 class RunStopped(Exception):
@@ -127,11 +129,17 @@ class _Run:
 			frappe.db.set_value(
 				"Agent Run",
 				self.name,
-				{"knowledge_sources_used": json.dumps(knowledge.sources), "chunks_injected": knowledge.chunks},
+				{
+					"knowledge_sources_used": json.dumps(knowledge.sources),
+					"chunks_injected": knowledge.chunks,
+				},
 				update_modified=False,
 			)
 		tool_context = ToolContext(
-			agent=manager.agent.name, agent_run=self.name, conversation=conversation.name, user=frappe.session.user
+			agent=manager.agent.name,
+			agent_run=self.name,
+			conversation=conversation.name,
+			user=frappe.session.user,
 		)
 		toolset = manager.get_tools(tool_context)
 		frappe.db.commit()
@@ -157,11 +165,13 @@ class _Run:
 				names = ", ".join(call.name for call in answer.tool_calls)
 				self.response = answer.content or ""
 				raise RunStopped(
-					_("The agent reached its limit of {0} turns (Max Turns) while still calling tools ({1}) and gave no final answer.").format(
-						max_turns, names
-					)
+					_(
+						"The agent reached its limit of {0} turns (Max Turns) while still calling tools ({1}) and gave no final answer."
+					).format(max_turns, names)
 				)
-			yield from self._run_tools(answer, conversations, conversation, manager, toolset, tool_context, messages)
+			yield from self._run_tools(
+				answer, conversations, conversation, manager, toolset, tool_context, messages
+			)
 
 		self.response = final or ""
 		yield from self._finish_success(conversations, conversation, manager)
@@ -435,7 +445,9 @@ class _Run:
 		if not isinstance(exc, Exception) or "Timeout" in type(exc).__name__:
 			return _("The run was interrupted ({0}).").format(type(exc).__name__)
 		frappe.db.rollback()
-		frappe.log_error(title=f"Agent Run {self.name} failed", reference_doctype="Agent Run", reference_name=self.name)
+		frappe.log_error(
+			title=f"Agent Run {self.name} failed", reference_doctype="Agent Run", reference_name=self.name
+		)
 		frappe.db.commit()
 		return _("The run failed because of an internal error ({0}: {1}). See the Error Log.").format(
 			type(exc).__name__, strip_html(str(exc))[:300]

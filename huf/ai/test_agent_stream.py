@@ -12,7 +12,8 @@ import frappe
 
 from huf.ai.chat_test_support import LiveAgentTestCase
 from huf.ai.stream_events import iter_frames, validate_event
-from tests.support.llm_server import Reply
+from huf.ai.runtime.tools import Tool, registered_tools
+from tests.support.llm_server import Reply, tool_call
 
 ALICE = "stream-alice@example.com"
 BOB = "stream-bob@example.com"
@@ -112,6 +113,77 @@ class TestAgentStream(LiveAgentTestCase):
 		body = self.llm.chat_requests[-1]["body"]
 		self.assertTrue(body.get("stream"))
 
+	def test_parallel_tool_calls_and_their_results_are_streamed_before_the_answer(self):
+		def weather(args, context):
+			return f"31 C in {args['city']}"
+
+		def humidity(args, context):
+			raise ValueError("sensor offline")
+
+		city = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+		tools = (
+			Tool("get_weather", "Weather of a city", city, handler=weather),
+			Tool("get_humidity", "Humidity of a city", city, handler=humidity),
+		)
+		self.llm.queue(
+			Reply(
+				content="",
+				tool_calls=[
+					tool_call("get_weather", {"city": "Pune"}, "call_w"),
+					tool_call("get_humidity", {"city": "Pune"}, "call_h"),
+				],
+			),
+			Reply(content="It is 31 C in Pune.", chunk_size=5),
+		)
+		client, csrf = self.session(ALICE)
+		with registered_tools(*tools, agent=AGENT):
+			response, frames = self.stream(client, {"prompt": "Weather in Pune?"}, csrf)
+
+		self.assertEqual(response.status_code, 200)
+		events = [valid(event) for _at, event in frames]
+		kinds = [event["type"] for event in events]
+		calls = {e["tool_call_id"]: (e["name"], e["arguments"]) for e in events if e["type"] == "tool_call"}
+		results = {
+			e["tool_call_id"]: (e["status"], e["content"]) for e in events if e["type"] == "tool_result"
+		}
+		self.assertEqual(
+			calls, {"call_w": ("get_weather", {"city": "Pune"}), "call_h": ("get_humidity", {"city": "Pune"})}
+		)
+		self.assertEqual(results["call_w"], ("Success", "31 C in Pune"))
+		self.assertEqual(results["call_h"][0], "Failed")
+		self.assertIn("sensor offline", results["call_h"][1])
+		last_result = max(i for i, kind in enumerate(kinds) if kind == "tool_result")
+		self.assertLess(max(i for i, kind in enumerate(kinds) if kind == "tool_call"), last_result)
+		self.assertLess(last_result, kinds.index("delta"))
+		self.assertEqual(kinds[-1], "complete")
+		self.assertEqual(events[-1]["full_response"], "It is 31 C in Pune.")
+		sent = self.llm.chat_requests[-1]["body"]["messages"]
+		self.assertEqual(sorted(m["tool_call_id"] for m in sent if m["role"] == "tool"), ["call_h", "call_w"])
+
+	def test_a_client_that_goes_away_cancels_the_run_and_frees_the_conversation(self):
+		client, csrf = self.session(ALICE)
+		self.llm.queue(Reply(content="x" * 300, chunk_size=2, delay=0.02))  # 150 deltas over 3 s
+		run_id = None
+		with client.stream("POST", ROUTE, json={"prompt": "Talk for long"}, headers=csrf) as response:
+			for event in iter_frames(response.iter_raw()):
+				run_id = event.get("agent_run_id") or run_id
+				if event["type"] == "delta":
+					break  # leaving the block closes the connection mid-stream
+		status = None
+		for _ in range(100):
+			frappe.db.rollback()
+			status = frappe.db.get_value("Agent Run", run_id, "status")
+			if status not in ("Queued", "Started"):
+				break
+			time.sleep(0.05)
+		self.assertEqual(status, "Cancelled")
+		conversation = frappe.db.get_value("Agent Run", run_id, "conversation")
+		self.llm.queue(Reply(content="Back again"))
+		_response, frames = self.stream(
+			client, {"prompt": "Still there?", "conversation_id": conversation}, csrf
+		)
+		self.assertEqual(valid(frames[-1][1])["full_response"], "Back again")
+
 	def test_a_conversation_continues_with_its_id_and_form_posts_work(self):
 		client, csrf = self.session(ALICE)
 		self.llm.queue(Reply(content="First answer"), Reply(content="Second answer"))
@@ -174,14 +246,14 @@ class TestAgentStream(LiveAgentTestCase):
 		response, frames = self.stream(
 			client, {"prompt": "Hi", "csrf_token": csrf["X-Frappe-CSRF-Token"]}, form=True
 		)
-		self.assertEqual(response.status_code, 200, response.text)
+		self.assertEqual(response.status_code, 200)
 		self.assertEqual(valid(frames[-1][1])["full_response"], "Form answer")
 
 	def test_api_token_authenticates_without_a_csrf_token(self):
 		token = self.api_token(ALICE)
 		self.llm.queue(Reply(content="Token answer"))
 		response, frames = self.stream(self.client(), {"prompt": "Hi"}, {"Authorization": token})
-		self.assertEqual(response.status_code, 200, response.text)
+		self.assertEqual(response.status_code, 200)
 		complete = valid(frames[-1][1])
 		self.assertEqual(complete["full_response"], "Token answer")
 		frappe.db.rollback()

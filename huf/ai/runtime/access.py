@@ -59,8 +59,10 @@ def check_can_read_run(run: Any, session_id: str | None = None) -> None:
 	"""Throw unless the session user may see the Agent Run `run` (a document)."""
 	user = frappe.session.user
 	if user == GUEST:
-		allowed = run.user == GUEST and bool(session_id) and session_id == frappe.db.get_value(
-			"Agent Conversation", run.conversation, "session_id"
+		allowed = (
+			run.user == GUEST
+			and bool(session_id)
+			and session_id == frappe.db.get_value("Agent Conversation", run.conversation, "session_id")
 		)
 	else:
 		allowed = frappe.has_permission("Agent Run", "read", doc=run, user=user)

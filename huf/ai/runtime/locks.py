@@ -46,6 +46,7 @@ class ConversationLock:
 		self.token: bytes | None = None
 		self.lost = False
 		self.current_run: str | None = None
+		self._alive_key: bytes | None = None
 		self._stop = threading.Event()
 		self._thread: threading.Thread | None = None
 		self._acquired_at = 0.0
@@ -81,11 +82,13 @@ class ConversationLock:
 
 	def set_current_run(self, run_name: str | None) -> None:
 		"""Mark `run_name` alive (or stop marking the previous run) while this lock is held."""
-		if self.current_run and self.current_run != run_name:
-			self.cache.delete(_key(self.alive_prefix, self.current_run))
+		if self._alive_key and self.current_run != run_name:
+			self.cache.delete(self._alive_key)
 		self.current_run = run_name
-		if run_name:
-			self.cache.set(_key(self.alive_prefix, run_name), b"1", ex=LOCK_TTL)
+		# computed here: the heartbeat thread has no site context to build keys in
+		self._alive_key = _key(self.alive_prefix, run_name) if run_name else None
+		if self._alive_key:
+			self.cache.set(self._alive_key, b"1", ex=LOCK_TTL)
 
 	def __enter__(self) -> ConversationLock:
 		return self
@@ -95,9 +98,7 @@ class ConversationLock:
 
 	def _start_heartbeat(self) -> None:
 		self._stop = threading.Event()
-		self._thread = threading.Thread(
-			target=self._beat, name=f"huf-lock-{self.conversation}", daemon=True
-		)
+		self._thread = threading.Thread(target=self._beat, name=f"huf-lock-{self.conversation}", daemon=True)
 		self._thread.start()
 
 	def _beat(self) -> None:
@@ -110,8 +111,9 @@ class ConversationLock:
 					self.lost = True
 					return
 				self.cache.set(self.key, self.token, ex=LOCK_TTL)
-				if self.current_run:
-					self.cache.set(_key(self.alive_prefix, self.current_run), b"1", ex=LOCK_TTL)
+				alive_key = self._alive_key
+				if alive_key:
+					self.cache.set(alive_key, b"1", ex=LOCK_TTL)
 			except Exception:
 				continue  # the cache may be briefly unreachable; the next beat tries again
 

@@ -50,12 +50,11 @@ def create_run(
 	name = conversation.name
 	# Touching the conversation row first serialises concurrent writers (row lock; on SQLite the
 	# database write lock), so two runs never get the same sequence.
-	frappe.db.sql(
-		"update `tabAgent Conversation` set last_activity = %s where name = %s", (now(), name)
+	frappe.db.sql("update `tabAgent Conversation` set last_activity = %s where name = %s", (now(), name))
+	sequence = (
+		cint(frappe.db.sql("select max(sequence) from `tabAgent Run` where conversation = %s", (name,))[0][0])
+		+ 1
 	)
-	sequence = cint(
-		frappe.db.sql("select max(sequence) from `tabAgent Run` where conversation = %s", (name,))[0][0]
-	) + 1
 	run = frappe.get_doc(
 		{
 			"doctype": "Agent Run",
@@ -220,7 +219,9 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 				locks.unclaim_run(run_name)
 				kick_drainer(conversation)
 				yield events.error(
-					_("The run is still waiting for earlier runs of this conversation; it will run in the background."),
+					_(
+						"The run is still waiting for earlier runs of this conversation; it will run in the background."
+					),
 					run_name,
 				)
 				return
@@ -237,7 +238,17 @@ def final_events(run_name: str) -> Iterator[dict]:
 	run = frappe.db.get_value(
 		"Agent Run",
 		run_name,
-		["status", "response", "error_message", "conversation", "input_tokens", "output_tokens", "cached_tokens", "total_tokens", "total_cost"],
+		[
+			"status",
+			"response",
+			"error_message",
+			"conversation",
+			"input_tokens",
+			"output_tokens",
+			"cached_tokens",
+			"total_tokens",
+			"total_cost",
+		],
 		as_dict=True,
 	)
 	if not run:
@@ -245,7 +256,14 @@ def final_events(run_name: str) -> Iterator[dict]:
 	yield events.run_status(run.status, run_name)
 	if run.status == "Success":
 		session_id = frappe.db.get_value("Agent Conversation", run.conversation, "session_id") or ""
-		yield events.complete(run.response or "", run_name, run.conversation, session_id, usage_of(run), float(run.total_cost or 0))
+		yield events.complete(
+			run.response or "",
+			run_name,
+			run.conversation,
+			session_id,
+			usage_of(run),
+			float(run.total_cost or 0),
+		)
 	elif run.status in ("Failed", "Cancelled"):
 		yield events.error(run.error_message or _("The run failed."), run_name)
 

@@ -52,9 +52,7 @@ def recover_run(run_name: str, conversation: str | None = None) -> str | None:
 		return None  # a live process holds the conversation; it is not this run's (that would be alive)
 	new_status = None
 	try:
-		run = frappe.db.get_value(
-			"Agent Run", run_name, ["name", "status", "runtime_context"], as_dict=True
-		)
+		run = frappe.db.get_value("Agent Run", run_name, ["name", "status", "runtime_context"], as_dict=True)
 		if not run or run.status != "Started" or locks.is_run_alive(run_name):
 			return None
 		context = queue.runtime_context(run)
@@ -72,7 +70,12 @@ def recover_run(run_name: str, conversation: str | None = None) -> str | None:
 			frappe.db.set_value(
 				"Agent Run",
 				run_name,
-				{"status": "Failed", "error_message": reason, "end_time": now(), "runtime_context": json.dumps(context)},
+				{
+					"status": "Failed",
+					"error_message": reason,
+					"end_time": now(),
+					"runtime_context": json.dumps(context),
+				},
 			)
 		else:
 			new_status = "Queued"

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable
 from decimal import Decimal
@@ -103,6 +104,45 @@ class _Callbacks:
 		self._functions = []
 
 
+_thread_state = threading.local()
+
+
+def _idle_connections() -> dict[str, tuple[sqlite3.Connection, int]]:
+	"""This thread's idle connections: database path -> (connection, inode of the file)."""
+	idle = getattr(_thread_state, "idle", None)
+	if idle is None:
+		idle = _thread_state.idle = {}
+	return idle
+
+
+def _inode(path: str) -> int | None:
+	try:
+		return os.stat(path).st_ino
+	except OSError:
+		return None
+
+
+def _take_idle_connection(path: str) -> sqlite3.Connection | None:
+	"""This thread's idle connection to `path`, unless the file was replaced since."""
+	entry = _idle_connections().pop(path, None)
+	if entry is None:
+		return None
+	conn, inode = entry
+	if inode != _inode(path):
+		conn.close()
+		return None
+	return conn
+
+
+def _keep_idle_connection(path: str, conn: sqlite3.Connection) -> bool:
+	"""Park `conn` for reuse by the next context in this thread (one per database)."""
+	idle, inode = _idle_connections(), _inode(path)
+	if path in idle or inode is None:
+		return False
+	idle[path] = (conn, inode)
+	return True
+
+
 class Database:
 	"""One SQLite connection for one context (thread, request or job)."""
 
@@ -127,23 +167,27 @@ class Database:
 	@property
 	def conn(self) -> sqlite3.Connection:
 		if self._conn is None:
-			self._conn = sqlite3.connect(
-				self.db_path,
-				timeout=30,
-				isolation_level=None,
-				detect_types=sqlite3.PARSE_DECLTYPES,
-				check_same_thread=False,
-			)
-			self._conn.execute("PRAGMA journal_mode=WAL")
-			self._conn.execute("PRAGMA synchronous=NORMAL")
-			self._conn.execute("PRAGMA busy_timeout=30000")
-			self._conn.execute("PRAGMA foreign_keys=OFF")
-			self._conn.create_function("REGEXP", 2, _regexp, deterministic=True)
-			self._conn.create_function("timestamp", 1, lambda v: v, deterministic=True)
-			# MariaDB functions that raw queries of apps commonly use
-			self._conn.create_function("now", 0, lambda: frappe.utils.now())
-			self._conn.create_function("concat", -1, lambda *parts: None if any(p is None for p in parts) else "".join(str(p) for p in parts), deterministic=True)
+			self._conn = _take_idle_connection(self.db_path) or self._open()
 		return self._conn
+
+	def _open(self) -> sqlite3.Connection:
+		conn = sqlite3.connect(
+			self.db_path,
+			timeout=30,
+			isolation_level=None,
+			detect_types=sqlite3.PARSE_DECLTYPES,
+			check_same_thread=False,
+		)
+		conn.execute("PRAGMA journal_mode=WAL")
+		conn.execute("PRAGMA synchronous=NORMAL")
+		conn.execute("PRAGMA busy_timeout=30000")
+		conn.execute("PRAGMA foreign_keys=OFF")
+		conn.create_function("REGEXP", 2, _regexp, deterministic=True)
+		conn.create_function("timestamp", 1, lambda v: v, deterministic=True)
+		# MariaDB functions that raw queries of apps commonly use
+		conn.create_function("now", 0, lambda: frappe.utils.now())
+		conn.create_function("concat", -1, lambda *parts: None if any(p is None for p in parts) else "".join(str(p) for p in parts), deterministic=True)
+		return conn
 
 	def connect(self) -> None:
 		self.conn  # noqa: B018 - opens the connection
@@ -153,7 +197,10 @@ class Database:
 			if self.in_transaction:
 				self._conn.execute("ROLLBACK")
 				self.in_transaction = False
-			self._conn.close()
+			# Keep one idle connection per thread and database: the next request or job in this
+			# thread reuses it instead of paying for a new connection and its PRAGMAs.
+			if not _keep_idle_connection(self.db_path, self._conn):
+				self._conn.close()
 			self._conn = None
 
 	# -- queries ------------------------------------------------------------------------------

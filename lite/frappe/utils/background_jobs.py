@@ -125,6 +125,7 @@ def execute_job(site: str, method: str | Callable, event: str | None, job_name: 
 	else:
 		method_name = f"{method.__module__}.{method.__qualname__}"
 
+	retry_job = False
 	try:
 		for before_job_task in frappe.get_hooks("before_job"):
 			frappe.call(before_job_task, method=method_name, kwargs=kwargs, transaction_type="job")
@@ -132,13 +133,12 @@ def execute_job(site: str, method: str | Callable, event: str | None, job_name: 
 	except (frappe.QueryDeadlockError, frappe.RetryBackgroundJobError):
 		frappe.db.rollback()
 		if retry < 5 and is_async:
-			frappe.destroy()
-			time.sleep(retry + 1)
-			return execute_job(site, method, event, job_name, kwargs, user=user, is_async=is_async, retry=retry + 1, sites_path=sites_path)
-		frappe.log_error(title=method_name)
-		frappe.db.commit()
-		raise
-	except BaseException as e:
+			retry_job = True
+		else:
+			frappe.log_error(title=method_name)
+			frappe.db.commit()
+			raise
+	except Exception as e:
 		frappe.db.rollback()
 		frappe.log_error(title=method_name)
 		frappe.db.commit()
@@ -147,7 +147,6 @@ def execute_job(site: str, method: str | Callable, event: str | None, job_name: 
 		raise
 	else:
 		frappe.db.commit()
-		return retval
 	finally:
 		try:
 			for after_job_task in frappe.get_hooks("after_job"):
@@ -155,6 +154,11 @@ def execute_job(site: str, method: str | Callable, event: str | None, job_name: 
 		finally:
 			if is_async:
 				frappe.destroy()
+
+	if retry_job:
+		time.sleep(retry + 1)
+		return execute_job(site, method, event, job_name, kwargs, user=user, is_async=is_async, retry=retry + 1, sites_path=sites_path)
+	return retval
 
 
 # ---------------------------------------------------------------------------------------------

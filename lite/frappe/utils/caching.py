@@ -29,8 +29,8 @@ def get_site_cache() -> SiteCache:
 	local = frappe.local
 	conf = getattr(local, "conf", None)
 	cached = getattr(local, "_site_cache", None)
-	if cached is not None and conf is not None and cached[0] is conf:
-		return cached[1]
+	if cached is not None and conf is not None and cached[0] is conf and cached[1] == conf.get("redis_cache"):
+		return cached[2]
 	if conf is None:
 		conf = frappe._dict(frappe.get_site_config())
 	site = getattr(local, "site", None) or ""
@@ -38,7 +38,7 @@ def get_site_cache() -> SiteCache:
 	namespace = conf.get("db_name") or site
 	site_cache = SiteCache(get_backend(conf.get("redis_cache"), sites_path), namespace)
 	if getattr(local, "conf", None) is conf:
-		local._site_cache = (conf, site_cache)
+		local._site_cache = (conf, conf.get("redis_cache"), site_cache)
 	return site_cache
 
 

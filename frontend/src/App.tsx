@@ -1,0 +1,52 @@
+import { lazy, Suspense } from "react";
+import { BrowserRouter, Route, Routes } from "react-router-dom";
+import { Layout } from "./components/Layout";
+import { Spinner } from "./components/ui";
+
+const Dashboard = lazy(() => import("./pages/Dashboard"));
+const Agents = lazy(() => import("./pages/Agents"));
+const AgentEditor = lazy(() => import("./pages/AgentEditor"));
+const Providers = lazy(() => import("./pages/Providers"));
+const Models = lazy(() => import("./pages/Models"));
+const Tools = lazy(() => import("./pages/Tools"));
+const ToolEditor = lazy(() => import("./pages/ToolEditor"));
+const McpServers = lazy(() => import("./pages/McpServers"));
+const Knowledge = lazy(() => import("./pages/Knowledge"));
+const Chat = lazy(() => import("./pages/Chat"));
+const Executions = lazy(() => import("./pages/Executions"));
+const ExecutionDetail = lazy(() => import("./pages/ExecutionDetail"));
+const Settings = lazy(() => import("./pages/Settings"));
+const NotFound = lazy(() => import("./pages/NotFound"));
+
+export function App() {
+  return (
+    <BrowserRouter basename="/huf">
+      <Suspense fallback={<Spinner />}>
+        <Routes>
+          <Route element={<Layout />}>
+            <Route index element={<Dashboard />} />
+            <Route path="agents" element={<Agents />} />
+            <Route path="agents/new" element={<AgentEditor />} />
+            <Route path="agents/:name" element={<AgentEditor />} />
+            <Route path="providers" element={<Providers />} />
+            <Route path="models" element={<Models />} />
+            <Route path="tools" element={<Tools />} />
+            <Route path="tools/new" element={<ToolEditor />} />
+            <Route path="tools/:name" element={<ToolEditor />} />
+            <Route path="mcp" element={<McpServers />} />
+            <Route path="mcp/:name" element={<McpServers />} />
+            <Route path="knowledge" element={<Knowledge />} />
+            <Route path="knowledge/:name" element={<Knowledge />} />
+            <Route path="chat" element={<Chat />} />
+            <Route path="chat/:agent" element={<Chat />} />
+            <Route path="chat/:agent/:conversation" element={<Chat />} />
+            <Route path="executions" element={<Executions />} />
+            <Route path="executions/:name" element={<ExecutionDetail />} />
+            <Route path="settings" element={<Settings />} />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,92 @@
+import { useEffect, useState } from "react";
+import { NavLink, Outlet } from "react-router-dom";
+import { call } from "../lib/api";
+import { can, getBoot } from "../lib/boot";
+import { applyTheme, initialTheme, type Theme } from "../lib/theme";
+import { cx } from "./ui";
+
+interface NavItem {
+  to: string;
+  label: string;
+  visible: () => boolean;
+}
+
+/** Navigation: an entry shows only when the user's roles let them open it. */
+export const NAV: NavItem[] = [
+  { to: "/", label: "Dashboard", visible: () => true },
+  { to: "/agents", label: "Agents", visible: () => can("Agent") },
+  { to: "/chat", label: "Chat", visible: () => can("Agent Conversation") },
+  { to: "/executions", label: "Executions", visible: () => can("Agent Run") },
+  { to: "/tools", label: "Tools", visible: () => can("Agent Tool Function") },
+  { to: "/mcp", label: "MCP servers", visible: () => can("MCP Server") },
+  { to: "/knowledge", label: "Knowledge", visible: () => can("Knowledge Source") },
+  { to: "/providers", label: "Providers", visible: () => can("AI Provider") },
+  { to: "/models", label: "Models", visible: () => can("AI Model") },
+  { to: "/settings", label: "Settings", visible: () => can("Agent Settings") },
+];
+
+export function Layout() {
+  const boot = getBoot();
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  useEffect(() => applyTheme(theme), [theme]);
+
+  const logout = async () => {
+    try {
+      await call("logout", {}, "POST");
+    } finally {
+      window.location.href = "/login?redirect-to=/huf";
+    }
+  };
+
+  return (
+    <div className="flex min-h-screen">
+      <aside className="flex w-56 shrink-0 flex-col border-r border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+        <div className="px-4 py-4 text-lg font-bold tracking-tight">Huf</div>
+        <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
+          {NAV.filter((item) => item.visible()).map((item) => (
+            <NavLink
+              key={item.to}
+              to={item.to}
+              end={item.to === "/"}
+              className={({ isActive }) =>
+                cx(
+                  "block rounded-md px-3 py-1.5 text-sm",
+                  isActive
+                    ? "bg-indigo-50 font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                    : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
+                )
+              }
+            >
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="space-y-2 border-t border-slate-200 p-3 text-sm dark:border-slate-800">
+          <div className="truncate font-medium" title={boot.user}>
+            {boot.full_name || boot.user}
+          </div>
+          <div className="flex gap-2">
+            <button
+              type="button"
+              className="rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
+              aria-label={theme === "dark" ? "Switch to light theme" : "Switch to dark theme"}
+            >
+              {theme === "dark" ? "Light theme" : "Dark theme"}
+            </button>
+            <button
+              type="button"
+              className="rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              onClick={() => void logout()}
+            >
+              Log out
+            </button>
+          </div>
+        </div>
+      </aside>
+      <main className="min-w-0 flex-1 p-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+/** Boot data written into the page by the server (huf/www/huf.py). */
+
+export type Ptype = "read" | "write" | "create" | "delete";
+
+export interface BootData {
+  user: string;
+  full_name: string;
+  roles: string[];
+  capabilities: string[];
+  permissions: Record<string, Partial<Record<Ptype, boolean>>>;
+  csrf_token: string;
+  site_name?: string;
+  version?: string;
+}
+
+declare global {
+  interface Window {
+    huf_boot?: BootData;
+  }
+}
+
+const EMPTY: BootData = {
+  user: "Guest",
+  full_name: "Guest",
+  roles: [],
+  capabilities: [],
+  permissions: {},
+  csrf_token: "",
+};
+
+export function getBoot(): BootData {
+  return (typeof window !== "undefined" && window.huf_boot) || EMPTY;
+}
+
+/** Whether the signed-in user may `ptype` records of `doctype` (as the server reported at load). */
+export function can(doctype: string, ptype: Ptype = "read", boot: BootData = getBoot()): boolean {
+  return Boolean(boot.permissions[doctype]?.[ptype]);
+}
+
+export function hasCapability(capability: string, boot: BootData = getBoot()): boolean {
+  return boot.capabilities.includes(capability);
+}

@@ -1,0 +1,194 @@
+"""Queue-first runs: strict FIFO per conversation, parallel across conversations, inline and queued."""
+
+import json
+import os
+import threading
+import time
+
+import frappe
+from frappe.utils import get_datetime
+from frappe.utils.background_jobs import wait_for_jobs
+
+from huf.ai.agent_integration import run_agent_sync
+from huf.ai.runtime import locks
+from huf.ai.runtime.fixtures import RuntimeTestCase
+from tests.support.llm_server import Reply
+
+
+def in_threads(count: int, target) -> tuple[list, list]:
+	"""Run `target(i)` in `count` threads, each in its own site context, started together."""
+	site, sites_path = frappe.local.site, frappe.local.sites_path
+	barrier = threading.Barrier(count)
+	results, errors = [None] * count, []
+
+	def work(i: int) -> None:
+		try:
+			with frappe.init_site(site, sites_path, user="Administrator"):
+				barrier.wait(timeout=30)
+				results[i] = target(i)
+		except Exception as exc:  # reported by the test
+			errors.append(repr(exc))
+
+	threads = [threading.Thread(target=work, args=(i,)) for i in range(count)]
+	for thread in threads:
+		thread.start()
+	for thread in threads:
+		thread.join(timeout=120)
+	return results, errors
+
+
+def runs_of(conversation: str) -> list:
+	return frappe.get_all(
+		"Agent Run",
+		filters={"conversation": conversation},
+		fields=["name", "sequence", "status", "prompt", "start_time", "end_time"],
+		order_by="sequence asc",
+	)
+
+
+class TestOneConversation(RuntimeTestCase):
+	def assert_strictly_in_order(self, conversation: str, prompts: set) -> None:
+		runs = [run for run in runs_of(conversation) if run.prompt in prompts]
+		self.assertEqual(len(runs), len(prompts))
+		self.assertTrue(all(run.status == "Success" for run in runs), [r.status for r in runs])
+		by_start = sorted(runs, key=lambda run: get_datetime(run.start_time))
+		self.assertEqual([r.sequence for r in by_start], [r.sequence for r in runs])  # FIFO
+		for earlier, later in zip(runs, runs[1:], strict=False):
+			self.assertLessEqual(
+				get_datetime(earlier.end_time), get_datetime(later.start_time)
+			)  # one at a time
+		messages = frappe.get_all(
+			"Agent Message",
+			filters={"conversation": conversation},
+			fields=["role", "content", "agent_run"],
+			order_by="conversation_index asc",
+		)
+		pairs = [messages[i : i + 2] for i in range(0, len(messages), 2)]
+		for user, answer in pairs:  # never interleaved: each question is followed by its own answer
+			self.assertEqual((user.role, answer.role), ("user", "agent"))
+			self.assertEqual(user.agent_run, answer.agent_run)
+		order = [run.prompt for run in runs]
+		asked = [r["body"]["messages"][-1]["content"] for r in self.llm.chat_requests]
+		self.assertEqual([p for p in asked if p in prompts], order)
+		# every request saw the whole conversation before it
+		for request in self.llm.chat_requests[-len(prompts) :]:
+			users = [m["content"] for m in request["body"]["messages"] if m["role"] == "user"]
+			self.assertEqual(users, [p for p in ["first", *order] if p in users])
+
+	def test_ten_concurrent_inline_runs_run_strictly_in_order(self):
+		agent = self.make_agent("Runtime FIFO Agent")
+		self.llm.queue("hello")
+		conversation = run_agent_sync(agent, "first", now=1)["conversation_id"]
+		self.llm.default = Reply(content="answer", delay=0.03)
+		try:
+			results, errors = in_threads(
+				10, lambda i: run_agent_sync(agent, f"question {i}", conversation_id=conversation, now=1)
+			)
+		finally:
+			self.llm.default = Reply(content="OK")
+		self.assertEqual(errors, [])
+		self.assertTrue(all(r["success"] for r in results), results)
+		self.assert_strictly_in_order(conversation, {f"question {i}" for i in range(10)})
+		self.assertFalse(locks.is_locked(conversation))
+
+	def test_ten_queued_runs_are_drained_in_fifo_order(self):
+		agent = self.make_agent("Runtime FIFO Agent")
+		self.llm.queue("hello")
+		conversation = run_agent_sync(agent, "first", now=1)["conversation_id"]
+		self.llm.default = Reply(content="answer", delay=0.02)
+		try:
+			results, errors = in_threads(
+				10, lambda i: run_agent_sync(agent, f"task {i}", conversation_id=conversation)
+			)
+			self.assertEqual(errors, [])
+			self.assertTrue(all(r["queued"] for r in results))
+			self.assertEqual(
+				sorted(frappe.get_all("Agent Run", filters={"conversation": conversation}, pluck="sequence")),
+				list(range(1, 12)),
+			)
+			self.assertTrue(wait_for_jobs(60))
+			deadline = time.monotonic() + 30
+			while frappe.db.count(
+				"Agent Run", {"conversation": conversation, "status": ("in", ["Queued", "Started"])}
+			):
+				self.assertLess(time.monotonic(), deadline, "runs still queued")
+				wait_for_jobs(5)
+				time.sleep(0.05)
+		finally:
+			self.llm.default = Reply(content="OK")
+		self.assert_strictly_in_order(conversation, {f"task {i}" for i in range(10)})
+
+	def test_inline_and_queued_runs_share_one_order(self):
+		agent = self.make_agent("Runtime FIFO Agent")
+		self.llm.queue("hello")
+		conversation = run_agent_sync(agent, "first", now=1)["conversation_id"]
+		self.llm.default = Reply(content="answer", delay=0.02)
+		try:
+			results, errors = in_threads(
+				8,
+				lambda i: run_agent_sync(agent, f"mixed {i}", conversation_id=conversation, now=i % 2),
+			)
+			self.assertEqual(errors, [])
+			deadline = time.monotonic() + 30
+			while frappe.db.count(
+				"Agent Run", {"conversation": conversation, "status": ("in", ["Queued", "Started"])}
+			):
+				self.assertLess(time.monotonic(), deadline, "runs still queued")
+				wait_for_jobs(5)
+				time.sleep(0.05)
+		finally:
+			self.llm.default = Reply(content="OK")
+		self.assertTrue(all(r["success"] for r in results if not r.get("queued")))
+		self.assert_strictly_in_order(conversation, {f"mixed {i}" for i in range(8)})
+
+
+class TestManyConversations(RuntimeTestCase):
+	def test_ten_inline_runs_on_different_conversations_run_in_parallel(self):
+		agent = self.make_agent("Runtime Parallel Agent")
+		self.llm.default = Reply(content="parallel", delay=0.5)
+		started = time.monotonic()
+		try:
+			results, errors = in_threads(
+				10, lambda i: run_agent_sync(agent, f"job {i}", channel_id="api", external_id=f"c{i}", now=1)
+			)
+		finally:
+			self.llm.default = Reply(content="OK")
+		elapsed = time.monotonic() - started
+		self.assertEqual(errors, [])
+		self.assertTrue(all(r["success"] for r in results))
+		self.assertEqual(len({r["conversation_id"] for r in results}), 10)
+		self.assertLess(elapsed, 3.0)  # serially it would take at least 5 s
+		runs = frappe.get_all("Agent Run", filters={"agent": agent}, fields=["start_time", "end_time"])
+		self.assertLess(
+			max(get_datetime(r.start_time) for r in runs), min(get_datetime(r.end_time) for r in runs)
+		)
+
+	def test_queued_runs_of_different_conversations_drain_in_parallel(self):
+		config_path = os.path.join(frappe.local.site_path, "site_config.json")
+		with open(config_path) as f:
+			original = f.read()
+		config = json.loads(original)
+		config["background_workers"] = 10
+		with open(config_path, "w") as f:
+			json.dump(config, f)
+		os.utime(config_path, (time.time() + 1, time.time() + 1))
+		agent = self.make_agent("Runtime Parallel Agent")
+		self.llm.default = Reply(content="parallel", delay=0.5)
+		try:
+			started = time.monotonic()
+			results = [
+				run_agent_sync(agent, f"bg {i}", channel_id="api", external_id=f"q{i}") for i in range(10)
+			]
+			self.assertTrue(all(r["queued"] for r in results))
+			deadline = time.monotonic() + 30
+			while frappe.db.count("Agent Run", {"agent": agent, "status": ("in", ["Queued", "Started"])}):
+				self.assertLess(time.monotonic(), deadline, "runs still queued")
+				time.sleep(0.05)
+			elapsed = time.monotonic() - started
+		finally:
+			self.llm.default = Reply(content="OK")
+			with open(config_path, "w") as f:
+				f.write(original)
+			os.utime(config_path, (time.time() + 2, time.time() + 2))
+		self.assertEqual(frappe.db.count("Agent Run", {"agent": agent, "status": "Success"}), 10)
+		self.assertLess(elapsed, 3.5)
