@@ -294,8 +294,7 @@ def _scheduler_thread(site: str, sites_path: str) -> None:
 	import frappe
 	from frappe.utils.scheduler import start_scheduler
 
-	frappe.init(site, sites_path=sites_path, force=True)
-	frappe.connect()
+	frappe.init(site, sites_path=sites_path, force=True)  # each tick opens its own connection
 	try:
 		start_scheduler()
 	finally:

@@ -23,7 +23,14 @@ _subscribers: dict[str, list[Callable[[dict], Any]]] = defaultdict(list)
 _subscribers_lock = threading.Lock()
 
 
-def publish_progress(percent: float, title: str | None = None, doctype: str | None = None, docname: str | None = None, description: str | None = None, task_id: str | None = None) -> None:
+def publish_progress(
+	percent: float,
+	title: str | None = None,
+	doctype: str | None = None,
+	docname: str | None = None,
+	description: str | None = None,
+	task_id: str | None = None,
+) -> None:
 	"""Publish a `progress` event (to the document's room, or to the session user)."""
 	publish_realtime(
 		"progress",
@@ -106,7 +113,14 @@ def clear_realtime_log() -> None:
 def emit(event: str, message: Any, room: str, user: str | None = None) -> None:
 	"""Deliver an event now: log it, call this site's subscribers, publish it to Redis if configured."""
 	site = getattr(frappe.local, "site", None)
-	payload = {"event": event, "message": message, "room": room, "namespace": site, "site": site, "user": user}
+	payload = {
+		"event": event,
+		"message": message,
+		"room": room,
+		"namespace": site,
+		"site": site,
+		"user": user,
+	}
 	log = getattr(frappe.local, "realtime_log", None)
 	if log is not None:
 		log.append(payload)

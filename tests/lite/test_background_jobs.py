@@ -15,7 +15,13 @@ PREFIX = "bgjob-test"
 
 
 def record_context(todo: str) -> None:
-	SEEN.append({"user": frappe.session.user, "site": frappe.local.site, "description": frappe.db.get_value("ToDo", todo, "description")})
+	SEEN.append(
+		{
+			"user": frappe.session.user,
+			"site": frappe.local.site,
+			"description": frappe.db.get_value("ToDo", todo, "description"),
+		}
+	)
 
 
 def insert_note(title: str) -> str:
@@ -74,7 +80,9 @@ class TestBackgroundJobs(IntegrationTestCase):
 		with self.set_user("Guest"):
 			frappe.enqueue(record_context, todo=todo.name)
 		self.assertTrue(wait_for_jobs(30))
-		self.assertEqual(SEEN, [{"user": "Guest", "site": frappe.local.site, "description": f"{PREFIX} committed"}])
+		self.assertEqual(
+			SEEN, [{"user": "Guest", "site": frappe.local.site, "description": f"{PREFIX} committed"}]
+		)
 
 	def test_job_effects_are_committed(self):
 		frappe.enqueue(f"{__name__}.insert_note", title=f"{PREFIX} from a job")
@@ -85,7 +93,9 @@ class TestBackgroundJobs(IntegrationTestCase):
 		frappe.enqueue(insert_then_fail, title=f"{PREFIX} failing")
 		self.assertTrue(wait_for_jobs(30))
 		self.assertFalse(frappe.db.exists("Note", {"title": f"{PREFIX} failing"}))
-		logs = frappe.get_all("Error Log", filters={"method": f"{__name__}.insert_then_fail"}, fields=["error"])
+		logs = frappe.get_all(
+			"Error Log", filters={"method": f"{__name__}.insert_then_fail"}, fields=["error"]
+		)
 		self.assertEqual(len(logs), 1)
 		self.assertIn("failed on purpose", logs[0].error)
 
@@ -97,7 +107,9 @@ class TestBackgroundJobs(IntegrationTestCase):
 		first = frappe.enqueue(wait_for_gate, label="first", job_id="dedup-test", deduplicate=True)
 		self.assertIsNotNone(first)
 		self.assertTrue(is_job_enqueued("dedup-test"))
-		self.assertIsNone(frappe.enqueue(wait_for_gate, label="second", job_id="dedup-test", deduplicate=True))
+		self.assertIsNone(
+			frappe.enqueue(wait_for_gate, label="second", job_id="dedup-test", deduplicate=True)
+		)
 		GATE.set()
 		self.assertTrue(wait_for_jobs(30))
 		self.assertFalse(is_job_enqueued("dedup-test"))

@@ -102,7 +102,10 @@ class CacheBehaviour:
 		self.assertIsNone(cache.hget("test_cache:hash", "three"))
 		self.assertEqual(cache.hget("test_cache:hash", "three", generator=lambda: 3), 3)
 		everything = cache.hgetall("test_cache:hash")
-		self.assertEqual({k.decode() if isinstance(k, bytes) else k: v for k, v in everything.items()}, {"one": {"n": 1}, "two": [2], "three": 3})
+		self.assertEqual(
+			{k.decode() if isinstance(k, bytes) else k: v for k, v in everything.items()},
+			{"one": {"n": 1}, "two": [2], "three": 3},
+		)
 		cache.hdel("test_cache:hash", "one")
 		self.assertIsNone(cache.hget("test_cache:hash", "one"))
 		cache.hdel("test_cache:hash", ["two", "three"])

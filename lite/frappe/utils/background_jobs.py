@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import re
 import sys
 import threading
 import time
@@ -76,7 +77,8 @@ def enqueue(
 		"user": frappe.session.user,
 		"method": method,
 		"event": event,
-		"job_name": job_name or (method if isinstance(method, str) else getattr(method, "__name__", str(method))),
+		"job_name": job_name
+		or (method if isinstance(method, str) else getattr(method, "__name__", str(method))),
 		"is_async": is_async,
 		"kwargs": kwargs,
 		"sites_path": frappe.local.sites_path,
@@ -93,7 +95,9 @@ def enqueue(
 	def enqueue_call():
 		if use_rq:
 			return _enqueue_rq(queue, queue_args, timeout, namespaced_id, at_front, on_success, on_failure)
-		return _pool.submit(InProcessJob(namespaced_id, queue, queue_args, timeout, on_success, on_failure), at_front)
+		return _pool.submit(
+			InProcessJob(namespaced_id, queue, queue_args, timeout, on_success, on_failure), at_front
+		)
 
 	if enqueue_after_commit:
 		frappe.db.after_commit.add(enqueue_call)
@@ -101,9 +105,26 @@ def enqueue(
 	return enqueue_call()
 
 
-def enqueue_doc(doctype: str, name: str | None = None, method: str | None = None, queue: str = "default", timeout: int = 300, now: bool = False, **kwargs) -> Any:
+def enqueue_doc(
+	doctype: str,
+	name: str | None = None,
+	method: str | None = None,
+	queue: str = "default",
+	timeout: int = 300,
+	now: bool = False,
+	**kwargs,
+) -> Any:
 	"""Run a method of a document in the background."""
-	return enqueue(run_doc_method, doctype=doctype, name=name, doc_method=method, queue=queue, timeout=timeout, now=now, **kwargs)
+	return enqueue(
+		run_doc_method,
+		doctype=doctype,
+		name=name,
+		doc_method=method,
+		queue=queue,
+		timeout=timeout,
+		now=now,
+		**kwargs,
+	)
 
 
 def run_doc_method(doctype: str, name: str, doc_method: str, **kwargs) -> Any:
@@ -111,7 +132,17 @@ def run_doc_method(doctype: str, name: str, doc_method: str, **kwargs) -> Any:
 	return getattr(frappe.get_doc(doctype, name), doc_method)(**kwargs)
 
 
-def execute_job(site: str, method: str | Callable, event: str | None, job_name: str, kwargs: dict, user: str | None = None, is_async: bool = True, retry: int = 0, sites_path: str | None = None) -> Any:
+def execute_job(
+	site: str,
+	method: str | Callable,
+	event: str | None,
+	job_name: str,
+	kwargs: dict,
+	user: str | None = None,
+	is_async: bool = True,
+	retry: int = 0,
+	sites_path: str | None = None,
+) -> Any:
 	"""Run one job: in its own site context when async, commit on success, roll back and log on failure."""
 	retval = None
 	if is_async:
@@ -157,7 +188,17 @@ def execute_job(site: str, method: str | Callable, event: str | None, job_name: 
 
 	if retry_job:
 		time.sleep(retry + 1)
-		return execute_job(site, method, event, job_name, kwargs, user=user, is_async=is_async, retry=retry + 1, sites_path=sites_path)
+		return execute_job(
+			site,
+			method,
+			event,
+			job_name,
+			kwargs,
+			user=user,
+			is_async=is_async,
+			retry=retry + 1,
+			sites_path=sites_path,
+		)
 	return retval
 
 
@@ -218,7 +259,7 @@ def get_job(job_id: str):
 		from rq.job import Job
 
 		try:
-			return Job.fetch(namespaced, connection=get_redis_conn())
+			return Job.fetch(rq_job_id(namespaced), connection=get_redis_conn())
 		except NoSuchJobError:
 			return None
 	return _pool.get(namespaced)
@@ -258,10 +299,13 @@ def wait_for_jobs(timeout: float = 30) -> bool:
 	"""Block until no job is queued or running (in-process pool, or the RQ queues); False on timeout."""
 	deadline = time.monotonic() + timeout
 	if frappe.conf.get("redis_queue"):
+		idle_checks = 0
 		while time.monotonic() < deadline:
-			if not _pending_job_kwargs(None):
+			# twice in a row: a job just dequeued is briefly in no registry
+			idle_checks = idle_checks + 1 if not _pending_job_kwargs(None) else 0
+			if idle_checks >= 2:
 				return True
-			time.sleep(0.1)
+			time.sleep(0.2)
 		return False
 	return _pool.wait_idle(deadline - time.monotonic())
 
@@ -297,8 +341,11 @@ class InProcessJob:
 	def description(self) -> str:
 		return str(self.kwargs.get("job_name"))
 
-	def get_status(self) -> str:
+	def get_status(self, refresh: bool = True) -> str:
 		return self.status
+
+	def return_value(self, refresh: bool = False) -> Any:
+		return self.result
 
 	def is_finished(self) -> bool:
 		return self.status == "finished"
@@ -339,7 +386,11 @@ class _Pool:
 
 	def pending(self, queue: str | None = None) -> list[InProcessJob]:
 		with self.cond:
-			return [j for j in self.jobs.values() if j.status in ("queued", "started") and (queue is None or j.origin == queue)]
+			return [
+				j
+				for j in self.jobs.values()
+				if j.status in ("queued", "started") and (queue is None or j.origin == queue)
+			]
 
 	def wait_idle(self, timeout: float) -> bool:
 		deadline = time.monotonic() + max(timeout, 0)
@@ -360,7 +411,9 @@ class _Pool:
 		alive = [t for t in self.threads[queue] if t.is_alive()]
 		wanted = max(1, int(_pool_size()))
 		for i in range(len(alive), wanted):
-			thread = threading.Thread(target=self._work, args=(queue,), name=f"frappe-worker-{queue}-{i}", daemon=True)
+			thread = threading.Thread(
+				target=self._work, args=(queue,), name=f"frappe-worker-{queue}-{i}", daemon=True
+			)
 			thread.start()
 			alive.append(thread)
 		self.threads[queue] = alive
@@ -381,6 +434,8 @@ class _Pool:
 				self.running += 1
 			try:
 				_run_job(job)
+			except BaseException:  # a timeout landing after the job ended must not kill the worker
+				pass
 			finally:
 				with self.cond:
 					self.running -= 1
@@ -426,7 +481,9 @@ def _run_job(job: InProcessJob) -> None:
 def _kill_job(job: InProcessJob, thread_id: int) -> None:
 	with job._guard:
 		if job._running:
-			ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), ctypes.py_object(JobTimeoutException))
+			ctypes.pythonapi.PyThreadState_SetAsyncExc(
+				ctypes.c_ulong(thread_id), ctypes.py_object(JobTimeoutException)
+			)
 
 
 def _reset_context() -> None:
@@ -453,9 +510,53 @@ def _callback(func: Callable | str | None, *args) -> None:
 _pool = _Pool()
 
 
+_rq_threads: list[tuple[threading.Thread, threading.Event]] = []
+
+
 def start_inprocess_workers(queues: list[str] | None = None) -> None:
-	"""Start the worker threads of the in-process pool now (they otherwise start on first enqueue)."""
-	_pool.start(queues)
+	"""Start this process's worker threads now (`huf serve`).
+
+	Without `redis_queue`: the in-process pool (which otherwise starts on the first enqueue).
+	With it: a thread that consumes the site's RQ queues, so one process still runs everything.
+	"""
+	conf = getattr(frappe.local, "conf", None) or {}
+	if not conf.get("redis_queue"):
+		_pool.start(queues)
+		return
+	from rq import SimpleWorker
+	from rq.timeouts import TimerDeathPenalty
+
+	class ThreadWorker(SimpleWorker):
+		death_penalty_class = TimerDeathPenalty
+
+		def _install_signal_handlers(self):
+			pass  # only the main thread may set signal handlers
+
+	conn = get_redis_conn()
+	names = [generate_qname(q) for q in get_queue_list(queues)]
+	stop = threading.Event()
+
+	def consume():
+		while not stop.is_set():
+			try:
+				ThreadWorker(
+					names, name=f"{uuid.uuid4().hex[:8]}.{os.getpid()}.thread", connection=conn
+				).work(burst=True, logging_level="WARNING")
+			except Exception:
+				print(traceback.format_exc(), file=sys.stderr)
+			stop.wait(0.5)
+
+	thread = threading.Thread(target=consume, name="frappe-rq-worker", daemon=True)
+	thread.start()
+	_rq_threads.append((thread, stop))
+
+
+def stop_inprocess_workers(timeout: float = 10) -> None:
+	"""Stop the RQ consumer threads started by `start_inprocess_workers` (pool threads are daemons)."""
+	while _rq_threads:
+		thread, stop = _rq_threads.pop()
+		stop.set()
+		thread.join(timeout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -470,6 +571,13 @@ def get_redis_conn(redis_url: str | None = None):
 	if not url:
 		frappe.throw(_("`redis_queue` is not set in the site config"))
 	return get_backend(url)
+
+
+def rq_job_id(job_id: str) -> str:
+	"""RQ accepts only letters, digits, `_` and `-` in job ids: map `site::id` onto that, collision-free."""
+	if re.fullmatch(r"[A-Za-z0-9_-]+", job_id):
+		return job_id
+	return re.sub(r"[^A-Za-z0-9_-]", "_", job_id)[:80] + "-" + hashlib.sha1(job_id.encode()).hexdigest()[:12]
 
 
 def get_bench_id() -> str:
@@ -493,21 +601,23 @@ def get_queue(qtype: str, is_async: bool = True):
 	return Queue(generate_qname(qtype), connection=get_redis_conn(), is_async=is_async)
 
 
-def _enqueue_rq(queue: str, queue_args: dict, timeout: int, job_id: str, at_front: bool, on_success, on_failure):
+def _enqueue_rq(
+	queue: str, queue_args: dict, timeout: int, job_id: str, at_front: bool, on_success, on_failure
+):
 	from rq.exceptions import NoSuchJobError
 	from rq.job import Callback, Job
 
 	q = get_queue(queue)
 	try:
 		# a finished job with the same id would keep its old arguments (rq#793)
-		Job.fetch(job_id, connection=q.connection).delete()
+		Job.fetch(rq_job_id(job_id), connection=q.connection).delete()
 	except NoSuchJobError:
 		pass
 	return q.enqueue_call(
 		"frappe.utils.background_jobs.execute_job",
 		kwargs=queue_args,
 		timeout=timeout,
-		job_id=job_id,
+		job_id=rq_job_id(job_id),
 		at_front=at_front,
 		on_success=Callback(on_success) if on_success else None,
 		on_failure=Callback(on_failure) if on_failure else None,
@@ -530,5 +640,7 @@ def start_worker(queue: str | None = None, burst: bool = False, quiet: bool = Fa
 
 	queues = get_queue_list(queue.split(",") if queue else None)
 	conn = get_redis_conn()
-	worker = Worker([generate_qname(q) for q in queues], name=f"{uuid.uuid4().hex[:8]}.{os.getpid()}", connection=conn)
+	worker = Worker(
+		[generate_qname(q) for q in queues], name=f"{uuid.uuid4().hex[:8]}.{os.getpid()}", connection=conn
+	)
 	worker.work(burst=burst, logging_level="WARNING" if quiet else "INFO")

@@ -70,7 +70,9 @@ def _encode(value: Any) -> bytes:
 		raise TypeError("Invalid input of type: 'bool'. Convert to a bytes, string, int or float first.")
 	if isinstance(value, int | float):
 		return repr(value).encode()
-	raise TypeError(f"Invalid input of type: '{type(value).__name__}'. Convert to a bytes, string, int or float first.")
+	raise TypeError(
+		f"Invalid input of type: '{type(value).__name__}'. Convert to a bytes, string, int or float first."
+	)
 
 
 def _key(key: str | bytes) -> bytes:
@@ -120,7 +122,9 @@ class MemoryStore:
 		with self._lock:
 			return self._get(name, bytes)
 
-	def set(self, name, value, ex: float | None = None, px: float | None = None, nx: bool = False, **kwargs) -> bool | None:
+	def set(
+		self, name, value, ex: float | None = None, px: float | None = None, nx: bool = False, **kwargs
+	) -> bool | None:
 		name = _key(name)
 		with self._lock:
 			if nx and self._alive(name):
@@ -154,7 +158,9 @@ class MemoryStore:
 	def keys(self, pattern: str | bytes = "*") -> list[bytes]:
 		pattern = pattern.decode() if isinstance(pattern, bytes) else pattern
 		with self._lock:
-			return [k for k in list(self._data) if self._alive(k) and fnmatch.fnmatchcase(k.decode(), pattern)]
+			return [
+				k for k in list(self._data) if self._alive(k) and fnmatch.fnmatchcase(k.decode(), pattern)
+			]
 
 	def expire(self, name, time_: float) -> bool:
 		name = _key(name)
@@ -325,9 +331,18 @@ class MemoryStore:
 
 	# -- locks ----------------------------------------------------------------------------
 
-	def lock(self, name, timeout: float | None = None, sleep: float = 0.1, blocking: bool = True, blocking_timeout: float | None = None, **kwargs) -> MemoryLock:
-		return MemoryLock(self, name, timeout=timeout, sleep=sleep, blocking=blocking, blocking_timeout=blocking_timeout)
-
+	def lock(
+		self,
+		name,
+		timeout: float | None = None,
+		sleep: float = 0.1,
+		blocking: bool = True,
+		blocking_timeout: float | None = None,
+		**kwargs,
+	) -> MemoryLock:
+		return MemoryLock(
+			self, name, timeout=timeout, sleep=sleep, blocking=blocking, blocking_timeout=blocking_timeout
+		)
 
 
 def _slice(start: int, end: int, length: int) -> slice:
@@ -341,7 +356,15 @@ def _slice(start: int, end: int, length: int) -> slice:
 class MemoryLock:
 	"""A lock with the interface of redis-py's `Lock`, kept in a `MemoryStore` key (expires after `timeout`)."""
 
-	def __init__(self, store: MemoryStore, name, timeout: float | None = None, sleep: float = 0.1, blocking: bool = True, blocking_timeout: float | None = None):
+	def __init__(
+		self,
+		store: MemoryStore,
+		name,
+		timeout: float | None = None,
+		sleep: float = 0.1,
+		blocking: bool = True,
+		blocking_timeout: float | None = None,
+	):
 		self.store, self.name = store, _key(name)
 		self.timeout, self.sleep = timeout, sleep
 		self.blocking, self.blocking_timeout = blocking, blocking_timeout
@@ -361,7 +384,13 @@ class MemoryLock:
 	def __exit__(self, exc_type, exc, tb) -> None:
 		self.release()
 
-	def acquire(self, sleep: float | None = None, blocking: bool | None = None, blocking_timeout: float | None = None, token: str | bytes | None = None) -> bool:
+	def acquire(
+		self,
+		sleep: float | None = None,
+		blocking: bool | None = None,
+		blocking_timeout: float | None = None,
+		token: str | bytes | None = None,
+	) -> bool:
 		"""Take the lock; wait up to `blocking_timeout` seconds (forever if None) when blocking."""
 		sleep = self.sleep if sleep is None else sleep
 		blocking = self.blocking if blocking is None else blocking
@@ -398,7 +427,9 @@ class MemoryLock:
 		self._local.token = None
 		with self.store.changed:
 			if self.store.get(self.name) != token:
-				raise LockNotOwnedError("Cannot release a lock that's no longer owned", lock_name=self.name.decode())
+				raise LockNotOwnedError(
+					"Cannot release a lock that's no longer owned", lock_name=self.name.decode()
+				)
 			self.store.delete(self.name)
 
 	def extend(self, additional_time: float, replace_ttl: bool = False) -> bool:
@@ -406,7 +437,9 @@ class MemoryLock:
 
 		with self.store.changed:
 			if not self.owned():
-				raise LockNotOwnedError("Cannot extend a lock that's no longer owned", lock_name=self.name.decode())
+				raise LockNotOwnedError(
+					"Cannot extend a lock that's no longer owned", lock_name=self.name.decode()
+				)
 			ttl = 0 if replace_ttl else max(self.store.ttl(self.name), 0)
 			return self.store.expire(self.name, ttl + additional_time)
 
@@ -449,7 +482,14 @@ class SiteCache:
 
 	# -- values ----------------------------------------------------------------------------
 
-	def set_value(self, key: str, val: Any, user: str | bool | None = None, expires_in_sec: float | None = None, shared: bool = False) -> None:
+	def set_value(
+		self,
+		key: str,
+		val: Any,
+		user: str | bool | None = None,
+		expires_in_sec: float | None = None,
+		shared: bool = False,
+	) -> None:
 		"""Store `val` (pickled); it disappears after `expires_in_sec` seconds when given."""
 		name = self.make_key(key, user, shared)
 		data = pickle.dumps(val)
@@ -459,7 +499,14 @@ class SiteCache:
 			else:
 				self.client.set(name, data)
 
-	def get_value(self, key: str, generator: Callable | None = None, user: str | bool | None = None, expires: bool = False, shared: bool = False) -> Any:
+	def get_value(
+		self,
+		key: str,
+		generator: Callable | None = None,
+		user: str | bool | None = None,
+		expires: bool = False,
+		shared: bool = False,
+	) -> Any:
 		"""The stored value, or None; with `generator`, compute, store and return a missing value."""
 		val = None
 		with _ignore_connection_error():
@@ -474,7 +521,10 @@ class SiteCache:
 	def get_all(self, key: str) -> dict:
 		"""{key: value} of every key starting with `key`."""
 		prefix = self.make_key("").decode()
-		return {k.decode().removeprefix(prefix): self.get_value(k.decode().removeprefix(prefix)) for k in self.get_keys(key)}
+		return {
+			k.decode().removeprefix(prefix): self.get_value(k.decode().removeprefix(prefix))
+			for k in self.get_keys(key)
+		}
 
 	def get_keys(self, key: str) -> list[bytes]:
 		"""Full (prefixed) keys starting with `key`."""
@@ -489,7 +539,13 @@ class SiteCache:
 	def delete_key(self, *args, **kwargs) -> None:
 		self.delete_value(*args, **kwargs)
 
-	def delete_value(self, keys: str | bytes | Iterable, user: str | bool | None = None, make_keys: bool = True, shared: bool = False) -> None:
+	def delete_value(
+		self,
+		keys: str | bytes | Iterable,
+		user: str | bool | None = None,
+		make_keys: bool = True,
+		shared: bool = False,
+	) -> None:
 		"""Delete one key or a list of keys."""
 		if not keys:
 			return
@@ -601,13 +657,28 @@ class SiteCache:
 
 	# -- locks -----------------------------------------------------------------------------
 
-	def lock(self, name: str, timeout: float | None = None, sleep: float = 0.1, blocking: bool = True, blocking_timeout: float | None = None, **kwargs):
+	def lock(
+		self,
+		name: str,
+		timeout: float | None = None,
+		sleep: float = 0.1,
+		blocking: bool = True,
+		blocking_timeout: float | None = None,
+		**kwargs,
+	):
 		"""A lock shared by every thread (in-process) or every process (Redis) of this site.
 
 		Use as `with frappe.cache().lock("name", timeout=30, blocking_timeout=5):`; raises redis'
 		`LockError` when it cannot be acquired in time; it expires after `timeout` seconds.
 		"""
-		return self.client.lock(self.make_key(name), timeout=timeout, sleep=sleep, blocking=blocking, blocking_timeout=blocking_timeout, **kwargs)
+		return self.client.lock(
+			self.make_key(name),
+			timeout=timeout,
+			sleep=sleep,
+			blocking=blocking,
+			blocking_timeout=blocking_timeout,
+			**kwargs,
+		)
 
 
 def _seconds(value: float) -> int | float:

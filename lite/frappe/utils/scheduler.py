@@ -153,14 +153,25 @@ def enqueue_event(event: ScheduledEvent) -> None:
 	"""Put one scheduled method on its queue (not again while it is still queued or running)."""
 	from frappe.utils.background_jobs import enqueue
 
-	enqueue(run_scheduled_job, queue=event.queue, job_id=event.job_id, deduplicate=True, job_type=event.method)
+	enqueue(
+		run_scheduled_job, queue=event.queue, job_id=event.job_id, deduplicate=True, job_type=event.method
+	)
 
 
 def run_scheduled_job(job_type: str) -> None:
-	"""The background job of a scheduled event: call the method."""
-	frappe.logger("scheduler").info(f"Scheduled Job Start: {job_type} for {frappe.local.site}")
-	frappe.get_attr(job_type)()
-	frappe.logger("scheduler").info(f"Scheduled Job Complete: {job_type} for {frappe.local.site}")
+	"""The background job of a scheduled event: call the method; a failure is rolled back and logged."""
+	logger = frappe.logger("scheduler")
+	logger.info(f"Scheduled Job Start: {job_type} for {frappe.local.site}")
+	try:
+		frappe.get_attr(job_type)()
+		frappe.db.commit()
+	except Exception:
+		frappe.db.rollback()
+		frappe.log_error(title=job_type)
+		frappe.db.commit()
+		logger.info(f"Scheduled Job Failed: {job_type} for {frappe.local.site}")
+	else:
+		logger.info(f"Scheduled Job Complete: {job_type} for {frappe.local.site}")
 
 
 def run_event(event: str) -> list[str]:
@@ -186,7 +197,9 @@ def get_sites(sites_path: str | None = None) -> list[str]:
 	sites_path = sites_path or frappe.get_sites_path()
 	if not os.path.isdir(sites_path):
 		return []
-	return sorted(d for d in os.listdir(sites_path) if os.path.isfile(os.path.join(sites_path, d, "site_config.json")))
+	return sorted(
+		d for d in os.listdir(sites_path) if os.path.isfile(os.path.join(sites_path, d, "site_config.json"))
+	)
 
 
 def tick(sites: list[str], sites_path: str, now: datetime.datetime | None = None) -> None:
@@ -199,7 +212,12 @@ def tick(sites: list[str], sites_path: str, now: datetime.datetime | None = None
 			print(f"Scheduler failed for site {site}:\n{traceback.format_exc()}", file=sys.stderr)
 
 
-def start_scheduler(site: str | None = None, sites_path: str | None = None, stop_event: threading.Event | None = None, interval: float | None = None) -> None:
+def start_scheduler(
+	site: str | None = None,
+	sites_path: str | None = None,
+	stop_event: threading.Event | None = None,
+	interval: float | None = None,
+) -> None:
 	"""Run the scheduler until `stop_event` is set: every `scheduler_tick_interval` s (60), enqueue due events.
 
 	Serves `site` (default: the current site, else every site of the bench). Without `redis_queue`,

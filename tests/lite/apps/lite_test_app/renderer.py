@@ -1,8 +1,7 @@
 """A `page_renderer` hook class used by the HTTP tests."""
 
-from werkzeug.wrappers import Response
-
 from frappe.website.page_renderers.base_renderer import BaseRenderer
+from werkzeug.wrappers import Response
 
 
 class LiteStreamRenderer(BaseRenderer):

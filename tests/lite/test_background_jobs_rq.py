@@ -1,0 +1,144 @@
+"""frappe.enqueue on RQ (`redis_queue` set) with a real redis-server and a burst worker process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import frappe
+from frappe.tests import IntegrationTestCase
+from frappe.utils.background_jobs import (
+	get_jobs,
+	is_job_enqueued,
+	start_inprocess_workers,
+	start_worker,
+	stop_inprocess_workers,
+	wait_for_jobs,
+)
+
+from tests.support.redis_server import RedisServer
+
+PREFIX = "rqjob-test"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def insert_note(title: str) -> None:
+	frappe.get_doc({"doctype": "Note", "title": f"{title} by {frappe.session.user}"}).insert(
+		ignore_permissions=True
+	)
+
+
+def fail(title: str) -> None:
+	insert_note(title)
+	raise RuntimeError("rq job failed on purpose")
+
+
+class TestRQJobs(IntegrationTestCase):
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		cls.redis = RedisServer().start()
+		cls.addClassCleanup(cls.redis.stop)
+
+	def setUp(self):
+		super().setUp()
+		self.config_path = frappe.get_site_path("site_config.json")
+		with open(self.config_path) as f:
+			self.original_config = f.read()
+		config = json.loads(self.original_config)
+		config["redis_queue"] = self.redis.url
+		self._write_config(json.dumps(config))
+		frappe.local.conf["redis_queue"] = self.redis.url
+
+	def tearDown(self):
+		self._write_config(self.original_config)
+		frappe.local.conf.pop("redis_queue", None)
+		frappe.db.rollback()
+		frappe.db.delete("Note", {"title": ["like", f"{PREFIX}%"]})
+		frappe.db.delete("Error Log", {"method": ["like", f"{__name__}%"]})
+		frappe.db.commit()
+		super().tearDown()
+
+	def _write_config(self, text: str) -> None:
+		with open(self.config_path, "w") as f:
+			f.write(text)
+		# a new mtime makes every process re-read the config
+		stat = os.stat(self.config_path)
+		os.utime(self.config_path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+
+	def run_burst_worker(self) -> subprocess.CompletedProcess:
+		code = (
+			"import sys, frappe\n"
+			f"frappe.init({frappe.local.site!r}, sites_path={frappe.local.sites_path!r})\n"
+			"from frappe.utils.background_jobs import start_worker\n"
+			"start_worker(burst=True)\n"
+		)
+		env = dict(os.environ)
+		env["PYTHONPATH"] = os.pathsep.join(
+			p for p in [HERE, os.path.join(HERE, "apps"), os.getcwd(), env.get("PYTHONPATH")] if p
+		)
+		return subprocess.run(
+			[sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+		)
+
+	def test_job_runs_in_a_burst_worker_as_the_enqueuing_user(self):
+		with self.set_user("Guest"):
+			job = frappe.enqueue(f"{__name__}.insert_note", title=f"{PREFIX} one")
+		self.assertEqual(job.get_status(), "queued")
+		self.assertIn(f"{__name__}.insert_note", get_jobs(site=frappe.local.site)[frappe.local.site])
+		frappe.db.commit()
+		result = self.run_burst_worker()
+		self.assertEqual(result.returncode, 0, result.stderr)
+		self.assertTrue(frappe.db.exists("Note", {"title": f"{PREFIX} one by Guest"}))
+		self.assertEqual(job.get_status(refresh=True), "finished")
+
+	def test_failed_job_is_rolled_back_and_logged(self):
+		frappe.enqueue(f"{__name__}.fail", title=f"{PREFIX} failing")
+		frappe.db.commit()
+		result = self.run_burst_worker()
+		self.assertEqual(result.returncode, 0, result.stderr)
+		self.assertFalse(frappe.db.exists("Note", {"title": ["like", f"{PREFIX} failing%"]}))
+		self.assertTrue(frappe.db.exists("Error Log", {"method": f"{__name__}.fail"}))
+
+	def test_deduplication_of_queued_job_ids(self):
+		self.assertIsNotNone(
+			frappe.enqueue(
+				f"{__name__}.insert_note", title=f"{PREFIX} dedup", job_id="rq-dedup", deduplicate=True
+			)
+		)
+		self.assertTrue(is_job_enqueued("rq-dedup"))
+		self.assertIsNone(
+			frappe.enqueue(
+				f"{__name__}.insert_note", title=f"{PREFIX} dedup", job_id="rq-dedup", deduplicate=True
+			)
+		)
+		frappe.db.commit()
+		self.assertEqual(self.run_burst_worker().returncode, 0)
+		self.assertFalse(is_job_enqueued("rq-dedup"))
+		self.assertEqual(frappe.db.count("Note", {"title": ["like", f"{PREFIX} dedup%"]}), 1)
+
+	def test_serve_consumes_the_queue_in_a_thread(self):
+		start_inprocess_workers()
+		try:
+			job = frappe.enqueue(f"{__name__}.insert_note", title=f"{PREFIX} threaded")
+			frappe.db.commit()
+			self.assertTrue(wait_for_jobs(30))
+			self.assertEqual(job.get_status(refresh=True), "finished")
+		finally:
+			stop_inprocess_workers()
+		self.assertTrue(frappe.db.exists("Note", {"title": f"{PREFIX} threaded by Administrator"}))
+
+	def test_enqueue_after_commit_is_dropped_on_rollback(self):
+		frappe.enqueue(f"{__name__}.insert_note", title=f"{PREFIX} rolled back", enqueue_after_commit=True)
+		frappe.db.rollback()
+		self.assertEqual(get_jobs(site=frappe.local.site), {})
+
+
+class TestWorkerWithoutRedis(IntegrationTestCase):
+	def test_worker_without_redis_queue_exits_with_a_message(self):
+		self.assertFalse(frappe.conf.get("redis_queue"))
+		with self.assertRaises(SystemExit) as caught:
+			start_worker(burst=True)
+		self.assertIn("redis_queue", str(caught.exception.code))
