@@ -69,9 +69,9 @@ def percentile(values: list[float], p: float) -> float:
 
 def run(streams: int, deltas: int, gap: float) -> None:
 	import httpx
+	from frappe.app import make_app
 	from werkzeug.serving import make_server
 
-	from frappe.app import make_app
 	from huf.ai.stream_events import iter_frames, validate_event
 	from tests.support.llm_server import Reply, ScriptedLLM
 
@@ -94,7 +94,9 @@ def run(streams: int, deltas: int, gap: float) -> None:
 				received: list[tuple[float, str]] = []
 				started = time.perf_counter()
 				first = None
-				with client.stream("POST", url, json={"prompt": f"bench {n}"}, headers={"Authorization": token}) as response:
+				with client.stream(
+					"POST", url, json={"prompt": f"bench {n}"}, headers={"Authorization": token}
+				) as response:
 					assert response.status_code == 200, response.read()
 					for event in iter_frames(response.iter_raw()):
 						at = time.perf_counter()
@@ -124,7 +126,9 @@ def run(streams: int, deltas: int, gap: float) -> None:
 		f"max {max(latencies):6.2f} ms"
 	)
 	print(f"POST -> first frame:           median {statistics.median(first_frame):6.2f} ms")
-	print(f"last delta sent -> stream end: median {statistics.median(after_last):6.2f} ms (complete frame, run saved)")
+	print(
+		f"last delta sent -> stream end: median {statistics.median(after_last):6.2f} ms (complete frame, run saved)"
+	)
 
 
 def main() -> None:

@@ -198,7 +198,6 @@ def get_conversation(name: Any, ptype: str, agent: str | None = None):
 
 def latest_conversation(agent: str):
 	"""The caller's most recently active chat conversation with `agent` (None if there is none)."""
-	check_agent(agent)
 	names = frappe.get_all(
 		"Agent Conversation",
 		filters={"agent": agent, "user": frappe.session.user, "is_active": 1, "channel": "chat"},
@@ -210,22 +209,14 @@ def latest_conversation(agent: str):
 
 
 def check_agent(agent: Any, chat: bool = False) -> None:
-	"""The agent exists, is open to the caller and (for `chat`) has Allow Chat."""
-	from huf.huf.record_access import is_agent_open_to
+	"""The caller may run `agent` (exists, enabled, open to them, not a viewer) and, for `chat`, it has Allow Chat."""
+	from huf.ai.runtime.access import check_can_run, load_agent
 
-	row = (
-		frappe.db.get_value("Agent", agent, ["name", "allow_chat"], as_dict=True)
-		if isinstance(agent, str) and agent
-		else None
-	)
-	if not row or not is_agent_open_to(row.name):
+	doc = load_agent(agent)
+	check_can_run(doc)
+	if chat and not doc.get("allow_chat"):
 		frappe.throw(
-			_("Agent {0} not found or not available to you.").format(frappe.bold(agent)),
-			frappe.PermissionError,
-		)
-	if chat and not row.allow_chat:
-		frappe.throw(
-			_("Chat is not enabled for the agent {0} (see Allow Chat).").format(frappe.bold(agent)),
+			_("Chat is not enabled for the agent {0} (see Allow Chat).").format(frappe.bold(doc.name)),
 			frappe.PermissionError,
 		)
 

@@ -201,6 +201,10 @@ def run_agent_sync(
 		inline=bool(inline),
 	)
 	session_id = queue.runtime_context(run).get("session_id")
+	if inline and frappe.flags.get("huf_conversation") == run.conversation:
+		inline = (
+			False  # called from inside a run of this conversation (a tool, a hook): waiting would deadlock
+		)
 	if not inline:
 		queue.kick_drainer(run.conversation)
 		return {
@@ -306,7 +310,11 @@ def stream_agent_run(
 
 
 def _stream(run: Any) -> Iterator[dict]:
-	yield events.run_status("Queued", run.name)
+	try:
+		yield events.run_status("Queued", run.name)
+	except GeneratorExit:
+		queue.cancel_unstarted(run.name)
+		raise
 	yield from queue.run_inline(run.name, run.conversation, stream=True)
 
 

@@ -22,7 +22,7 @@ from huf.ai.stream_events import encode_frame
 
 ROUTE = "huf/stream"
 DEMO_TEMPLATE = "huf/www/huf_stream.html"
-TOKEN_SCHEMES = ("token", "basic", "bearer")
+TOKEN_SCHEMES = ("token", "basic")  # both are verified by the framework before we get here
 MAX_PROMPT_CHARS = 100_000
 STREAM_HEADERS = {
 	"Cache-Control": "no-cache",
@@ -100,7 +100,7 @@ def get_demo_context() -> dict:
 
 	user = frappe.session.user
 	agents = []
-	if user != "Guest":
+	if user != "Guest" and frappe.has_permission("Agent", "read"):
 		agents = frappe.get_list(
 			"Agent", filters={"disabled": 0}, pluck="name", order_by="name asc", limit_page_length=200
 		)
@@ -192,7 +192,10 @@ def event_stream(site: str, sites_path: str, user: str, lang: str | None, kwargs
 		_close(events)
 		if getattr(frappe.local, "db", None):
 			frappe.db.rollback()
-		yield encode_frame({"type": "error", "content": readable_error(e), "agent_run_id": run_id})
+		message = readable_error(e)
+		if getattr(frappe.local, "db", None):
+			frappe.db.commit()  # the Error Log
+		yield encode_frame({"type": "error", "content": message, "agent_run_id": run_id})
 	finally:
 		frappe.destroy()
 
@@ -209,7 +212,8 @@ def readable_error(e: Exception) -> str:
 	"""A message for the client: Frappe's and the providers' messages, nothing internal."""
 	from huf.ai.providers import ProviderError
 
-	if isinstance(e, frappe.ValidationError | ProviderError) and str(e):
+	user_facing = isinstance(e, ProviderError) or getattr(e, "http_status_code", 500) < 500
+	if user_facing and str(e):
 		return frappe.utils.strip_html(str(e))
 	frappe.log_error(title="Agent stream failed")
 	return _("The agent run failed. The error was logged.")

@@ -96,6 +96,10 @@ class LiveAgentTestCase(IntegrationTestCase):
 	@classmethod
 	def clear_conversations(cls):
 		"""Delete the agent's conversations, messages, runs and feedback (runs commit as they go)."""
+		from frappe.utils.background_jobs import wait_for_jobs
+
+		wait_for_jobs(60)
+		frappe.set_user("Administrator")
 		frappe.db.rollback()
 		conversations = frappe.get_all("Agent Conversation", filters={"agent": cls.AGENT}, pluck="name")
 		messages = frappe.get_all("Agent Message", filters={"agent": cls.AGENT}, pluck="name")
@@ -103,13 +107,12 @@ class LiveAgentTestCase(IntegrationTestCase):
 			frappe.db.delete("Agent Run Feedback", {"agent_message": ("in", messages)})
 		frappe.db.delete("Agent Run Feedback", {"agent": cls.AGENT})
 		if conversations:
-			frappe.db.delete("Agent Message", {"conversation": ("in", conversations)})
+			for doctype in ("Agent Message", "Agent Tool Call", "Agent Context Artifact"):
+				frappe.db.delete(doctype, {"conversation": ("in", conversations)})
 		frappe.db.delete("Agent Message", {"agent": cls.AGENT})
 		runs = frappe.get_all("Agent Run", filters={"agent": cls.AGENT}, pluck="name")
 		if runs:
 			frappe.db.delete("Agent Tool Call", {"agent_run": ("in", runs)})
-		if conversations:
-			frappe.db.delete("Agent Tool Call", {"conversation": ("in", conversations)})
 		frappe.db.delete("Agent Run", {"agent": cls.AGENT})
 		frappe.db.delete("Agent Conversation", {"agent": cls.AGENT})
 		frappe.db.commit()

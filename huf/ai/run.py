@@ -298,7 +298,9 @@ class _Run:
 				"tool": call.name,
 				"status": "Running",
 				"call_id": call.id,
-				"tool_args": call.arguments or "{}",
+				"tool_args": call.arguments
+				if call.args is not None
+				else json.dumps({"invalid_json": call.arguments}),
 				"is_mcp_tool": 1 if tool is not None and tool.is_mcp_tool else 0,
 				"mcp_server": tool.mcp_server if tool is not None else None,
 			}

@@ -52,6 +52,24 @@ class TestAgentChat(LiveAgentTestCase):
 			["Hi, I am Alice", "Hello Alice", "Still there?"],
 		)
 
+	def test_now_0_queues_the_run_and_the_drainer_answers(self):
+		from frappe.utils.background_jobs import wait_for_jobs
+
+		self.llm.queue(Reply(content="Queued answer"))
+		with self.set_user(ALICE):
+			queued = agent_chat.send_agent_chat_message(AGENT, "Answer when you can", now=0)
+		self.assertTrue(queued["queued"])
+		self.assertNotIn("response", queued)
+		wait_for_jobs(60)
+		frappe.db.rollback()
+		run = frappe.db.get_value(
+			"Agent Run", queued["agent_run_id"], ["status", "response", "user"], as_dict=True
+		)
+		self.assertEqual((run.status, run.response, run.user), ("Success", "Queued answer", ALICE))
+		with self.set_user(ALICE):
+			history = agent_chat.get_history(queued["conversation_id"])
+		self.assertEqual([m.content for m in history], ["Answer when you can", "Queued answer"])
+
 	def test_another_user_can_neither_read_nor_write_the_conversation(self):
 		conversation = self.alice_conversation()["conversation_id"]
 		self.llm.reset()
@@ -121,15 +139,24 @@ class TestAgentChat(LiveAgentTestCase):
 
 	def test_chat_needs_allow_chat_and_a_message(self):
 		frappe.db.set_value("Agent", AGENT, "allow_chat", 0)
+		frappe.clear_document_cache("Agent", AGENT)
 		with self.set_user(ALICE):
 			with self.assertRaisesRegex(frappe.PermissionError, "Allow Chat"):
 				agent_chat.send_agent_chat_message(AGENT, "Hi")
 		frappe.db.set_value("Agent", AGENT, "allow_chat", 1)
+		frappe.clear_document_cache("Agent", AGENT)
 		with self.set_user(ALICE):
 			with self.assertRaisesRegex(frappe.ValidationError, "Write a message"):
 				agent_chat.send_agent_chat_message(AGENT, "   ")
-			with self.assertRaises(frappe.PermissionError):
+			with self.assertRaises(frappe.DoesNotExistError):
 				agent_chat.create_conversation("No Such Agent")
+		frappe.db.set_value("Agent", AGENT, "disabled", 1)
+		frappe.clear_document_cache("Agent", AGENT)
+		with self.set_user(ALICE):
+			with self.assertRaisesRegex(frappe.ValidationError, "disabled"):
+				agent_chat.send_agent_chat_message(AGENT, "Hi")
+		frappe.db.set_value("Agent", AGENT, "disabled", 0)
+		frappe.clear_document_cache("Agent", AGENT)
 		self.assertEqual(self.llm.chat_requests, [])
 
 	def test_agent_chat_document_remembers_its_conversation(self):

@@ -199,6 +199,29 @@ class TestRunAgentSync(RuntimeTestCase):
 		self.assertIn("You are a test agent.", system)
 		self.assertIn("favourite_colour: green", system)
 
+	def test_summarize_strategy_runs_after_the_run(self):
+		agent = self.make_agent("Runtime Summary Agent", context_strategy="Summarize", history_limit=2)
+		self.llm.queue("Hello Ada.", "You like tea.", "Ada introduced herself and likes tea.")
+		first = run_agent_sync(agent, "I am Ada.", now=1)
+		run_agent_sync(agent, "I like tea.", conversation_id=first["conversation_id"], now=1)
+		from frappe.utils.background_jobs import wait_for_jobs
+
+		self.assertTrue(wait_for_jobs(30))
+		summary = frappe.db.get_value("Agent Conversation", first["conversation_id"], "summary")
+		self.assertEqual(summary, "Ada introduced herself and likes tea.")
+		self.assertIn("I am Ada.", json.dumps(self.llm.chat_requests[-1]["body"]["messages"]))
+
+	def test_a_run_started_inside_a_run_of_the_same_conversation_is_queued(self):
+		agent = self.make_agent("Runtime Plain Agent")
+		self.llm.queue("first")
+		first = run_agent_sync(agent, "first", now=1)
+		frappe.flags.huf_conversation = first["conversation_id"]
+		try:
+			nested = run_agent_sync(agent, "from a tool", conversation_id=first["conversation_id"], now=1)
+		finally:
+			frappe.flags.huf_conversation = None
+		self.assertTrue(nested["queued"])
+
 	def test_empty_prompt_is_refused(self):
 		agent = self.make_agent("Runtime Plain Agent")
 		with self.assertRaises(frappe.ValidationError):
@@ -256,6 +279,15 @@ class TestAccess(RuntimeTestCase):
 			# another guest session cannot continue the conversation
 			with self.assertRaises(frappe.PermissionError):
 				run_agent_sync(open_, "again", conversation_id=result["conversation_id"], now=1)
+			# a queued guest run is drained as the guest, in the guest's own conversation
+			self.llm.queue("Later, guest.")
+			queued = run_agent_sync(open_, "later", external_id=result["session_id"].split(":", 1)[1])
+			self.assertEqual(queued["conversation_id"], result["conversation_id"])
+			from frappe.utils.background_jobs import wait_for_jobs
+
+			self.assertTrue(wait_for_jobs(30))
+			status = get_agent_run_status(queued["agent_run_id"], session_id=result["session_id"])
+			self.assertEqual((status["status"], status["response"]), ("Success", "Later, guest."))
 
 	def test_allowed_users_and_roles_restrict_an_agent(self):
 		agent = self.make_agent("Runtime Restricted Agent", agent_user=[{"user": ALICE}])

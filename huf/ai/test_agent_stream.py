@@ -11,8 +11,8 @@ import time
 import frappe
 
 from huf.ai.chat_test_support import LiveAgentTestCase
-from huf.ai.stream_events import iter_frames, validate_event
 from huf.ai.runtime.tools import Tool, registered_tools
+from huf.ai.stream_events import iter_frames, validate_event
 from tests.support.llm_server import Reply, tool_call
 
 ALICE = "stream-alice@example.com"
@@ -221,6 +221,20 @@ class TestAgentStream(LiveAgentTestCase):
 		self.assertEqual(run.status, "Failed")
 		self.assertIn("refuses this request", run.error_message)
 
+	def test_errors_outside_the_loop_reach_the_client_without_internals(self):
+		from huf.ai.agent_stream_renderer import readable_error
+
+		self.assertEqual(
+			readable_error(frappe.PermissionError("Conversation not found")), "Conversation not found"
+		)
+		before = frappe.db.count("Error Log")
+		try:
+			raise KeyError("/srv/secret/path")
+		except KeyError as e:
+			message = readable_error(e)
+		self.assertEqual(message, "The agent run failed. The error was logged.")
+		self.assertEqual(frappe.db.count("Error Log"), before + 1)
+
 	# --- authentication ----------------------------------------------------------------------------
 
 	def test_get_never_runs_an_agent(self):
@@ -261,6 +275,23 @@ class TestAgentStream(LiveAgentTestCase):
 
 		response = self.client().post(ROUTE, json={"prompt": "Hi"}, headers={"Authorization": token + "x"})
 		self.assertEqual(response.status_code, 401)
+
+	def test_guests_stream_only_from_agents_that_allow_guests(self):
+		self.assertEqual(self.client().post(ROUTE, json={"prompt": "Hi"}).status_code, 403)
+		frappe.db.set_value("Agent", AGENT, "allow_guest", 1)
+		frappe.clear_document_cache("Agent", AGENT)
+		frappe.db.commit()
+		try:
+			self.llm.queue(Reply(content="Hello guest"))
+			response, frames = self.stream(self.client(), {"prompt": "Hi"})
+		finally:
+			frappe.db.set_value("Agent", AGENT, "allow_guest", 0)
+			frappe.clear_document_cache("Agent", AGENT)
+			frappe.db.commit()
+		self.assertEqual(response.status_code, 200)
+		complete = valid(frames[-1][1])
+		self.assertEqual(complete["full_response"], "Hello guest")
+		self.assertTrue(complete["session_id"].startswith("chat:guest-"), complete["session_id"])
 
 	# --- access ------------------------------------------------------------------------------------
 

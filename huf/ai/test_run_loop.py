@@ -157,6 +157,23 @@ class TestToolCalls(RuntimeTestCase):
 		)
 		self.assertEqual(statuses, ["Failed", "Failed"])
 
+	def test_invalid_json_arguments_are_reported_to_the_model(self):
+		agent = self.make_agent("Runtime Tool Agent")
+		calls = []
+		self.llm.queue(
+			Reply(tool_calls=[tool_call("get_weather", '{"city": "Pune"', "call_bad")]),
+			Reply(content="Sorry."),
+		)
+		with registered_tools(weather_tool(calls), agent=agent):
+			events = list(stream_agent_run(agent, "Weather?"))
+		self.assertEqual(calls, [])
+		call_event = next(e for e in events if e["type"] == "tool_call")
+		self.assertEqual(call_event["arguments"], {})
+		result = next(e for e in events if e["type"] == "tool_result")
+		self.assertEqual(result["status"], "Failed")
+		self.assertIn("not a valid JSON object", result["content"])
+		self.assertEqual(events[-1]["type"], "complete")
+
 	def test_no_tools_until_the_tools_issue_registers_them(self):
 		agent = self.make_agent("Runtime Tool Agent")
 		self.llm.queue("plain")

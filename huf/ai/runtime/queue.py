@@ -226,11 +226,29 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 				)
 				return
 		yield from execute_run(run_name, stream=stream, lock=lock)
+	except GeneratorExit:
+		if lock is None:
+			cancel_unstarted(run_name)
+		raise
 	finally:
 		locks.unclaim_run(run_name)
 		if lock is not None:
 			lock.release()
 			wake_after_release(conversation)
+
+
+def cancel_unstarted(run_name: str) -> None:
+	"""Cancel a claimed run whose caller went away before it started (e.g. a closed stream)."""
+	locks.unclaim_run(run_name)
+	if run_status(run_name) != "Queued":
+		return
+	frappe.db.set_value(
+		"Agent Run",
+		run_name,
+		{"status": "Cancelled", "error_message": _("The stream was closed before the run started.")},
+	)
+	frappe.db.commit()
+	publish_status(run_name, "Cancelled")
 
 
 def final_events(run_name: str) -> Iterator[dict]:

@@ -141,6 +141,29 @@ class TestOneConversation(RuntimeTestCase):
 		self.assertTrue(all(r["success"] for r in results if not r.get("queued")))
 		self.assert_strictly_in_order(conversation, {f"mixed {i}" for i in range(8)})
 
+	def test_a_stream_closed_while_waiting_cancels_its_run(self):
+		from huf.ai.agent_integration import stream_agent_run
+
+		agent = self.make_agent("Runtime FIFO Agent")
+		self.llm.queue("hello")
+		conversation = run_agent_sync(agent, "first", now=1)["conversation_id"]
+		holder = locks.ConversationLock(conversation)
+		self.assertTrue(holder.acquire())  # another run is busy with the conversation
+		try:
+			stream = stream_agent_run(agent, "waiting", conversation_id=conversation)
+			self.assertEqual(next(stream)["status"], "Queued")
+			stream.close()
+		finally:
+			holder.release()
+		run = frappe.db.get_value(
+			"Agent Run",
+			{"conversation": conversation, "prompt": "waiting"},
+			["status", "error_message"],
+			as_dict=True,
+		)
+		self.assertEqual(run.status, "Cancelled")
+		self.assertIn("before the run started", run.error_message)
+
 
 class TestManyConversations(RuntimeTestCase):
 	def test_ten_inline_runs_on_different_conversations_run_in_parallel(self):

@@ -10,11 +10,25 @@ AGENT = "Console Test Agent"
 USER = "console-user@example.com"
 
 
+def reset_console() -> None:
+	"""Runs commit the console: leave it empty, not pointing at the deleted test agent."""
+	frappe.db.rollback()
+	for fieldname in ("agent_name", "provider", "model", "prompt", "response"):
+		frappe.db.set_single_value("Agent Console", fieldname, None)
+	frappe.db.commit()
+
+
 class TestAgentConsole(LiveAgentTestCase):
 	AGENT = AGENT
 	PROVIDER = "Console Test LLM"
 	MODEL = "console-scripted-model"
 	USERS = {USER: ("Huf User",)}
+	WEB_SERVER = True
+
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		cls.addClassCleanup(reset_console)
 
 	def test_run_stores_the_response_and_records_the_run(self):
 		self.llm.queue(Reply(content="Console says hi", prompt_tokens=7, completion_tokens=3))
@@ -56,3 +70,24 @@ class TestAgentConsole(LiveAgentTestCase):
 			with self.assertRaises(frappe.PermissionError):
 				run_console(AGENT, "Hi")
 		self.assertEqual(self.llm.chat_requests, [])
+
+	def test_the_form_run_over_http_stores_the_response(self):
+		import httpx
+
+		client = httpx.Client(base_url=self.base_url, timeout=60)
+		self.addCleanup(client.close)
+		login = client.post("/api/method/login", data={"usr": "Administrator", "pwd": self.ADMIN_PASSWORD})
+		self.assertEqual(login.status_code, 200, login.text)
+		form = frappe.get_single("Agent Console").as_dict()
+		form.update({"agent_name": AGENT, "prompt": "Over HTTP", "response": None})
+		self.llm.queue(Reply(content="Answer over HTTP"))
+		response = client.post(
+			"/api/method/run_doc_method",
+			json={"docs": frappe.as_json(form), "method": "run"},
+			headers={"X-Frappe-CSRF-Token": self.csrf_token(client)},
+		)
+		self.assertEqual(response.status_code, 200, response.text)
+		self.assertEqual(response.json()["message"]["response"], "Answer over HTTP")
+		frappe.db.rollback()
+		self.assertEqual(frappe.db.get_single_value("Agent Console", "response"), "Answer over HTTP")
+		self.assertEqual(frappe.db.get_single_value("Agent Console", "prompt"), "Over HTTP")

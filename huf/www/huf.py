@@ -1,0 +1,107 @@
+"""The Huf dashboard at /huf and /huf/<path>: the built React app, with the signed-in user's boot data."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from urllib.parse import quote
+
+import frappe
+
+from huf.huf.capabilities import CAPABILITIES
+
+no_cache = 1
+
+BUILD_DIR = ("public", "frontend")
+ASSET_TAG = re.compile(r"<(?:script|link)\b[^>]*/assets/huf/frontend/[^>]*>(?:</script>)?", re.IGNORECASE)
+PTYPES = ("read", "write", "create", "delete")
+# Record types the dashboard reads or edits; the boot data says which of them the user may use.
+DASHBOARD_DOCTYPES = (
+	"Agent",
+	"AI Provider",
+	"AI Model",
+	"Agent Tool Function",
+	"Agent Tool Type",
+	"MCP Server",
+	"Knowledge Source",
+	"Knowledge Input",
+	"Agent Conversation",
+	"Agent Message",
+	"Agent Run",
+	"Agent Run Feedback",
+	"Agent Settings",
+	"Agent Prompt",
+)
+
+
+def get_context(context) -> None:
+	if frappe.session.user == "Guest":
+		frappe.local.flags.redirect_location = "/login?redirect-to=" + quote(login_target(), safe="/")
+		raise frappe.Redirect
+	context.no_cache = 1
+	context.assets = get_asset_tags()
+	context.boot_json = script_json(get_boot())
+	context.title = "Huf"
+
+
+def login_target() -> str:
+	"""Where to come back after logging in: this dashboard page (never another site)."""
+	request = getattr(frappe.local, "request", None)
+	path = request.path if request else "/huf"
+	return path if path == "/huf" or path.startswith("/huf/") else "/huf"
+
+
+def get_asset_tags() -> list[str]:
+	"""The script and stylesheet tags of the built app (empty when it has not been built)."""
+	index = os.path.join(frappe.get_app_path("huf", *BUILD_DIR), "index.html")
+	if not os.path.isfile(index):
+		return []
+	with open(index, encoding="utf-8") as f:
+		return ASSET_TAG.findall(f.read())
+
+
+def get_boot() -> dict:
+	"""What the app needs before its first request: who is signed in and what they may do."""
+	from frappe.sessions import get_csrf_token
+
+	user = frappe.session.user
+	roles = frappe.get_roles(user)
+	return {
+		"user": user,
+		"full_name": frappe.get_fullname(user),
+		"roles": roles,
+		"capabilities": get_capabilities(user, roles),
+		"permissions": {
+			doctype: {ptype: bool(frappe.has_permission(doctype, ptype)) for ptype in PTYPES}
+			for doctype in DASHBOARD_DOCTYPES
+		},
+		"csrf_token": get_csrf_token() or "",
+		"site_name": frappe.local.site,
+	}
+
+
+def get_capabilities(user: str, roles: list[str]) -> list[str]:
+	"""Capabilities of the Huf Roles the user holds (through their Frappe role or a Huf User Role)."""
+	if user == "Administrator" or "System Manager" in roles:
+		return list(CAPABILITIES)
+	huf_roles = set(frappe.get_all("Huf Role", filters={"frappe_role": ["in", roles or [""]]}, pluck="name"))
+	assigned = frappe.db.get_value("Huf User Role", {"user": user, "enabled": 1}, "huf_role")
+	if assigned:
+		huf_roles.add(assigned)
+	if not huf_roles:
+		return []
+	granted = set(
+		frappe.get_all(
+			"Huf Role Permission",
+			filters={"parenttype": "Huf Role", "parent": ["in", list(huf_roles)]},
+			pluck="capability",
+		)
+	)
+	return [c for c in CAPABILITIES if c in granted]
+
+
+def script_json(value: dict) -> str:
+	"""JSON safe inside a <script> element (no `</script>` or comment openers can break out)."""
+	text = json.dumps(value, default=str, separators=(",", ":"))
+	return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -1,0 +1,223 @@
+// End-to-end run of the dashboard at /huf in headless Chromium (driven by tests/browser/test_dashboard.py).
+// Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, viewer: {...}, llm_api_base}.
+// Output: <out_dir>/result.json with what was observed; exit code 1 and a message on the first failed step.
+import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, "..", "..", "frontend", "package.json"));
+const { chromium } = require("playwright-core");
+
+const config = JSON.parse(process.env.HUF_E2E_CONFIG ?? "{}");
+const base = config.base_url;
+const out = config.out_dir;
+mkdirSync(out, { recursive: true });
+const result = { steps: [], screenshots: [], console_errors: [] };
+const AGENT = "E2E Agent";
+const PROVIDER = "E2E LLM";
+const MODEL = "e2e-model";
+const SECRET = "sk-e2e-never-shown-9f3a";
+
+function step(name) {
+  result.steps.push(name);
+  console.log(`step: ${name}`);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+async function shot(page, name) {
+  const file = path.join(out, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  result.screenshots.push(file);
+}
+
+async function login(page, user, password) {
+  await page.goto(`${base}/huf`);
+  check(page.url().includes("/login"), `a visitor should be sent to the login page, got ${page.url()}`);
+  check(page.url().includes("redirect-to=/huf"), `the login page should bring the visitor back to /huf, got ${page.url()}`);
+  await page.fill("#usr", user);
+  await page.fill("#pwd", password);
+  await Promise.all([page.waitForURL(/\/huf\/?$/), page.click("button[type=submit]")]);
+  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+}
+
+async function navTo(page, label) {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
+}
+
+const browser = await chromium.launch({
+  executablePath: config.chromium,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+});
+
+try {
+  // --- an administrator sets up a provider, a model and an agent -----------------------------
+  const admin = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await admin.newPage();
+  page.setDefaultTimeout(15000);
+  page.on("pageerror", (e) => result.console_errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && !m.text().includes("favicon") && result.console_errors.push(m.text()));
+
+  step("log in");
+  await login(page, config.admin.user, config.admin.password);
+
+  step("first load");
+  const started = Date.now();
+  await page.goto(`${base}/huf`);
+  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+  result.first_load_visible_ms = Date.now() - started;
+  result.first_load_ms = await page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0];
+    return nav ? Math.round(nav.loadEventEnd - nav.startTime) : -1;
+  });
+  await shot(page, "01-dashboard");
+
+  step("create provider");
+  await navTo(page, "Providers");
+  await page.getByRole("button", { name: "New provider" }).click();
+  await page.getByLabel("Provider Name *").fill(PROVIDER);
+  await page.getByLabel("API Key").fill(SECRET);
+  await page.getByLabel("Base URL").fill(config.llm_api_base);
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Saved.").waitFor();
+  await page.getByRole("list", { name: "Providers" }).getByText(PROVIDER).waitFor();
+  await page.reload();
+  await page.getByRole("list", { name: "Providers" }).getByText(PROVIDER).click();
+  await page.getByLabel("Provider Name *").waitFor();
+  const keyValue = await page.getByLabel("API Key").inputValue();
+  check(keyValue === "", "the saved API key must not be shown back");
+  check(!(await page.content()).includes(SECRET), "the API key must never reach the page");
+  result.api_key_placeholder = await page.getByLabel("API Key").getAttribute("placeholder");
+  await shot(page, "02-providers");
+
+  step("create model with custom pricing");
+  await navTo(page, "Models");
+  await page.getByRole("button", { name: "New model" }).click();
+  await page.getByLabel("Model Name *").fill(MODEL);
+  await page.getByLabel("Provider *").selectOption(PROVIDER);
+  await page.getByRole("switch", { name: "Custom pricing" }).click();
+  await page.getByLabel("Input cost per 1M tokens").fill("1000");
+  await page.getByLabel("Output cost per 1M tokens").fill("2000");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Saved.").waitFor();
+  await page.getByRole("list", { name: "Models" }).getByText(MODEL).waitFor();
+  await shot(page, "03-models");
+
+  step("agent validation error from the server");
+  await navTo(page, "Agents");
+  await page.getByRole("link", { name: "New agent" }).first().click();
+  await page.getByLabel("Agent Name *").fill(AGENT);
+  await page.getByLabel("Provider *").selectOption(PROVIDER);
+  await page.getByLabel("Model *").selectOption(MODEL);
+  await page.getByLabel("Temperature").fill("5");
+  await page.getByRole("button", { name: "Save" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "Temperature" });
+  await alert.waitFor();
+  result.validation_message = (await alert.textContent())?.trim();
+  result.temperature_invalid = await page.getByLabel("Temperature").getAttribute("aria-invalid");
+  check(page.url().endsWith("/huf/agents/new"), "a refused agent must not be created");
+  await shot(page, "04-agent-validation-error");
+
+  step("create agent");
+  await page.getByLabel("Temperature").fill("0.5");
+  await page.getByRole("tab", { name: "Instructions" }).click();
+  await page.getByLabel("Instructions").fill("You answer questions about the weather. Use get_weather.");
+  await page.getByRole("tab", { name: "Context" }).click();
+  await page.getByLabel("Context Strategy").selectOption("None");
+  await page.getByRole("tab", { name: "Advanced" }).click();
+  const autoname = page.getByRole("switch", { name: "Name Conversations Automatically" });
+  if ((await autoname.getAttribute("aria-checked")) === "true") await autoname.click();
+  check((await page.getByRole("switch", { name: "Allow Chat" }).getAttribute("aria-checked")) === "true", "new agents allow chat");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.waitForURL(/\/huf\/agents\/E2E%20Agent$/);
+  await page.getByText("Saved.").waitFor();
+  await shot(page, "05-agent-editor");
+  await navTo(page, "Agents");
+  await page.getByTestId("agent-row").filter({ hasText: AGENT }).waitFor();
+  await shot(page, "06-agents");
+
+  // --- chat: the answer streams in, the tool call shows inline -------------------------------
+  step("chat");
+  await page.getByTestId("agent-row").filter({ hasText: AGENT }).getByRole("link", { name: "Chat" }).click();
+  await page.getByLabel("Message").fill("What is the weather in Paris?");
+  await page.getByRole("button", { name: "Send" }).click();
+  const snapshots = [];
+  const deadline = Date.now() + 30000;
+  while (Date.now() < deadline) {
+    const live = page.getByTestId("live-answer");
+    const text = (await live.count()) ? ((await live.first().textContent()) ?? "") : "";
+    if (text && text !== snapshots[snapshots.length - 1]) snapshots.push(text);
+    if ((await page.getByTestId("agent-message").count()) > 0) break;
+    await page.waitForTimeout(25);
+  }
+  result.stream_snapshots = snapshots;
+  await page.getByTestId("agent-message").first().waitFor();
+  result.final_answer = (await page.getByTestId("agent-message").first().textContent())?.trim();
+  const row = page.getByTestId("tool-call-row").first();
+  await row.waitFor();
+  result.tool_call_name = (await row.getByTestId("tool-call-name").textContent())?.trim();
+  result.tool_call_status = (await row.getByTestId("tool-call-status").textContent())?.trim();
+  await row.locator("summary").click();
+  result.tool_call_result = (await row.getByTestId("tool-call-result").textContent())?.trim();
+  await page.getByRole("button", { name: "Good answer" }).first().click();
+  await page.getByText("Thanks for the feedback.").waitFor();
+  await shot(page, "07-chat");
+
+  // --- executions ------------------------------------------------------------------------------
+  step("executions");
+  await navTo(page, "Executions");
+  const runRow = page.getByTestId("run-row").filter({ hasText: AGENT }).first();
+  await runRow.waitFor();
+  result.run_row = (await runRow.textContent())?.trim();
+  await shot(page, "08-executions");
+  await runRow.getByRole("link").click();
+  await page.getByRole("heading", { name: `Run of ${AGENT}` }).waitFor();
+  result.run_total_tokens = (await page.getByTestId("run-total-tokens").textContent())?.trim();
+  result.run_cost = (await page.getByTestId("run-cost").textContent())?.trim();
+  result.run_detail_tool_rows = await page.getByTestId("tool-call-row").count();
+  await shot(page, "09-execution-detail");
+
+  step("other pages");
+  for (const [label, name] of [["Tools", "10-tools"], ["MCP servers", "11-mcp"], ["Knowledge", "12-knowledge"], ["Settings", "13-settings"], ["Dashboard", "14-dashboard-after"]]) {
+    await navTo(page, label);
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
+    await page.waitForTimeout(200);
+    await shot(page, name);
+  }
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
+  result.dark_theme = await page.evaluate(() => document.documentElement.classList.contains("dark"));
+  await shot(page, "15-dashboard-dark");
+  await admin.close();
+
+  // --- a Huf Viewer sees no editing actions ---------------------------------------------------
+  step("viewer");
+  const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const viewer = await viewerContext.newPage();
+  viewer.setDefaultTimeout(15000);
+  await login(viewer, config.viewer.user, config.viewer.password);
+  const nav = viewer.getByRole("navigation", { name: "Main" });
+  result.viewer_nav = (await nav.getByRole("link").allTextContents()).map((t) => t.trim());
+  await navTo(viewer, "Agents");
+  await viewer.getByTestId("agent-row").filter({ hasText: AGENT }).waitFor();
+  result.viewer_new_agent_links = await viewer.getByRole("link", { name: "New agent" }).count();
+  await viewer.getByRole("link", { name: AGENT }).click();
+  await viewer.getByText("You can view this agent but not change it.").waitFor();
+  result.viewer_save_buttons = await viewer.getByRole("button", { name: "Save" }).count();
+  result.viewer_delete_buttons = await viewer.getByRole("button", { name: "Delete" }).count();
+  result.viewer_name_readonly = await viewer.getByLabel("Agent Name *").evaluate((el) => el.readOnly);
+  await shot(viewer, "16-viewer-agent");
+  await viewerContext.close();
+  result.ok = true;
+} catch (error) {
+  result.ok = false;
+  result.error = String(error?.stack ?? error);
+  console.error(`failed at step "${result.steps[result.steps.length - 1]}": ${error?.message ?? error}`);
+} finally {
+  writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 2));
+  await browser.close();
+}
+process.exit(result.ok ? 0 : 1);

@@ -1,0 +1,166 @@
+"""The dashboard at /huf in a real headless Chromium, against the real server and the scripted LLM.
+
+Runs `dashboard.e2e.mjs` (playwright-core from frontend/node_modules, Debian's chromium) and checks
+what it saw. Skipped only when node, chromium or the built frontend are missing. Screenshots of every
+page go to $HUF_E2E_OUTPUT (default: a temporary folder, printed on failure).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+import frappe
+import pytest
+from frappe.tests import IntegrationTestCase
+
+from huf.huf.factories import make_user
+
+ROOT = Path(__file__).resolve().parents[2]
+FRONTEND = ROOT / "frontend"
+SCRIPT = Path(__file__).with_name("dashboard.e2e.mjs")
+CHROMIUM = os.environ.get("HUF_CHROMIUM", "/usr/bin/chromium")
+PASSWORD = "E2E-Dashboard-Pass-7"
+ADMIN = "e2e-admin@example.com"
+VIEWER = "e2e-viewer@example.com"
+AGENT, PROVIDER, MODEL = "E2E Agent", "E2E LLM", "e2e-model"
+ANSWER = "It is sunny in Paris today, around 21 degrees. A fine day for a walk along the river!"
+
+
+def missing_requirement() -> str | None:
+	if not shutil.which("node"):
+		return "node is not installed"
+	if not os.path.exists(CHROMIUM):
+		return f"chromium not found at {CHROMIUM}"
+	if not (FRONTEND / "node_modules" / "playwright-core").is_dir():
+		return "frontend dependencies missing (cd frontend && npm ci)"
+	if not (ROOT / "huf" / "public" / "frontend" / "index.html").is_file():
+		return "frontend not built (cd frontend && npm run build)"
+	return None
+
+
+def start_web_server(site: str, sites_path: str):
+	from frappe.app import make_app
+	from werkzeug.serving import make_server
+
+	server = make_server("127.0.0.1", 0, make_app(site, sites_path), threaded=True)
+	threading.Thread(target=server.serve_forever, daemon=True).start()
+	return server, f"http://127.0.0.1:{server.server_port}"
+
+
+def remove_records() -> None:
+	"""Everything the browser created (and the users), committed: the web server wrote it."""
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	messages = frappe.get_all("Agent Message", filters={"agent": AGENT}, pluck="name")
+	if messages:
+		frappe.db.delete("Agent Run Feedback", {"agent_message": ("in", messages)})
+	conversations = frappe.get_all("Agent Conversation", filters={"agent": AGENT}, pluck="name")
+	runs = frappe.get_all("Agent Run", filters={"agent": AGENT}, pluck="name")
+	if conversations:
+		for doctype in ("Agent Message", "Agent Tool Call"):
+			frappe.db.delete(doctype, {"conversation": ("in", conversations)})
+	if runs:
+		frappe.db.delete("Agent Tool Call", {"agent_run": ("in", runs)})
+	frappe.db.delete("Agent Message", {"agent": AGENT})
+	frappe.db.delete("Agent Run", {"agent": AGENT})
+	frappe.db.delete("Agent Conversation", {"agent": AGENT})
+	for doctype, name in (("Agent", AGENT), ("AI Model", MODEL), ("AI Provider", PROVIDER), ("User", ADMIN), ("User", VIEWER)):
+		if frappe.db.exists(doctype, name):
+			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
+	frappe.db.commit()
+
+
+@pytest.mark.skipif(bool(missing_requirement()), reason=missing_requirement() or "")
+class TestDashboardInBrowser(IntegrationTestCase):
+	@classmethod
+	def setUpClass(cls):
+		from frappe.utils.password import update_password
+
+		from huf.ai.runtime.tools import Tool, registered_tools
+		from tests.support.llm_server import Reply, ScriptedLLM, tool_call
+
+		super().setUpClass()
+		remove_records()
+		make_user(ADMIN, "System Manager", "Huf Manager")
+		make_user(VIEWER, "Huf Viewer")
+		for user in (ADMIN, VIEWER):
+			update_password(user, PASSWORD)
+		frappe.db.commit()
+		cls.addClassCleanup(remove_records)
+
+		cls.llm = ScriptedLLM().__enter__()
+		cls.addClassCleanup(cls.llm.close)
+		cls.llm.queue(
+			Reply(content="", tool_calls=[tool_call("get_weather", {"city": "Paris"}, "call_weather_1")]),
+			Reply(content=ANSWER, chunk_size=6, delay=0.08),
+		)
+		weather = Tool(
+			name="get_weather",
+			description="The weather in a city.",
+			parameters={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+			handler=lambda args, context: f"Sunny, 21°C in {args.get('city')}",
+		)
+		cls.enterClassContext(registered_tools(weather, agent=AGENT))
+		cls.server, cls.base_url = start_web_server(frappe.local.site, frappe.local.sites_path)
+		cls.addClassCleanup(cls.server.shutdown)
+
+	def test_setup_chat_and_executions_in_a_real_browser(self):
+		out_dir = os.environ.get("HUF_E2E_OUTPUT") or tempfile.mkdtemp(prefix="huf-e2e-")
+		config = {
+			"base_url": self.base_url,
+			"chromium": CHROMIUM,
+			"out_dir": out_dir,
+			"llm_api_base": self.llm.api_base,
+			"admin": {"user": ADMIN, "password": PASSWORD},
+			"viewer": {"user": VIEWER, "password": PASSWORD},
+		}
+		proc = subprocess.run(
+			["node", str(SCRIPT)],
+			env={**os.environ, "HUF_E2E_CONFIG": json.dumps(config)},
+			capture_output=True,
+			text=True,
+			timeout=300,
+		)
+		result_file = Path(out_dir) / "result.json"
+		result = json.loads(result_file.read_text()) if result_file.exists() else {}
+		self.assertEqual(
+			proc.returncode, 0, f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {out_dir}"
+		)
+
+		# the API key is write-only
+		self.assertEqual(result["api_key_placeholder"], "Saved — type to replace")
+		# the server's validation message is shown next to the form, on the field it names
+		self.assertIn("Temperature must be between 0 and 2", result["validation_message"])
+		self.assertEqual(result["temperature_invalid"], "true")
+		# the answer arrived piece by piece, then the final answer replaced the live one
+		snapshots = result["stream_snapshots"]
+		self.assertGreaterEqual(len(snapshots), 3, snapshots)
+		self.assertTrue(all(ANSWER.startswith(s) or s == ANSWER for s in snapshots if s != "Thinking…"), snapshots)
+		self.assertEqual(result["final_answer"], ANSWER.replace("!", "!"))
+		# the tool call is shown inline with its result
+		self.assertEqual(result["tool_call_name"], "get_weather")
+		self.assertEqual(result["tool_call_status"], "Success")
+		self.assertIn("Sunny, 21°C in Paris", result["tool_call_result"])
+		# the run is in Executions with its tokens and cost
+		self.assertIn(AGENT, result["run_row"])
+		self.assertEqual(result["run_total_tokens"], "30")
+		self.assertNotEqual(result["run_cost"], "$0.00")
+		self.assertGreaterEqual(result["run_detail_tool_rows"], 1)
+		# a Huf Viewer sees no editing actions and no setup pages
+		self.assertEqual(result["viewer_new_agent_links"], 0)
+		self.assertEqual(result["viewer_save_buttons"], 0)
+		self.assertEqual(result["viewer_delete_buttons"], 0)
+		self.assertTrue(result["viewer_name_readonly"])
+		self.assertIn("Agents", result["viewer_nav"])
+		for hidden in ("Providers", "Models", "Settings", "Tools"):
+			self.assertNotIn(hidden, result["viewer_nav"])
+		self.assertTrue(result["dark_theme"])
+		self.assertEqual(result["console_errors"], [])
+		self.assertLess(result["first_load_ms"], 1000)
+		self.assertGreaterEqual(len(result["screenshots"]), 16)
