@@ -13,6 +13,21 @@ frappe.ui.form.on("MCP Server", {
 		});
 	},
 
+	oauth_connect_button(frm) {
+		if (frm.is_dirty()) {
+			frappe.msgprint(__("Save the server before connecting."));
+			return;
+		}
+		frm.call({ method: "oauth_connect", doc: frm.doc, freeze: true }).then((r) => {
+			const url = r.message && r.message.authorization_url;
+			if (url) window.open(url, "_blank", "noopener");
+		});
+	},
+
+	oauth_disconnect_button(frm) {
+		frm.call({ method: "oauth_disconnect", doc: frm.doc, freeze: true }).then(() => frm.reload_doc());
+	},
+
 	sync_tools_button(frm) {
 		if (frm.is_dirty()) {
 			frappe.msgprint(__("Save the server before syncing its tools."));

@@ -33,6 +33,12 @@ class MCPServer(Document):
 		throw_if_duplicate_rows(self.custom_headers, "header_name", _("Custom Headers"))
 		throw_if_duplicate_rows(self.tools, "tool_name", _("Tools"))
 
+	def on_update(self) -> None:
+		# the agents' rows show the URL and the number of enabled tools
+		from huf.ai.mcp.sync import update_agent_rows
+
+		update_agent_rows(self)
+
 	def validate_auth(self) -> None:
 		auth = self.auth_type or "none"
 		if auth == "api_key":
@@ -46,14 +52,18 @@ class MCPServer(Document):
 		if auth == "oauth":
 			for fieldname in OAUTH_URL_FIELDS:
 				if self.get(fieldname):
-					self.set(fieldname, validate_http_url(self.get(fieldname), _(self.meta.get_label(fieldname))))
+					self.set(
+						fieldname, validate_http_url(self.get(fieldname), _(self.meta.get_label(fieldname)))
+					)
 			if self.oauth_extra_authorize_params:
 				try:
 					params = json.loads(self.oauth_extra_authorize_params)
 				except ValueError:
 					params = None
 				if not isinstance(params, dict):
-					frappe.throw(_("Extra Authorize Params must be a JSON object, e.g. {\"access_type\": \"offline\"}."))
+					frappe.throw(
+						_('Extra Authorize Params must be a JSON object, e.g. {"access_type": "offline"}.')
+					)
 
 	@frappe.whitelist()
 	def sync_tools(self) -> dict:
@@ -66,3 +76,13 @@ class MCPServer(Document):
 		"""Check that the server answers (Desk button Test Connection)."""
 		self.check_permission("read")
 		return frappe.get_attr("huf.ai.mcp_client.test_mcp_connection")(self.name)
+
+	@frappe.whitelist()
+	def oauth_connect(self) -> dict:
+		"""Start the OAuth flow (Desk button Connect); returns the authorization URL to open."""
+		return frappe.get_attr("huf.ai.mcp_client.start_mcp_oauth")(self.name)
+
+	@frappe.whitelist()
+	def oauth_disconnect(self) -> dict:
+		"""Forget the OAuth tokens (Desk button Disconnect)."""
+		return frappe.get_attr("huf.ai.mcp_client.disconnect_mcp_oauth")(self.name)
