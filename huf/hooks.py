@@ -49,3 +49,36 @@ website_route_rules = [
 	{"from_route": "/huf/<path:app_path>", "to_route": "huf"},
 ]
 # --- end area K ---
+
+# --- area N ---
+# MCP servers: the agents' MCP tools, and the hourly auto-sync of servers with Enable Auto Sync.
+huf_tool_providers = [*globals().get("huf_tool_providers", []), "huf.ai.mcp.provider.mcp_tool_provider"]
+scheduler_events.setdefault("hourly", []).append("huf.ai.mcp_client.auto_sync_mcp_server_tools")
+# Agent MCP Server rows show their server's URL and number of enabled tools.
+doc_events.setdefault("Agent", {}).setdefault("validate", []).append("huf.ai.mcp.sync.fill_agent_mcp_rows")
+# --- end area N ---
+
+# --- area O ---
+# Knowledge: Mandatory sources injected into the system prompt, the knowledge tools for agents with
+# Optional sources, (re)indexing when inputs or indexing settings change, clean-up on delete, daily upkeep.
+huf_mandatory_knowledge = ["huf.ai.knowledge.context_builder.build_knowledge_context"]
+huf_tool_providers = [*globals().get("huf_tool_providers", []), "huf.ai.knowledge.tool.knowledge_tool_provider"]
+doc_events.setdefault("Knowledge Input", {}).update(
+	{
+		"on_update": "huf.ai.knowledge.indexer.on_input_update",
+		"on_trash": "huf.ai.knowledge.indexer.on_input_trash",
+	}
+)
+doc_events.setdefault("Knowledge Source", {}).update(
+	{
+		"on_update": "huf.ai.knowledge.indexer.on_source_update",
+		"on_trash": "huf.ai.knowledge.indexer.on_source_trash",
+	}
+)
+scheduler_events.setdefault("daily", []).append("huf.ai.knowledge.maintenance.daily_maintenance")
+# --- end area O ---
+
+# --- area L ---
+# Tools of an agent's Agent Tool rows (the registry of huf/ai/tool_registry.py); MCP and knowledge add theirs.
+huf_tool_providers = [*globals().get("huf_tool_providers", []), "huf.ai.tool_registry.agent_tool_provider"]
+# --- end area L ---

@@ -37,9 +37,7 @@ export function App() {
             <Route path="mcp/:name" element={<McpServers />} />
             <Route path="knowledge" element={<Knowledge />} />
             <Route path="knowledge/:name" element={<Knowledge />} />
-            <Route path="chat" element={<Chat />} />
-            <Route path="chat/:agent" element={<Chat />} />
-            <Route path="chat/:agent/:conversation" element={<Chat />} />
+            <Route path="chat/:agent?/:conversation?" element={<Chat />} />
             <Route path="executions" element={<Executions />} />
             <Route path="executions/:name" element={<ExecutionDetail />} />
             <Route path="settings" element={<Settings />} />

@@ -49,7 +49,9 @@ def _resolve(entry, app: str) -> list[dict]:
 		if callable(value):
 			value = value()
 	except Exception:
-		frappe.logger("huf").warning(f"huf_tools entry {entry!r} of app {app} could not be loaded", exc_info=True)
+		frappe.logger("huf").warning(
+			f"huf_tools entry {entry!r} of app {app} could not be loaded", exc_info=True
+		)
 		return []
 	definitions = value if isinstance(value, list | tuple) else [value]
 	return [d for d in definitions if isinstance(d, dict) and d.get("function_path")]

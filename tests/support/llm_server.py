@@ -52,6 +52,12 @@ class ScriptedLLM:
 		self.requests: list[dict] = []
 		self.default = Reply(content="OK")
 		self.embedding_dimension = 8
+		# media endpoints (images, speech, transcriptions, OCR); `media_error` = (status, message) fails them
+		self.image_b64 = _TINY_PNG_B64
+		self.speech_audio = b"ID3scripted-audio"
+		self.transcript = "scripted transcript"
+		self.ocr_pages = ["# Scripted OCR page"]
+		self.media_error: tuple[int, str] | None = None
 		self._lock = threading.Lock()
 		self.stream_sent_at: list[float] = []
 		self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -114,10 +120,14 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			try:
 				body = json.loads(raw or b"{}")
 			except ValueError:
-				body = {}
+				body = _multipart_fields(self.headers.get("Content-Type") or "", raw)
 			llm.record(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
 			if self.path.endswith("/embeddings"):
 				return self._embeddings(body)
+			if self.path.rstrip("/").endswith(
+				("/images/generations", "/audio/speech", "/audio/transcriptions", "/ocr")
+			):
+				return self._media(body)
 			if self.path.endswith("/chat/completions"):
 				return self._chat(body)
 			self._send(404, {"error": {"message": "not found"}})
@@ -139,6 +149,32 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			head += [f"{k}: {v}" for k, v in (headers or {}).items()]
 			self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
 			self.wfile.flush()
+
+		def _media(self, body: dict) -> None:
+			if llm.media_error:
+				status, message = llm.media_error
+				return self._send(status, {"error": {"message": message, "type": "scripted", "code": status}})
+			path = self.path.rstrip("/")
+			if path.endswith("/images/generations"):
+				count = int(body.get("n") or 1)
+				item = {"b64_json": llm.image_b64, "revised_prompt": body.get("prompt")}
+				return self._send(200, {"created": int(time.time()), "data": [item] * count})
+			if path.endswith("/audio/speech"):
+				audio = llm.speech_audio
+				head = f"HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\nContent-Length: {len(audio)}\r\n\r\n"
+				self.wfile.write(head.encode() + audio)
+				return self.wfile.flush()
+			if path.endswith("/audio/transcriptions"):
+				return self._send(200, {"text": llm.transcript, "language": body.get("language") or "en"})
+			pages = [{"index": i, "markdown": text, "images": []} for i, text in enumerate(llm.ocr_pages)]
+			self._send(
+				200,
+				{
+					"pages": pages,
+					"model": body.get("model") or "scripted-ocr",
+					"usage_info": {"pages_processed": len(pages)},
+				},
+			)
 
 		def _embeddings(self, body: dict) -> None:
 			inputs = body.get("input") or []
@@ -266,3 +302,33 @@ def _fake_embedding(text: str, dimension: int) -> list[float]:
 		vector[sum(map(ord, word)) % dimension] += 1.0
 	norm = sum(v * v for v in vector) ** 0.5 or 1.0
 	return [v / norm for v in vector]
+
+
+# A 1x1 transparent PNG, returned by the scripted image endpoint.
+_TINY_PNG_B64 = (
+	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+def _multipart_fields(content_type: str, raw: bytes) -> dict:
+	"""Fields of a multipart/form-data body; files become {"filename", "size", "content_type"}."""
+	if "multipart/form-data" not in content_type:
+		return {}
+	from email.parser import BytesParser
+	from email.policy import HTTP
+
+	message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+	fields: dict[str, Any] = {}
+	for part in message.iter_parts():
+		name = part.get_param("name", header="content-disposition")
+		payload = part.get_payload(decode=True) or b""
+		filename = part.get_filename()
+		if filename:
+			fields[name] = {
+				"filename": filename,
+				"size": len(payload),
+				"content_type": part.get_content_type(),
+			}
+		else:
+			fields[name] = payload.decode("utf-8", "replace")
+	return fields

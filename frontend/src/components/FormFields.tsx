@@ -72,16 +72,16 @@ export function FormFields({
             case "check":
               return (
                 <div key={f.fieldname} className="md:col-span-2">
-                  <Toggle checked={Boolean(value)} onChange={(v) => onChange(f.fieldname, v ? 1 : 0)} label={f.label} disabled={readOnly} />
+                  <Toggle checked={Boolean(value)} onChange={(v) => onChange(f.fieldname, v ? 1 : 0)} label={f.label} disabled={readOnly || f.readOnly} />
                   {f.help && <p className="ml-11 text-xs text-slate-500 dark:text-slate-400">{f.help}</p>}
                 </div>
               );
             case "select":
               control = (
-                <Select id={id} value={String(value ?? "")} onChange={(e) => onChange(f.fieldname, e.target.value)} invalid={bad} disabled={readOnly}>
+                <Select id={id} value={String(value ?? "")} onChange={(e) => onChange(f.fieldname, e.target.value)} invalid={bad} disabled={readOnly || f.readOnly}>
                   {(f.options ?? []).map((o) => (
                     <option key={o} value={o}>
-                      {o || "—"}
+                      {f.optionLabels?.[o] ?? (o || "—")}
                     </option>
                   ))}
                 </Select>
@@ -89,7 +89,7 @@ export function FormFields({
               break;
             case "link":
               control = (
-                <LinkSelect id={id} doctype={f.linkTo ?? ""} filters={f.linkFilters?.(doc)} value={String(value ?? "")} onChange={(v) => onChange(f.fieldname, v)} invalid={bad} disabled={readOnly} />
+                <LinkSelect id={id} doctype={f.linkTo ?? ""} filters={f.linkFilters?.(doc)} value={String(value ?? "")} onChange={(v) => onChange(f.fieldname, v)} invalid={bad} disabled={readOnly || f.readOnly} />
               );
               break;
             case "text":
@@ -102,7 +102,7 @@ export function FormFields({
                   value={String(value ?? "")}
                   onChange={(e) => onChange(f.fieldname, e.target.value)}
                   invalid={bad}
-                  readOnly={readOnly}
+                  readOnly={readOnly || f.readOnly}
                 />
               );
               break;
@@ -118,7 +118,7 @@ export function FormFields({
                   value={value === undefined || value === null ? "" : String(value)}
                   onChange={(e) => onChange(f.fieldname, e.target.value)}
                   invalid={bad}
-                  readOnly={readOnly}
+                  readOnly={readOnly || f.readOnly}
                 />
               );
               break;
@@ -132,13 +132,13 @@ export function FormFields({
                   value={String(value ?? "")}
                   onChange={(e) => onChange(f.fieldname, e.target.value)}
                   invalid={bad}
-                  readOnly={readOnly}
+                  readOnly={readOnly || f.readOnly}
                 />
               );
               break;
             default:
               control = (
-                <Input id={id} value={String(value ?? "")} onChange={(e) => onChange(f.fieldname, e.target.value)} invalid={bad} readOnly={readOnly} />
+                <Input id={id} value={String(value ?? "")} onChange={(e) => onChange(f.fieldname, e.target.value)} invalid={bad} readOnly={readOnly || f.readOnly} />
               );
           }
           return (

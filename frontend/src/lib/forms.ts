@@ -7,12 +7,15 @@ export interface FieldDef {
   label: string;
   type: FieldType;
   options?: string[];
+  /** Readable labels of select options (the stored values stay as they are). */
+  optionLabels?: Record<string, string>;
   /** Record type to pick from, for links. */
   linkTo?: string;
   /** Narrow a link's choices by the current values (e.g. models of the chosen provider). */
   linkFilters?: (doc: Record<string, unknown>) => Record<string, unknown> | undefined;
   help?: string;
   required?: boolean;
+  readOnly?: boolean;
   /** Show the field only when this returns true for the current values. */
   showIf?: (doc: Record<string, unknown>) => boolean;
   min?: number;

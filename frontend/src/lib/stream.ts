@@ -74,14 +74,17 @@ export interface StreamArgs {
   prompt: string;
   conversationId?: string;
   channelId?: string;
+  /** File URLs uploaded for this message. */
+  attachments?: string[];
   signal?: AbortSignal;
   onEvent: (event: StreamEvent) => void;
 }
 
 /** Start a run and call `onEvent` for each event as it arrives; resolves when the stream ends. */
 export async function streamAgent(args: StreamArgs): Promise<void> {
-  const body: Record<string, string> = { prompt: args.prompt, channel_id: args.channelId ?? "chat" };
+  const body: Record<string, unknown> = { prompt: args.prompt, channel_id: args.channelId ?? "chat" };
   if (args.conversationId) body.conversation_id = args.conversationId;
+  if (args.attachments?.length) body.attachments = args.attachments;
   const response = await fetch(`/huf/stream/${encodeURIComponent(args.agent)}`, {
     method: "POST",
     credentials: "same-origin",

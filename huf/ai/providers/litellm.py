@@ -376,6 +376,228 @@ def embedding(
 	)
 
 
+# --- media calls: images, speech, transcription, OCR ------------------------------------------
+
+# LiteLLM providers with an OCR endpoint (litellm.ocr); others read PDFs locally.
+OCR_PREFIXES = frozenset({"mistral", "azure_ai", "vertex_ai"})
+
+
+@dataclass
+class GeneratedImage:
+	"""One generated image: base64 data and/or a URL the provider hosts."""
+
+	b64_json: str | None = field(default=None, repr=False)
+	url: str | None = None
+	revised_prompt: str | None = None
+
+
+@dataclass
+class Images:
+	images: list[GeneratedImage]
+	model: str
+	provider: str
+	raw: Any = field(default=None, repr=False)
+
+
+@dataclass
+class Speech:
+	audio: bytes = field(repr=False)
+	content_type: str
+	model: str
+	provider: str
+
+
+@dataclass
+class Transcription:
+	text: str
+	language: str | None
+	model: str
+	provider: str
+	duration: float | None = None
+	raw: Any = field(default=None, repr=False)
+
+
+@dataclass
+class OCRResult:
+	"""Pages of markdown (Mistral OCR format: `index`, `markdown`, `images`)."""
+
+	pages: list[dict]
+	model: str
+	provider: str
+	usage: dict = field(default_factory=dict)
+	raw: Any = field(default=None, repr=False)
+
+
+def _media_request(config: ProviderConfig, model: str, timeout: float | None, **values: Any) -> dict:
+	litellm_model = normalize_model_name(model, config.name, config.api_base)
+	request = {
+		"model": litellm_model,
+		"timeout": timeout or DEFAULT_TIMEOUT,
+		**_credentials(config, litellm_model),
+	}
+	request.update({k: v for k, v in values.items() if v is not None})
+	return request
+
+
+def image_generation(
+	provider: str | ProviderConfig,
+	model: str,
+	prompt: str,
+	*,
+	n: int | None = None,
+	size: str | None = None,
+	quality: str | None = None,
+	timeout: float | None = None,
+	retry: RetryPolicy | None = None,
+	**kwargs: Any,
+) -> Images:
+	"""Generate images with `litellm.image_generation`; same keys, retries and errors as `completion`."""
+	config = _as_config(provider)
+	request = _media_request(
+		config,
+		model,
+		timeout,
+		prompt=prompt,
+		n=n,
+		size=size,
+		quality=quality,
+		drop_params=True,
+		max_retries=0,
+	)
+	request.update(kwargs)
+	litellm = get_litellm()
+	response, _attempts, _trimmed = _call(
+		config, request, retry or default_retry_policy(), None, lambda kw: litellm.image_generation(**kw)
+	)
+	images = [
+		GeneratedImage(
+			b64_json=_get(item, "b64_json"),
+			url=_get(item, "url"),
+			revised_prompt=_get(item, "revised_prompt"),
+		)
+		for item in _get(response, "data") or []
+	]
+	return Images(images=images, model=request["model"], provider=config.name, raw=response)
+
+
+def speech(
+	provider: str | ProviderConfig,
+	model: str,
+	input: str,  # noqa: A002 - LiteLLM's name
+	*,
+	voice: str | None = None,
+	speed: float | None = None,
+	response_format: str | None = None,
+	timeout: float | None = None,
+	retry: RetryPolicy | None = None,
+	**kwargs: Any,
+) -> Speech:
+	"""Text to speech with `litellm.speech`; returns the audio bytes."""
+	config = _as_config(provider)
+	request = _media_request(
+		config,
+		model,
+		timeout,
+		input=input,
+		voice=voice,
+		speed=speed,
+		response_format=response_format,
+		max_retries=0,
+	)
+	request.update(kwargs)
+	litellm = get_litellm()
+	response, _attempts, _trimmed = _call(
+		config, request, retry or default_retry_policy(), None, lambda kw: litellm.speech(**kw)
+	)
+	audio = _get(response, "content")
+	if audio is None and hasattr(response, "read"):
+		audio = response.read()
+	headers = _get(_get(response, "response"), "headers") or {}
+	content_type = (headers.get("content-type") if hasattr(headers, "get") else None) or ""
+	return Speech(
+		audio=bytes(audio or b""), content_type=content_type, model=request["model"], provider=config.name
+	)
+
+
+def transcription(
+	provider: str | ProviderConfig,
+	model: str,
+	file: bytes,
+	filename: str,
+	*,
+	language: str | None = None,
+	prompt: str | None = None,
+	timeout: float | None = None,
+	retry: RetryPolicy | None = None,
+	**kwargs: Any,
+) -> Transcription:
+	"""Speech to text with `litellm.transcription` (`file` is the audio's bytes)."""
+	config = _as_config(provider)
+	request = _media_request(
+		config, model, timeout, file=(filename, bytes(file)), language=language, prompt=prompt, max_retries=0
+	)
+	request.update(kwargs)
+	litellm = get_litellm()
+	response, _attempts, _trimmed = _call(
+		config, request, retry or default_retry_policy(), None, lambda kw: litellm.transcription(**kw)
+	)
+	duration = _get(response, "duration")
+	return Transcription(
+		text=_get(response, "text") or "",
+		language=_get(response, "language") or language,
+		model=request["model"],
+		provider=config.name,
+		duration=float(duration) if duration is not None else None,
+		raw=response,
+	)
+
+
+def supports_ocr(provider: str | ProviderConfig, model: str | None = None) -> bool:
+	"""True when the provider (or the model's LiteLLM prefix) has a LiteLLM OCR endpoint."""
+	name = provider.name if isinstance(provider, ProviderConfig) else provider
+	api_base = provider.api_base if isinstance(provider, ProviderConfig) else None
+	prefix = (
+		litellm_prefix_of(normalize_model_name(model, name, api_base)) if model else provider_prefix(name)
+	)
+	return prefix in OCR_PREFIXES
+
+
+def ocr(
+	provider: str | ProviderConfig,
+	model: str,
+	document: dict,
+	*,
+	timeout: float | None = None,
+	retry: RetryPolicy | None = None,
+	**kwargs: Any,
+) -> OCRResult:
+	"""OCR a document with `litellm.ocr`; `document` is {"type": "document_url"|"image_url", ...}."""
+	config = _as_config(provider)
+	request = _media_request(config, model, timeout, document=document)
+	request.update(kwargs)
+	litellm = get_litellm()
+	response, _attempts, _trimmed = _call(
+		config, request, retry or default_retry_policy(), None, lambda kw: litellm.ocr(**kw)
+	)
+	pages = []
+	for index, page in enumerate(_get(response, "pages") or []):
+		images = [
+			{"id": _get(image, "id"), "image_base64": _get(image, "image_base64")}
+			for image in _get(page, "images") or []
+		]
+		page_index = _get(page, "index")
+		pages.append(
+			{
+				"index": index if page_index is None else page_index,
+				"markdown": _get(page, "markdown") or "",
+				"images": images,
+			}
+		)
+	usage = _get(response, "usage_info")
+	usage = usage.model_dump() if hasattr(usage, "model_dump") else dict(usage or {})
+	return OCRResult(pages=pages, model=request["model"], provider=config.name, usage=usage, raw=response)
+
+
 def _call(
 	config: ProviderConfig, request: dict, policy: RetryPolicy, repair_messages, invoke: Callable[[dict], Any]
 ):

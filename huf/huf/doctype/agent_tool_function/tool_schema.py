@@ -107,8 +107,9 @@ def build_parameters(doc) -> dict:
 		item = object_schema(*rows_to_properties(rows))
 		return object_schema({"documents": {"type": "array", "items": item, "description": f"The {dt or 'documents'} to create"}}, ["documents"])
 	if types in ("Update Document", "Update Multiple Documents"):
-		properties, required = rows_to_properties(rows, skip=("document_id",))
-		item = object_schema({"document_id": _document_id(dt, "update"), **properties}, ["document_id", *required])
+		# an update changes only the fields it names: a field required on create is optional here
+		properties, _required = rows_to_properties(rows, skip=("document_id",))
+		item = object_schema({"document_id": _document_id(dt, "update"), **properties}, ["document_id"])
 		if types == "Update Document":
 			return item
 		return object_schema({"documents": {"type": "array", "items": item, "description": f"The {dt or 'documents'} to update"}}, ["documents"])

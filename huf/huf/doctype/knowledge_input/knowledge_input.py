@@ -25,10 +25,25 @@ class KnowledgeInput(Document):
 		if self.input_type == "File":
 			if not self.file:
 				frappe.throw(_("Attach a file for a File input."))
-			return self.file
+			# identical bytes under another name are the same content
+			content_hash = frappe.db.get_value("File", {"file_url": self.file}, "content_hash")
+			return f"sha:{content_hash}" if content_hash else self.file
 		if self.input_type == "URL":
 			self.url = validate_http_url(self.url, _("URL"))
 			return self.url
 		if not (self.text or "").strip():
 			frappe.throw(_("Text is required for a Text input."))
 		return self.text.strip()
+
+
+@frappe.whitelist(methods=["POST"])
+def reprocess_input(knowledge_input: str) -> dict:
+	"""Index one input again (Desk button Reprocess): its chunks are replaced, the others stay."""
+	from huf.ai.knowledge.indexer import enqueue_input
+
+	doc = frappe.get_doc("Knowledge Input", knowledge_input)
+	doc.check_permission("write")
+	frappe.get_doc("Knowledge Source", doc.knowledge_source).check_permission("write")
+	doc.db_set({"status": "Pending", "error_message": ""}, update_modified=False)
+	enqueue_input(doc.name, doc.knowledge_source)
+	return {"queued": True, "status": "Pending"}

@@ -37,19 +37,18 @@ class KnowledgeSource(Document):
 			self.status = "Pending"
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def rebuild_index(knowledge_source: str) -> dict:
-	"""Queue a full rebuild of the index of `knowledge_source` (Desk button Rebuild Index)."""
+	"""Queue a full rebuild of the index of `knowledge_source` (Desk button Rebuild Index).
+
+	Searches keep using the current index until the rebuilt one is complete.
+	"""
+	from huf.ai.knowledge.indexer import enqueue_rebuild
+
 	doc = frappe.get_doc("Knowledge Source", knowledge_source)
 	doc.check_permission("write")
-	frappe.enqueue(
-		"huf.ai.knowledge.indexer.rebuild_knowledge_index",
-		queue="long",
-		source_name=doc.name,
-		job_id=f"huf:knowledge_rebuild:{doc.name}",
-		deduplicate=True,
-	)
-	doc.db_set("status", "Rebuilding")
+	enqueue_rebuild(doc.name)
+	doc.db_set("status", "Rebuilding", update_modified=False)
 	return {"queued": True, "status": "Rebuilding"}
 
 
@@ -58,5 +57,6 @@ def test_search(knowledge_source: str, query: str, top_k: int = 5) -> list:
 	"""Search one knowledge source as the current user (Desk button Test Search)."""
 	doc = frappe.get_doc("Knowledge Source", knowledge_source)
 	doc.check_permission("read")
-	search = frappe.get_attr("huf.ai.knowledge.retriever.knowledge_search")
-	return search(query=query, knowledge_source=doc.name, top_k=cint(top_k) or 5)
+	from huf.ai.knowledge.retriever import knowledge_search
+
+	return knowledge_search(query=query, knowledge_source=doc.name, top_k=cint(top_k) or 5)

@@ -1,0 +1,293 @@
+import * as Tabs from "@radix-ui/react-tabs";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type ReactNode } from "react";
+import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
+import { FormFields, LinkSelect, type Doc } from "../components/FormFields";
+import { Button, Card, EmptyState, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Toggle, cx } from "../components/ui";
+import { deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
+import { can } from "../lib/boot";
+import { buildPayload } from "../lib/forms";
+import { useFormErrors } from "../lib/useRecordForm";
+import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT } from "./agentFields";
+
+type Row = Record<string, unknown>;
+
+function rowsOf(doc: Doc, table: string): Row[] {
+  const rows = doc[table];
+  return Array.isArray(rows) ? (rows as Row[]) : [];
+}
+
+function TableSection({
+  title,
+  empty,
+  rows,
+  readOnly,
+  addLabel,
+  linkTo,
+  linkField,
+  onChange,
+  extra,
+}: {
+  title: string;
+  empty: string;
+  rows: Row[];
+  readOnly: boolean;
+  addLabel: string;
+  linkTo: string;
+  linkField: string;
+  onChange: (rows: Row[]) => void;
+  extra?: (row: Row, update: (patch: Row) => void) => ReactNode;
+}) {
+  const [pick, setPick] = useState("");
+  const taken = new Set(rows.map((r) => String(r[linkField])));
+  return (
+    <Card>
+      <h3 className="mb-3 font-medium">{title}</h3>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-500">{empty}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {rows.map((row, i) => (
+            <li key={String(row.name ?? row[linkField] ?? i)} className="flex flex-wrap items-center gap-3 py-2">
+              <span className="min-w-40 flex-1 font-medium">{String(row[linkField])}</span>
+              {extra?.(row, (patch) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r))))}
+              {!readOnly && (
+                <Button variant="ghost" onClick={() => onChange(rows.filter((_, j) => j !== i))} aria-label={`Remove ${String(row[linkField])}`}>
+                  Remove
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {!readOnly && (
+        <div className="mt-3 flex max-w-md gap-2">
+          <LinkSelect doctype={linkTo} value={pick} onChange={setPick} placeholder={addLabel} />
+          <Button
+            variant="secondary"
+            disabled={!pick || taken.has(pick)}
+            onClick={() => {
+              onChange([...rows, { [linkField]: pick }]);
+              setPick("");
+            }}
+          >
+            Add
+          </Button>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+export default function AgentEditor() {
+  const { name } = useParams();
+  const isNew = name === undefined;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const canWrite = isNew ? can("Agent", "create") : can("Agent", "write");
+  const readOnly = !canWrite;
+  const [doc, setDoc] = useState<Doc>(NEW_AGENT);
+  const [tab, setTab] = useState("basics");
+  const location = useLocation();
+  const [saved, setSaved] = useState(() => Boolean((location.state as { created?: boolean } | null)?.created));
+  const errors = useFormErrors(AGENT_FIELDS);
+
+  const query = useQuery({
+    queryKey: ["doc", "Agent", name],
+    queryFn: () => getDoc<Doc>("Agent", name ?? ""),
+    enabled: !isNew,
+  });
+  useEffect(() => {
+    if (query.data) setDoc(query.data);
+  }, [query.data]);
+  useEffect(() => {
+    if (isNew) setDoc(NEW_AGENT);
+  }, [isNew]);
+
+  const set = (fieldname: string, value: unknown) => {
+    setSaved(false);
+    setDoc((d) => ({ ...d, [fieldname]: value }));
+  };
+
+  const save = useMutation({
+    mutationFn: () => {
+      const payload = buildPayload(doc, AGENT_FIELDS, AGENT_TABLES);
+      return isNew ? insertDoc<Doc>("Agent", payload) : updateDoc<Doc>("Agent", name ?? "", payload);
+    },
+    onMutate: () => errors.clear(),
+    onSuccess: (result) => {
+      void queryClient.invalidateQueries({ queryKey: ["list", "Agent"] });
+      void queryClient.invalidateQueries({ queryKey: ["options", "Agent"] });
+      queryClient.setQueryData(["doc", "Agent", result.name], result);
+      setDoc(result);
+      setSaved(true);
+      if (isNew) navigate(`/agents/${encodeURIComponent(String(result.name))}`, { replace: true, state: { created: true } });
+    },
+    onError: (e) => {
+      const hits = errors.fail(e);
+      const first = AGENT_TABS.find((t) => t.fields.some((f) => hits.includes(f.fieldname)));
+      if (first) setTab(first.key);
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: () => deleteDoc("Agent", name ?? ""),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["list", "Agent"] });
+      navigate("/agents");
+    },
+    onError: (e) => errors.fail(e),
+  });
+
+  if (!isNew && query.isLoading) return <Spinner />;
+  if (!isNew && query.error) return <ErrorBanner title="This agent could not be opened" message={errorMessage(query.error)} />;
+  if (isNew && readOnly) return <EmptyState title="You can't create agents" description="Ask an administrator for access." />;
+
+  const tabFields = (key: string) =>
+    (AGENT_TABS.find((t) => t.key === key)?.fields ?? []).map((f) => (f.fieldname === "agent_name" && !isNew ? { ...f, readOnly: true, help: "The name can't be changed." } : f));
+
+  return (
+    <div className="max-w-5xl">
+      <PageHeader
+        title={isNew ? "New agent" : String(doc.agent_name ?? name)}
+        description={isNew ? "Give the agent a name, a model and instructions." : readOnly ? "You can view this agent but not change it." : undefined}
+        actions={
+          <>
+            {!isNew && Boolean(doc.allow_chat) && (
+              <Link to={`/chat/${encodeURIComponent(name ?? "")}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">
+                Open chat
+              </Link>
+            )}
+            {!isNew && can("Agent", "delete") && (
+              <Button variant="danger" onClick={() => window.confirm("Delete this agent?") && remove.mutate()}>
+                Delete
+              </Button>
+            )}
+            {canWrite && (
+              <Button onClick={() => save.mutate()} disabled={save.isPending}>
+                {save.isPending ? "Saving…" : "Save"}
+              </Button>
+            )}
+          </>
+        }
+      />
+      <div className="mb-4 space-y-2" aria-live="polite">
+        {errors.error && <ErrorBanner title="Couldn't save the agent" message={errors.error} />}
+        {saved && !errors.error && <Notice message="Saved." />}
+      </div>
+      <Tabs.Root value={tab} onValueChange={setTab}>
+        <Tabs.List aria-label="Agent settings" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
+          {AGENT_TABS.map((t) => {
+            const bad = t.fields.some((f) => errors.invalid.includes(f.fieldname));
+            return (
+              <Tabs.Trigger
+                key={t.key}
+                value={t.key}
+                className={cx(
+                  "-mb-px border-b-2 px-3 py-2 text-sm",
+                  "data-[state=active]:border-indigo-600 data-[state=active]:font-medium data-[state=inactive]:border-transparent",
+                  bad && "text-red-600",
+                )}
+              >
+                {t.label}
+              </Tabs.Trigger>
+            );
+          })}
+        </Tabs.List>
+        {AGENT_TABS.map((t) => (
+          <Tabs.Content key={t.key} value={t.key} className="space-y-4">
+            {t.fields.length > 0 && (
+              <Card>
+                <FormFields
+                  fields={tabFields(t.key)}
+                  doc={doc}
+                  onChange={set}
+                  invalid={errors.invalid}
+                  readOnly={readOnly}
+                  idPrefix="agent"
+                />
+              </Card>
+            )}
+            {t.key === "tools" && (
+              <>
+                <TableSection
+                  title="Tools"
+                  empty="No tools yet. Tools let the agent look things up and take actions."
+                  rows={rowsOf(doc, "agent_tool")}
+                  readOnly={readOnly}
+                  addLabel="Choose a tool…"
+                  linkTo="Agent Tool Function"
+                  linkField="tool"
+                  onChange={(rows) => set("agent_tool", rows)}
+                  extra={(row) => <span className="text-xs text-slate-500">{String(row.description ?? "")}</span>}
+                />
+                <TableSection
+                  title="MCP servers"
+                  empty="No MCP servers connected to this agent."
+                  rows={rowsOf(doc, "agent_mcp_server")}
+                  readOnly={readOnly}
+                  addLabel="Choose an MCP server…"
+                  linkTo="MCP Server"
+                  linkField="mcp_server"
+                  onChange={(rows) => set("agent_mcp_server", rows)}
+                  extra={(row, update) => (
+                    <Toggle
+                      checked={row.enabled === undefined ? true : Boolean(row.enabled)}
+                      onChange={(v) => update({ enabled: v ? 1 : 0 })}
+                      label="Enabled"
+                      disabled={readOnly}
+                    />
+                  )}
+                />
+              </>
+            )}
+            {t.key === "knowledge" && (
+              <TableSection
+                title="Knowledge sources"
+                empty="No knowledge sources. Add one so the agent can answer from your documents."
+                rows={rowsOf(doc, "agent_knowledge")}
+                readOnly={readOnly}
+                addLabel="Choose a knowledge source…"
+                linkTo="Knowledge Source"
+                linkField="knowledge_source"
+                onChange={(rows) => set("agent_knowledge", rows)}
+                extra={(row, update) => (
+                  <div className="flex items-center gap-2">
+                    <Select
+                      aria-label="Mode"
+                      className="w-32"
+                      value={String(row.mode ?? "Optional")}
+                      onChange={(e) => update({ mode: e.target.value })}
+                      disabled={readOnly}
+                    >
+                      <option value="Optional">Optional</option>
+                      <option value="Mandatory">Always</option>
+                    </Select>
+                    <Input
+                      aria-label="Priority"
+                      className="w-20"
+                      type="number"
+                      title="Priority"
+                      value={String(row.priority ?? 0)}
+                      onChange={(e) => update({ priority: Number(e.target.value) })}
+                      readOnly={readOnly}
+                    />
+                    <Input
+                      aria-label="Token budget"
+                      className="w-28"
+                      type="number"
+                      placeholder="Budget"
+                      value={row.token_budget === undefined || row.token_budget === null ? "" : String(row.token_budget)}
+                      onChange={(e) => update({ token_budget: e.target.value === "" ? null : Number(e.target.value) })}
+                      readOnly={readOnly}
+                    />
+                  </div>
+                )}
+              />
+            )}
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+    </div>
+  );
+}

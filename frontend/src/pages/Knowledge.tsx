@@ -1,0 +1,272 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useNavigate, useParams } from "react-router-dom";
+import { ActionButton, summarize } from "../components/ActionButton";
+import { MasterDetail } from "../components/MasterDetail";
+import { RecordEditor } from "../components/RecordEditor";
+import { Badge, Button, Card, ErrorBanner, Input, Select, Textarea } from "../components/ui";
+import { ApiError, call, errorMessage, getList, insertDoc } from "../lib/api";
+import { can, getBoot } from "../lib/boot";
+import { formatDate } from "../lib/format";
+import type { FieldDef } from "../lib/forms";
+
+const vector = (d: Record<string, unknown>) => ["sqlite_vec", "chroma"].includes(String(d.knowledge_type ?? ""));
+const chromaServer = (d: Record<string, unknown>) => d.knowledge_type === "chroma" && d.chroma_mode === "Server";
+
+const FIELDS: FieldDef[] = [
+  { fieldname: "source_name", label: "Source Name", type: "data", required: true },
+  { fieldname: "knowledge_type", label: "Search method", type: "select", options: ["sqlite_fts", "sqlite_vec", "chroma"], optionLabels: { sqlite_fts: "Keyword search", sqlite_vec: "Search by meaning (built in)", chroma: "Search by meaning (Chroma)" }, help: "Searching by meaning needs an embedding model." },
+  { fieldname: "description", label: "Description", type: "text", help: "Helps agents decide when to look here." },
+  { fieldname: "embedding_provider", label: "Embedding Provider", type: "link", linkTo: "AI Provider", showIf: vector },
+  { fieldname: "embedding_model", label: "Embedding Model", type: "data", showIf: vector },
+  { fieldname: "vector_dimension", label: "Vector Dimension", type: "int", showIf: vector },
+  { fieldname: "chroma_mode", label: "Chroma Mode", type: "select", options: ["File", "Server"], optionLabels: { File: "On this server", Server: "Separate Chroma server" }, showIf: (d) => d.knowledge_type === "chroma" },
+  { fieldname: "chroma_host", label: "Chroma Host", type: "data", showIf: chromaServer },
+  { fieldname: "chroma_port", label: "Chroma Port", type: "int", showIf: chromaServer },
+  { fieldname: "chunk_size", label: "Chunk Size", type: "int" },
+  { fieldname: "chunk_overlap", label: "Chunk Overlap", type: "int" },
+  { fieldname: "disabled", label: "Disabled", type: "check" },
+];
+
+const BUSY = ["Pending", "Processing", "Indexing", "Rebuilding"];
+
+interface InputRow {
+  name: string;
+  title: string | null;
+  input_type: string;
+  status: string;
+  chunk_count: number;
+  error_message: string | null;
+  modified: string;
+}
+
+async function uploadFile(file: File, source: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  form.append("is_private", "1");
+  form.append("doctype", "Knowledge Source");
+  form.append("docname", source);
+  const response = await fetch("/api/method/upload_file", {
+    method: "POST",
+    body: form,
+    credentials: "same-origin",
+    headers: { "X-Frappe-CSRF-Token": getBoot().csrf_token, Accept: "application/json" },
+  });
+  if (!response.ok) throw new ApiError("The file could not be uploaded.", response.status);
+  const data = (await response.json()) as { message?: { file_url?: string } };
+  return data.message?.file_url ?? "";
+}
+
+function Inputs({ source }: { source: string }) {
+  const queryClient = useQueryClient();
+  const canAdd = can("Knowledge Input", "create");
+  const [kind, setKind] = useState<"Text" | "URL" | "File">("Text");
+  const [title, setTitle] = useState("");
+  const [text, setText] = useState("");
+  const [url, setUrl] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const inputs = useQuery({
+    queryKey: ["list", "Knowledge Input", source],
+    queryFn: () =>
+      getList<InputRow>("Knowledge Input", {
+        fields: ["name", "title", "input_type", "status", "chunk_count", "error_message", "modified"],
+        filters: { knowledge_source: source },
+        order_by: "modified desc",
+        limit: 500,
+      }),
+    refetchInterval: (query) => ((query.state.data ?? []).some((r) => BUSY.includes(r.status)) ? 3000 : false),
+  });
+
+  const add = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const doc: Record<string, unknown> = { knowledge_source: source, input_type: kind, title: title || undefined };
+      if (kind === "Text") doc.text = text;
+      if (kind === "URL") doc.url = url;
+      if (kind === "File") {
+        if (!file) throw new Error("Choose a file first.");
+        doc.file = await uploadFile(file, source);
+        doc.title = title || file.name;
+      }
+      await insertDoc("Knowledge Input", doc);
+      setTitle("");
+      setText("");
+      setUrl("");
+      setFile(null);
+      void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Input", source] });
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="space-y-3">
+      <h3 className="font-medium">Content</h3>
+      {inputs.error && <ErrorBanner message={errorMessage(inputs.error)} />}
+      {(inputs.data ?? []).length === 0 ? (
+        <p className="text-sm text-slate-500">Nothing added yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {(inputs.data ?? []).map((row) => (
+            <li key={row.name} className="flex items-center justify-between gap-3 py-2 text-sm">
+              <span className="min-w-0">
+                <span className="block truncate font-medium">{row.title || row.name}</span>
+                <span className="block text-xs text-slate-500">
+                  {row.input_type} · {row.chunk_count || 0} pieces · {formatDate(row.modified)}
+                </span>
+                {row.error_message && <span className="block text-xs text-red-600">{row.error_message}</span>}
+              </span>
+              <span className="flex items-center gap-2">
+                <Badge>{row.status}</Badge>
+                {canAdd && (row.status === "Error" || row.status === "Pending") && (
+                  <ActionButton label="Retry" method="huf.huf.doctype.knowledge_input.knowledge_input.reprocess_input" args={{ knowledge_input: row.name }} />
+                )}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {canAdd && (
+        <Card className="space-y-2">
+          <div className="flex gap-2">
+            <Select aria-label="Add" className="w-40" value={kind} onChange={(e) => setKind(e.target.value as "Text" | "URL" | "File")}>
+              <option value="Text">Add text</option>
+              <option value="URL">Add a web page</option>
+              <option value="File">Upload a file</option>
+            </Select>
+            <Input aria-label="Title" placeholder="Title (optional)" value={title} onChange={(e) => setTitle(e.target.value)} />
+          </div>
+          {kind === "Text" && <Textarea aria-label="Text" rows={4} placeholder="Paste the text…" value={text} onChange={(e) => setText(e.target.value)} />}
+          {kind === "URL" && <Input aria-label="Web address" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />}
+          {kind === "File" && <input aria-label="File" type="file" className="text-sm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
+          {error && <ErrorBanner message={error} />}
+          <Button onClick={() => void add()} disabled={busy}>
+            {busy ? "Adding…" : "Add"}
+          </Button>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+interface Hit {
+  content?: string;
+  text?: string;
+  title?: string;
+  score?: number;
+}
+
+function TestSearch({ source }: { source: string }) {
+  const [query, setQuery] = useState("");
+  const [hits, setHits] = useState<Hit[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const search = async () => {
+    setError(null);
+    setHits(null);
+    try {
+      const result = await call<Hit[] | { results?: Hit[] }>("huf.huf.doctype.knowledge_source.knowledge_source.test_search", { knowledge_source: source, query, top_k: 5 });
+      setHits(Array.isArray(result) ? result : (result.results ?? []));
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  return (
+    <div className="space-y-2">
+      <h3 className="font-medium">Try a search</h3>
+      <form
+        className="flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void search();
+        }}
+      >
+        <Input aria-label="Search text" placeholder="Ask something this source should know…" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <Button type="submit" variant="secondary" disabled={!query.trim()}>
+          Search
+        </Button>
+      </form>
+      {error && <ErrorBanner message={error} />}
+      {hits && hits.length === 0 && <p className="text-sm text-slate-500">No matches.</p>}
+      {hits?.map((h, i) => (
+        <div key={i} className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700">
+          {h.title && <p className="font-medium">{h.title}</p>}
+          <p className="whitespace-pre-wrap">{h.content ?? h.text ?? JSON.stringify(h)}</p>
+          {typeof h.score === "number" && <p className="text-xs text-slate-500">Score {h.score.toFixed(3)}</p>}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export default function Knowledge() {
+  const { name } = useParams();
+  const navigate = useNavigate();
+  const select = (next: string | null | undefined) => navigate(next === undefined ? "/knowledge" : next === null ? "/knowledge/new" : `/knowledge/${encodeURIComponent(next)}`);
+  const selected = name === undefined ? undefined : name === "new" ? null : name;
+  return (
+    <MasterDetail
+      doctype="Knowledge Source"
+      title="Knowledge"
+      description="Documents and notes your agents can search when they answer."
+      listFields={["status", "description"]}
+      newLabel="New knowledge source"
+      emptyTitle="No knowledge sources yet"
+      emptyDescription="Create one and add documents, web pages or text."
+      selected={selected}
+      onSelect={select}
+      renderRow={(row) => (
+        <span className="flex items-center justify-between gap-2">
+          <span className="truncate font-medium">{row.name}</span>
+          <Badge>{String(row.status ?? "")}</Badge>
+        </span>
+      )}
+      renderEditor={(current) => (
+        <div className="space-y-4">
+          <RecordEditor
+            key={current ?? "new"}
+            doctype="Knowledge Source"
+            name={current}
+            fields={FIELDS}
+            nameField="source_name"
+            defaults={{ source_name: "", knowledge_type: "sqlite_fts", chunk_size: 512, chunk_overlap: 50, vector_dimension: 1536, chroma_mode: "File" }}
+            title={current ?? "New knowledge source"}
+            onSaved={(doc) => select(String(doc.name))}
+            onDeleted={() => select(undefined)}
+            actions={(doc) =>
+              current && can("Knowledge Source", "write") ? (
+                <ActionButton
+                  label="Rebuild"
+                  method="huf.huf.doctype.knowledge_source.knowledge_source.rebuild_index"
+                  args={{ knowledge_source: current }}
+                  describe={(r) => summarize(r, "Rebuilding started.")}
+                  disabled={doc.status === "Rebuilding"}
+                />
+              ) : null
+            }
+          >
+            {(doc) =>
+              current ? (
+                <p className="text-sm text-slate-500">
+                  Status: <Badge>{String(doc.status ?? "Pending")}</Badge> · {Number(doc.total_chunks ?? 0)} pieces indexed
+                  {doc.last_indexed_at ? ` · last indexed ${formatDate(doc.last_indexed_at)}` : ""}
+                  {doc.index_error ? <span className="block text-red-600">{String(doc.index_error)}</span> : null}
+                </p>
+              ) : null
+            }
+          </RecordEditor>
+          {current && (
+            <Card className="space-y-6">
+              <Inputs source={current} />
+              <TestSearch source={current} />
+            </Card>
+          )}
+        </div>
+      )}
+    />
+  );
+}

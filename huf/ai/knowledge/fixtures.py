@@ -1,0 +1,137 @@
+"""Test fixtures for knowledge: a scripted embeddings server, an AI Provider on it, sources and inputs.
+
+Indexing runs in background jobs that must see the records, so these tests commit and delete what
+they created (`cleanup_knowledge`).
+"""
+
+from __future__ import annotations
+
+import os
+
+import frappe
+from frappe.tests import IntegrationTestCase
+
+PROVIDER = "Knowledge LLM"
+EMBED_MODEL = "embed-model"
+DIMENSION = 256
+SOURCE_PREFIX = "KT "
+
+FACTS = {
+	"refunds": "Refunds are paid back to the original card within five business days.",
+	"shipping": "Orders ship from the Pune warehouse and usually arrive within one week.",
+	"warranty": "The warranty covers manufacturing defects of every blender for two years.",
+}
+
+
+class KnowledgeTestCase(IntegrationTestCase):
+	"""Starts one ScriptedLLM (deterministic embeddings of DIMENSION) and a provider pointing at it."""
+
+	@classmethod
+	def setUpClass(cls) -> None:
+		from tests.support.llm_server import ScriptedLLM
+
+		super().setUpClass()
+		cls.llm = ScriptedLLM().__enter__()
+		cls.llm.embedding_dimension = DIMENSION
+		cls.addClassCleanup(cls.llm.close)
+		cls.addClassCleanup(cleanup_knowledge)
+		frappe.conf.huf_llm_retry_attempts = 1
+		make_embedding_provider(cls.llm.api_base)
+		frappe.db.commit()
+
+	def setUp(self) -> None:
+		self.llm.reset()
+		frappe.set_user("Administrator")
+
+	def tearDown(self) -> None:
+		from frappe.utils.background_jobs import wait_for_jobs
+
+		wait_for_jobs(60)
+		frappe.set_user("Administrator")
+		frappe.db.rollback()
+
+
+def make_embedding_provider(api_base: str) -> str:
+	if frappe.db.exists("AI Provider", PROVIDER):
+		frappe.db.set_value("AI Provider", PROVIDER, "api_base", api_base)
+	else:
+		frappe.get_doc(
+			{"doctype": "AI Provider", "provider_name": PROVIDER, "api_key": "sk-knowledge-test", "api_base": api_base}
+		).insert(ignore_permissions=True)
+	return PROVIDER
+
+
+def source_values(name: str, knowledge_type: str = "sqlite_fts", **values) -> dict:
+	"""Fields of a Knowledge Source on the scripted embeddings (vector types)."""
+	fields = {"doctype": "Knowledge Source", "source_name": name, "knowledge_type": knowledge_type}
+	if knowledge_type != "sqlite_fts":
+		fields.update(embedding_model=EMBED_MODEL, embedding_provider=PROVIDER, vector_dimension=DIMENSION)
+	fields.update(values)
+	return fields
+
+
+def make_source(name: str, knowledge_type: str = "sqlite_fts", **values) -> str:
+	"""A committed Knowledge Source (name prefixed so clean-up finds it)."""
+	name = name if name.startswith(SOURCE_PREFIX) else SOURCE_PREFIX + name
+	if frappe.db.exists("Knowledge Source", name):
+		delete_source(name)
+	frappe.get_doc(source_values(name, knowledge_type, **values)).insert(ignore_permissions=True)
+	frappe.db.commit()
+	return name
+
+
+def add_text(source: str, text: str, title: str | None = None) -> str:
+	doc = frappe.get_doc(
+		{"doctype": "Knowledge Input", "knowledge_source": source, "input_type": "Text", "text": text, "title": title}
+	).insert(ignore_permissions=True)
+	frappe.db.commit()
+	return doc.name
+
+
+def add_file(source: str, file_name: str, content: bytes, is_private: int = 1) -> str:
+	from frappe.utils.file_manager import save_file
+
+	file_doc = save_file(file_name, content, "Knowledge Source", source, is_private=is_private)
+	doc = frappe.get_doc(
+		{"doctype": "Knowledge Input", "knowledge_source": source, "input_type": "File", "file": file_doc.file_url}
+	).insert(ignore_permissions=True)
+	frappe.db.commit()
+	return doc.name
+
+
+def wait_indexed(timeout: float = 60) -> None:
+	from frappe.utils.background_jobs import wait_for_jobs
+
+	assert wait_for_jobs(timeout), "indexing jobs did not finish"
+	frappe.db.rollback()  # a fresh snapshot of what the jobs wrote
+
+
+def delete_source(name: str) -> None:
+	from frappe.utils.background_jobs import wait_for_jobs
+
+	frappe.set_user("Administrator")
+	for agent_row in frappe.get_all("Agent Knowledge", filters={"knowledge_source": name}, fields=["parent"]):
+		frappe.delete_doc("Agent", agent_row.parent, force=True, ignore_permissions=True)
+	frappe.delete_doc("Knowledge Source", name, force=True, ignore_permissions=True)
+	frappe.db.commit()
+	wait_for_jobs(60)
+
+
+def cleanup_knowledge() -> None:
+	"""Delete every test source (and with them their inputs and index files) and the provider."""
+	from frappe.utils.background_jobs import wait_for_jobs
+
+	wait_for_jobs(60)
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	for name in frappe.get_all("Knowledge Source", filters={"name": ("like", SOURCE_PREFIX + "%")}, pluck="name"):
+		delete_source(name)
+	frappe.delete_doc("AI Provider", PROVIDER, force=True, ignore_permissions=True)
+	frappe.db.commit()
+
+
+def index_files() -> list[str]:
+	from huf.ai.knowledge.backends.sqlite_base import index_folder
+
+	folder = index_folder()
+	return sorted(os.listdir(folder)) if os.path.isdir(folder) else []

@@ -1,0 +1,1 @@
+"""Media for agents: text extraction, OCR, image generation, text-to-speech and speech-to-text."""

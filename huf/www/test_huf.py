@@ -1,0 +1,103 @@
+"""/huf serves the dashboard with the user's boot data; guests go to the login page; /huf/stream stays the stream's."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+
+import frappe
+import httpx
+from frappe.tests import IntegrationTestCase
+from frappe.utils.password import update_password
+
+from huf.huf.factories import make_user
+from huf.www.huf import script_json
+
+VIEWER = "huf-page-viewer@example.com"
+PASSWORD = "Huf-Page-Test-Pass-3"
+BOOT = re.compile(r"window\.huf_boot = (\{.*?\});</script>", re.DOTALL)
+
+
+class TestHufPage(IntegrationTestCase):
+	@classmethod
+	def setUpClass(cls):
+		from frappe.app import make_app
+		from werkzeug.serving import make_server
+
+		super().setUpClass()
+		make_user(VIEWER, "Huf Viewer")
+		update_password(VIEWER, PASSWORD)
+		frappe.db.commit()
+		cls.addClassCleanup(cls.remove_user)
+		cls.server = make_server(
+			"127.0.0.1", 0, make_app(frappe.local.site, frappe.local.sites_path), threaded=True
+		)
+		threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+		cls.addClassCleanup(cls.server.shutdown)
+		cls.base_url = f"http://127.0.0.1:{cls.server.server_port}"
+
+	@classmethod
+	def remove_user(cls):
+		frappe.db.rollback()
+		frappe.delete_doc("User", VIEWER, force=True, ignore_permissions=True)
+		frappe.db.commit()
+
+	def client(self, login: bool = True) -> httpx.Client:
+		client = httpx.Client(base_url=self.base_url, timeout=30, follow_redirects=False)
+		self.addCleanup(client.close)
+		if login:
+			response = client.post("/api/method/login", data={"usr": VIEWER, "pwd": PASSWORD})
+			self.assertEqual(response.status_code, 200, response.text)
+		return client
+
+	def test_guest_is_sent_to_login_and_back(self):
+		client = self.client(login=False)
+		response = client.get("/huf")
+		self.assertEqual(response.status_code, 302)
+		self.assertEqual(response.headers["location"], "/login?redirect-to=/huf")
+		response = client.get("/huf/executions")
+		self.assertEqual(response.headers["location"], "/login?redirect-to=/huf/executions")
+
+	def test_every_dashboard_path_serves_the_app_with_boot_data(self):
+		client = self.client()
+		for path in ("/huf", "/huf/agents", "/huf/chat/Some%20Agent/abc"):
+			response = client.get(path)
+			self.assertEqual(response.status_code, 200, path)
+			self.assertIn('<div id="root">', response.text)
+		boot = json.loads(BOOT.search(response.text).group(1))
+		self.assertEqual(boot["user"], VIEWER)
+		self.assertIn("Huf Viewer", boot["roles"])
+		self.assertEqual(boot["capabilities"], ["agent.view", "chat.view_own"])
+		self.assertEqual(
+			boot["permissions"]["Agent"], {"read": True, "write": False, "create": False, "delete": False}
+		)
+		self.assertFalse(boot["permissions"]["AI Provider"]["read"])
+		self.assertTrue(boot["permissions"]["Agent Run"]["read"])
+		# the token in the page is the session's: a write request carrying it gets past the CSRF check
+		response = client.post(
+			"/api/method/frappe.client.get_count",
+			json={"doctype": "Agent"},
+			headers={"X-Frappe-CSRF-Token": boot["csrf_token"]},
+		)
+		self.assertEqual(response.status_code, 200, response.text)
+		response = client.post(
+			"/api/method/frappe.client.get_count",
+			json={"doctype": "Agent"},
+			headers={"X-Frappe-CSRF-Token": "wrong"},
+		)
+		self.assertNotEqual(response.status_code, 200)
+
+	def test_stream_routes_are_not_taken_by_the_dashboard(self):
+		client = self.client()
+		demo = client.get("/huf/stream")
+		self.assertEqual(demo.status_code, 200)
+		self.assertNotIn("huf_boot", demo.text)
+		stream = client.get("/huf/stream/Some%20Agent")
+		self.assertEqual(stream.status_code, 405)  # the stream renderer: a GET never runs an agent
+		self.assertNotIn("huf_boot", stream.text)
+
+	def test_boot_json_cannot_close_the_script_element(self):
+		text = script_json({"name": "</script><script>alert(1)</script>"})
+		self.assertNotIn("</script>", text)
+		self.assertEqual(json.loads(text)["name"], "</script><script>alert(1)</script>")
