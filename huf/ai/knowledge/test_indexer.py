@@ -116,6 +116,19 @@ class TestIndexing(KnowledgeTestCase):
 		self.assertEqual(knowledge_search("nine", knowledge_source=source), [])
 		self.assertIn("holidays", knowledge_search("holidays", knowledge_source=source)[0]["text"])
 
+	def test_moving_an_input_to_another_source(self):
+		first, second = make_source("move from"), make_source("move to")
+		name = add_text(first, "Giraffes have long necks.")
+		wait_indexed()
+		doc = frappe.get_doc("Knowledge Input", name)
+		doc.knowledge_source = second
+		doc.save()
+		frappe.db.commit()
+		wait_indexed()
+		self.assertEqual(knowledge_search("giraffes", knowledge_source=first), [])
+		self.assertEqual(knowledge_search("giraffes", knowledge_source=second)[0]["knowledge_input"], name)
+		self.assertEqual(frappe.db.get_value("Knowledge Source", first, "total_chunks"), 0)
+
 	def test_deleting_a_source_removes_its_inputs_and_index_file(self):
 		source = make_source("gone")
 		add_text(source, "Temporary knowledge.")
