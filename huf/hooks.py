@@ -30,14 +30,39 @@ huf_tools = ["huf.huf.builtin_tools.get_builtin_tools"]
 # POST /huf/stream/<agent_name>: Server-Sent Events of an agent run; GET /huf/stream: demo page.
 page_renderer = ["huf.ai.agent_stream_renderer.AgentStreamRenderer"]
 
-# Feature blocks below add their events with doc_events.setdefault(...) / scheduler_events.setdefault(...).
-doc_events: dict = {}
+# Tools offered to agents: each provider returns the tools an agent is entitled to.
+huf_tool_providers = [
+	"huf.ai.knowledge.tool.knowledge_tool_provider",  # knowledge_search / get_knowledge_sources
+	"huf.ai.tool_registry.agent_tool_provider",  # the agent's Agent Tool rows and built-ins
+	"huf.ai.mcp.provider.mcp_tool_provider",  # tools of the agent's MCP servers
+]
 
-scheduler_events: dict = {
-	# Agent runtime: recover runs and locks left by a crashed process, restart stalled queues.
+# Mandatory knowledge sources are searched with the prompt and injected into the system prompt.
+huf_mandatory_knowledge = ["huf.ai.knowledge.context_builder.build_knowledge_context"]
+
+doc_events = {
+	# Agent MCP Server rows show their server's URL and number of enabled tools.
+	"Agent": {"validate": ["huf.ai.mcp.sync.fill_agent_mcp_rows"]},
+	# (Re)index when inputs or indexing settings change; remove chunks and index files on delete.
+	"Knowledge Input": {
+		"on_update": "huf.ai.knowledge.indexer.on_input_update",
+		"on_trash": "huf.ai.knowledge.indexer.on_input_trash",
+	},
+	"Knowledge Source": {
+		"on_update": "huf.ai.knowledge.indexer.on_source_update",
+		"on_trash": "huf.ai.knowledge.indexer.on_source_trash",
+	},
+}
+
+scheduler_events = {
+	# Recover runs and locks left by a crashed process, restart stalled queues.
 	"cron": {
 		"* * * * *": ["huf.ai.runtime.recovery.recover_stale_runs"],
 	},
+	# Auto-sync of MCP servers with Enable Auto Sync (each at its own interval).
+	"hourly": ["huf.ai.mcp_client.auto_sync_mcp_server_tools"],
+	# Optimise knowledge indexes, remove orphaned index files.
+	"daily": ["huf.ai.knowledge.maintenance.daily_maintenance"],
 }
 
 # --- area K ---
@@ -49,36 +74,3 @@ website_route_rules = [
 	{"from_route": "/huf/<path:app_path>", "to_route": "huf"},
 ]
 # --- end area K ---
-
-# --- area N ---
-# MCP servers: the agents' MCP tools, and the hourly auto-sync of servers with Enable Auto Sync.
-huf_tool_providers = [*globals().get("huf_tool_providers", []), "huf.ai.mcp.provider.mcp_tool_provider"]
-scheduler_events.setdefault("hourly", []).append("huf.ai.mcp_client.auto_sync_mcp_server_tools")
-# Agent MCP Server rows show their server's URL and number of enabled tools.
-doc_events.setdefault("Agent", {}).setdefault("validate", []).append("huf.ai.mcp.sync.fill_agent_mcp_rows")
-# --- end area N ---
-
-# --- area O ---
-# Knowledge: Mandatory sources injected into the system prompt, the knowledge tools for agents with
-# Optional sources, (re)indexing when inputs or indexing settings change, clean-up on delete, daily upkeep.
-huf_mandatory_knowledge = ["huf.ai.knowledge.context_builder.build_knowledge_context"]
-huf_tool_providers = [*globals().get("huf_tool_providers", []), "huf.ai.knowledge.tool.knowledge_tool_provider"]
-doc_events.setdefault("Knowledge Input", {}).update(
-	{
-		"on_update": "huf.ai.knowledge.indexer.on_input_update",
-		"on_trash": "huf.ai.knowledge.indexer.on_input_trash",
-	}
-)
-doc_events.setdefault("Knowledge Source", {}).update(
-	{
-		"on_update": "huf.ai.knowledge.indexer.on_source_update",
-		"on_trash": "huf.ai.knowledge.indexer.on_source_trash",
-	}
-)
-scheduler_events.setdefault("daily", []).append("huf.ai.knowledge.maintenance.daily_maintenance")
-# --- end area O ---
-
-# --- area L ---
-# Tools of an agent's Agent Tool rows (the registry of huf/ai/tool_registry.py); MCP and knowledge add theirs.
-huf_tool_providers = [*globals().get("huf_tool_providers", []), "huf.ai.tool_registry.agent_tool_provider"]
-# --- end area L ---
