@@ -10,15 +10,24 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HUF_SITES_PATH := $(CURDIR)/sites
 
-.PHONY: setup system-packages run site test lint bench clean
+FRONTEND_BUILD := huf/public/frontend/index.html
+FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts \
+	frontend/tailwind.config.js frontend/postcss.config.js frontend/tsconfig.json
 
-setup: system-packages $(VENV)/.installed
+.PHONY: setup system-packages frontend run site test lint bench clean
 
-# redis-server lets the cache and RQ tests run against a real Redis instead of skipping.
+setup: system-packages $(VENV)/.installed frontend
+
+# redis-server: the cache and RQ tests run against a real Redis; chromium: the browser tests.
+SYSTEM_PACKAGES := redis-server:redis-server chromium:chromium
 system-packages:
-	@if ! command -v redis-server >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
-		else echo "redis-server missing: install it (sudo apt-get install redis-server) for the Redis/RQ tests"; fi; \
+	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
+		command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		else echo "missing system packages:$$missing (sudo apt-get install$$missing); their tests will skip"; fi; \
 	fi
 
 $(VENV)/.installed: pyproject.toml lite/pyproject.toml
@@ -26,6 +35,16 @@ $(VENV)/.installed: pyproject.toml lite/pyproject.toml
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e ./lite -e ".[test]"
 	@touch $@
+
+frontend: $(FRONTEND_BUILD)
+
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# The dashboard, built into huf/public/frontend (served at /assets/huf/frontend/, page at /huf).
+$(FRONTEND_BUILD): frontend/node_modules/.installed $(FRONTEND_SOURCES)
+	cd frontend && npm run build
 
 site: setup
 	@mkdir -p sites
@@ -37,6 +56,7 @@ run: site
 	$(BIN)/huf --site $(SITE) serve --host $(HOST) --port $(PORT)
 
 test: setup
+	cd frontend && npm test
 	$(BIN)/pytest -q
 
 lint: setup
@@ -46,4 +66,4 @@ bench: setup
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) sites
+	rm -rf $(VENV) sites frontend/node_modules huf/public/frontend

@@ -70,7 +70,7 @@ def get_agent_chat_messages(
 # --- conversations -----------------------------------------------------------------------------
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def create_conversation(agent: str, channel: str | None = None, title: str | None = None) -> dict:
 	"""A new conversation of the caller with `agent`, without running it."""
 	check_agent(agent)
@@ -79,7 +79,7 @@ def create_conversation(agent: str, channel: str | None = None, title: str | Non
 	return conversation_info(doc)
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def new_conversation(agent: str, message: str | None = None, now: int = 1) -> dict:
 	"""A new conversation with `agent`; with `message`, the agent is asked it right away."""
 	info = create_conversation(agent)
@@ -89,14 +89,14 @@ def new_conversation(agent: str, message: str | None = None, now: int = 1) -> di
 	return {**info, **result}
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def send_message_to_conversation(conversation: str, message: str, now: int = 1) -> dict:
 	"""Ask the agent of `conversation` (which the caller may write) `message`."""
 	doc = get_conversation(conversation, "write")
 	return run(doc.agent, message, doc.name, now)
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def add_message(
 	conversation_id: str,
 	role: str,
@@ -143,7 +143,7 @@ def add_message(
 # --- sending -----------------------------------------------------------------------------------
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def send_agent_chat_message(agent: str, message: str, conversation: str | None = None, now: int = 1) -> dict:
 	"""Agent Chat: ask `agent` (with Allow Chat) `message` in `conversation` or the caller's chat session."""
 	check_agent(agent, chat=True)
@@ -152,7 +152,7 @@ def send_agent_chat_message(agent: str, message: str, conversation: str | None =
 	return run(agent, message, conversation, now)
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def send_message(
 	docname: str | None = None, message: str | None = None, agent: str | None = None, now: int = 1
 ) -> dict:

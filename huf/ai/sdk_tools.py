@@ -52,6 +52,12 @@ def _media(module: str, function: str, kwargs: dict) -> Any:
 	"""Call `huf.ai.media.<module>.<function>` for the running (or a readable) conversation."""
 	from huf.ai.tool_functions import media_entry
 
+	context = frappe.flags.get("huf_tool_context")
+	if context is None and not frappe.has_permission("Agent Conversation", "create"):
+		# called over HTTP, outside a run: only users who may run agents spend the provider's credits
+		frappe.throw(
+			_("Your role may not use {0}.").format(function.replace("_", " ")), frappe.PermissionError
+		)
 	kwargs = {k: v for k, v in strip_forbidden(kwargs).items() if k != "cmd"}
 	running = frappe.flags.get("huf_conversation")
 	conversation = kwargs.get("conversation") or running
@@ -59,7 +65,6 @@ def _media(module: str, function: str, kwargs: dict) -> Any:
 		if not frappe.has_permission("Agent Conversation", "read", doc=conversation):
 			frappe.throw(_("Conversation not found or access denied."), frappe.PermissionError)
 	kwargs["conversation"] = conversation
-	context = frappe.flags.get("huf_tool_context")
 	if context is not None and getattr(context, "agent", None):
 		kwargs["agent"] = context.agent
 	else:

@@ -83,7 +83,7 @@ class VersionedPrompt(Document):
 		if newest:
 			frappe.db.set_value(self.doctype, newest[0], "is_latest", 1, update_modified=False)
 
-	@frappe.whitelist()
+	@frappe.whitelist(methods=["POST"])
 	def create_new_version(self, prompt_body: str | None = None) -> str:
 		"""Save a copy of this prompt as the next version of its lineage; returns the new name."""
 		self.check_permission("write")

@@ -194,6 +194,10 @@ def ocr_file(
 	agent: str | None = None,
 ) -> dict:
 	"""REST: OCR a File the caller may read (an agent the caller may run picks the OCR/vision model)."""
+	if agent:
+		common.resolve_agent(agent)  # refuse an agent the caller may not run before anything else
+	elif not frappe.has_permission("Agent Conversation", "create"):
+		frappe.throw(_("Your role may not use OCR."), frappe.PermissionError)
 	return ocr_document(
 		file_id=file_id,
 		file_url=file_url,

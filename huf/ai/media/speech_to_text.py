@@ -182,7 +182,9 @@ def transcribe_audio(
 	"""REST: transcribe a File the caller may read (or a public URL). Needs the right to run agents."""
 	if frappe.session.user == "Guest":
 		frappe.throw(_("Please log in to transcribe audio."), frappe.PermissionError)
-	if not agent and not frappe.has_permission("Agent Conversation", "create"):
+	if agent:
+		common.resolve_agent(agent)  # refuse an agent the caller may not run before anything else
+	elif not frappe.has_permission("Agent Conversation", "create"):
 		frappe.throw(_("Your role may not use speech to text."), frappe.PermissionError)
 	return speech_to_text(
 		audio_file_url=audio_file_url, language=language, model=model, agent=agent, file_id=file_id

@@ -12,7 +12,7 @@ class AgentConsole(Document):
 		else:
 			self.provider = self.model = None
 
-	@frappe.whitelist()
+	@frappe.whitelist(methods=["POST"])
 	def run(self) -> dict:
 		"""Run the prompt on the agent now (`run_agent_sync(now=1)`) and store the response."""
 		from huf.ai.agent_integration import run_agent_sync
@@ -36,7 +36,7 @@ class AgentConsole(Document):
 		return result
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def run_console(agent_name: str | None = None, prompt: str | None = None) -> dict:
 	"""Set the console's agent and prompt (when given), run it and store the response."""
 	console = frappe.get_single("Agent Console")

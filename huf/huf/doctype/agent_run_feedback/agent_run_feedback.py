@@ -46,7 +46,7 @@ def can_read_conversation(conversation: str | None) -> bool:
 	return bool(doc) and bool(frappe.has_permission("Agent Conversation", "read", doc=doc))
 
 
-@frappe.whitelist()
+@frappe.whitelist(methods=["POST"])
 def rate_message(agent_message: str, feedback: str, comments: str | None = None) -> dict:
 	"""Thumbs up or down (with an optional comment) on an agent answer; rating again replaces it."""
 	value = FEEDBACK_VALUES.get(str(feedback or "").strip().lower())

@@ -65,7 +65,7 @@ class MCPServer(Document):
 						_('Extra Authorize Params must be a JSON object, e.g. {"access_type": "offline"}.')
 					)
 
-	@frappe.whitelist()
+	@frappe.whitelist(methods=["POST"])
 	def sync_tools(self) -> dict:
 		"""Fetch and cache the server's tools (Desk button Sync Tools)."""
 		self.check_permission("write")
@@ -77,12 +77,12 @@ class MCPServer(Document):
 		self.check_permission("read")
 		return frappe.get_attr("huf.ai.mcp_client.test_mcp_connection")(self.name)
 
-	@frappe.whitelist()
+	@frappe.whitelist(methods=["POST"])
 	def oauth_connect(self) -> dict:
 		"""Start the OAuth flow (Desk button Connect); returns the authorization URL to open."""
 		return frappe.get_attr("huf.ai.mcp_client.start_mcp_oauth")(self.name)
 
-	@frappe.whitelist()
+	@frappe.whitelist(methods=["POST"])
 	def oauth_disconnect(self) -> dict:
 		"""Forget the OAuth tokens (Desk button Disconnect)."""
 		return frappe.get_attr("huf.ai.mcp_client.disconnect_mcp_oauth")(self.name)
