@@ -30,6 +30,7 @@ MESSAGE_FIELDS = [
 	"agent_run",
 	"tool_name",
 	"tool_call_id",
+	"tool_calls",
 	"tool_status",
 	"visibility",
 ]

@@ -1,6 +1,6 @@
 """Server-Sent Events for agent runs: `POST /huf/stream/<agent_name>`, and a demo page at `/huf/stream`.
 
-A run is started only by a POST (JSON or form: prompt, channel_id, external_id, conversation_id)
+A run is started only by a POST (JSON or form: prompt, channel_id, external_id, conversation_id, attachments)
 authenticated by the session cookie plus its CSRF token, or by an API token; a GET never runs an
 agent. Frames are `data: {json}\\n\\n`, one per event of the agent loop (`huf.ai.runtime.events`).
 """
@@ -152,6 +152,9 @@ def read_stream_arguments(agent_name: str) -> dict:
 			if not isinstance(value, str | int):
 				frappe.throw(_("{0} must be text.").format(key))
 			kwargs[key] = str(value)
+	if form.get("attachments"):
+		# file URLs the chat uploaded; tools that open them check the user's access to each file
+		kwargs["attachments"] = form.get("attachments")
 	return kwargs
 
 

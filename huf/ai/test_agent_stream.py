@@ -200,6 +200,17 @@ class TestAgentStream(LiveAgentTestCase):
 			[m["content"] for m in sent if m["role"] in ("user", "assistant")], ["One", "First answer", "Two"]
 		)
 
+	def test_attached_files_reach_the_model_with_the_prompt(self):
+		client, csrf = self.session(ALICE)
+		self.llm.queue(Reply(content="Read it"))
+		response, frames = self.stream(
+			client, {"prompt": "Summarise this", "attachments": ["/private/files/report.pdf"]}, csrf
+		)
+		self.assertEqual((response.status_code, valid(frames[-1][1])["type"]), (200, "complete"))
+		sent = self.llm.chat_requests[-1]["body"]["messages"][-1]["content"]
+		self.assertIn("Summarise this", sent)
+		self.assertIn("/private/files/report.pdf", sent)
+
 	def test_a_provider_failure_ends_the_stream_with_an_error_frame(self):
 		client, csrf = self.session(ALICE)
 		self.llm.queue(Reply(status=400, error="The model refuses this request"))
