@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import mimetypes
 import os
@@ -13,6 +14,7 @@ from werkzeug.wrappers import Response
 
 import frappe
 from frappe import _, is_whitelisted
+from frappe.utils.response import json_handler
 
 
 def handle() -> Response:
@@ -50,7 +52,25 @@ def execute_cmd(cmd: str, from_async: bool = False) -> Any:
 	if method is not run_doc_method:
 		is_whitelisted(method)
 		is_valid_http_method(method)
+	check_required_arguments(method, frappe.form_dict)
 	return frappe.call(method, **frappe.form_dict)
+
+
+def check_required_arguments(method, arguments: dict) -> None:
+	"""Name a missing required argument (HTTP 417) instead of letting the call fail with a TypeError (500)."""
+	try:
+		parameters = inspect.signature(method).parameters.values()
+	except (TypeError, ValueError):
+		return
+	missing = [
+		p.name
+		for p in parameters
+		if p.default is p.empty
+		and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+		and p.name not in arguments
+	]
+	if missing:
+		frappe.throw(_("Missing argument: {0}").format(", ".join(missing)), frappe.ValidationError)
 
 
 def is_valid_http_method(method) -> None:
@@ -155,7 +175,7 @@ def download_file(file_url: str) -> None:
 	if not name:
 		raise frappe.DoesNotExistError(_("File not found"))
 	file = frappe.get_doc("File", name)
-	if file.is_private and not can_read_file(file.as_dict()):
+	if file.is_private and not can_read_file(file):
 		raise frappe.PermissionError
 	frappe.local.response.filename = os.path.basename(file_url)
 	frappe.local.response.filecontent = file.get_content()
@@ -212,8 +232,6 @@ runserverobj = run_doc_method
 
 def build_response(response_type: str | None = None) -> Response:
 	"""A werkzeug Response from `frappe.response` (type json, binary, download, redirect, page)."""
-	if "docs" in frappe.local.response and not frappe.local.response.docs:
-		del frappe.local.response["docs"]
 	response_type = frappe.local.response.get("type") or response_type or "json"
 	builders = {
 		"json": as_json,
@@ -237,7 +255,7 @@ def as_json() -> Response:
 	frappe.local.response.pop("type", None)
 	response.mimetype = "application/json"
 	response.charset = "utf-8"
-	response.data = json.dumps(frappe.local.response, default=_json_handler, separators=(",", ":"))
+	response.data = json.dumps(frappe.local.response, default=json_handler, separators=(",", ":"))
 	return response
 
 
@@ -301,7 +319,7 @@ def make_logs() -> None:
 		response["exc"] = json.dumps([str(d) for d in frappe.local.error_log])
 	if frappe.local.message_log:
 		response["_server_messages"] = json.dumps(
-			[json.dumps(d, default=_json_handler) for d in frappe.local.message_log]
+			[json.dumps(d, default=json_handler) for d in frappe.local.message_log]
 		)
 	if frappe.local.debug_log and frappe.conf.get("developer_mode"):
 		response["_debug_messages"] = json.dumps(frappe.local.debug_log)
@@ -338,9 +356,3 @@ def is_traceback_allowed() -> bool:
 		return user == "Administrator" or "System Manager" in frappe.get_roles(user)
 	except Exception:
 		return False
-
-
-def _json_handler(obj: Any) -> Any:
-	from frappe.utils.response import json_handler
-
-	return json_handler(obj)

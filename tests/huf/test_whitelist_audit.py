@@ -1,10 +1,13 @@
 """Every whitelisted function of Huf, called over real HTTP as Guest and as a user without roles.
 
 The audit imports every module of the app (tests excepted), collects the functions in
-`frappe.whitelisted` and calls each with empty arguments. Neither caller may get a 500 or a 200
-carrying data: they get a permission or input error (401/403/404/405/409/400/417). Functions open on
-purpose are listed below with the reason; a new guest endpoint or a state-changing GET fails the
-audit until it is reviewed and listed.
+`frappe.whitelisted` (controller methods too, through run_doc_method on a real record) and calls
+each three times: with no arguments, with placeholders naming no record, and with records of
+Administrator's. Neither caller may get a 500 or a 200 carrying data: they get a permission or input
+error (401/403/404/405/409/400/417); a call without a required argument gets a 417 naming it.
+Functions open on purpose are listed below with the reason; a new guest endpoint or a GET that may
+change state fails the audit until it is reviewed and listed. A last test checks that a provider
+key used by runs over HTTP shows up nowhere (environ, logs, Error Logs, records, responses).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from huf.huf.factories import make_agent, make_user
 from tests.support.llm_server import Reply
 
 NO_ROLES = "huf-audit-no-roles@example.com"
+VIEWER = "huf-audit-viewer@example.com"
 KEY_USER = "huf-audit-key-user@example.com"
 RUN = "/api/method/huf.ai.agent_integration.run_agent_sync"
 STATUS = "/api/method/huf.ai.agent_integration.get_agent_run_status"
@@ -73,7 +77,7 @@ def import_app_modules() -> list[str]:
 	"""Import every module of huf except tests; return the names that failed."""
 	failed = []
 	for module in pkgutil.walk_packages(huf.__path__, "huf."):
-		if any(part.startswith("test_") for part in module.name.split(".")):
+		if is_test_module(module.name):
 			continue
 		try:
 			importlib.import_module(module.name)
@@ -86,8 +90,20 @@ def dotted(fn) -> str:
 	return f"{fn.__module__}.{fn.__qualname__}"
 
 
+def is_test_module(name: str) -> bool:
+	return any(part.startswith("test_") for part in name.split("."))
+
+
 def huf_whitelisted() -> list:
-	return sorted((fn for fn in frappe.whitelisted if fn.__module__.startswith("huf.")), key=dotted)
+	"""The whitelisted functions of the app (those of test modules other tests imported excluded)."""
+	return sorted(
+		(
+			fn
+			for fn in frappe.whitelisted
+			if fn.__module__.startswith("huf.") and not is_test_module(fn.__module__)
+		),
+		key=dotted,
+	)
 
 
 # Arguments naming a record: the real-records pass passes a record of Administrator's.
@@ -118,20 +134,13 @@ def required_arguments(fn, records: dict | None = None) -> dict:
 	return arguments
 
 
-def is_missing_argument(response: httpx.Response) -> bool:
-	"""The framework's answer to a call without a required argument (see MISSING_ARGUMENT_STATUS)."""
-	return response.status_code == 500 and response.json().get("exc_type") == "TypeError"
-
-
 def controller_doctypes(fn) -> list[str]:
 	"""The DocTypes whose controller class has the whitelisted method `fn`."""
+	from frappe.model.base_document import get_controller
+
 	doctypes = []
 	for name in frappe.get_all("DocType", filters={"app": "huf"}, pluck="name"):
-		try:
-			controller = frappe.get_meta(name) and frappe.get_doc({"doctype": name}).__class__
-		except Exception:
-			continue
-		method = getattr(controller, fn.__name__, None)
+		method = getattr(get_controller(name), fn.__name__, None)
 		if getattr(method, "__func__", method) is fn:
 			doctypes.append(name)
 	return doctypes
@@ -150,6 +159,7 @@ class TestWhitelistAudit(IntegrationTestCase):
 		cls.records = {}
 		cls.addClassCleanup(cls.remove_records)
 		make_user(NO_ROLES)
+		make_user(VIEWER, "Huf Viewer")
 		update_password(NO_ROLES, PASSWORD)
 		cls.make_records()
 		frappe.db.commit()
@@ -186,7 +196,9 @@ class TestWhitelistAudit(IntegrationTestCase):
 		for doctype, fields in values.items():
 			doc = frappe.get_doc({"doctype": doctype, **fields}).insert(ignore_permissions=True)
 			cls.records[doctype] = doc.name
-		cls.records["Agent"] = make_agent(RECORD, allow_chat=1).name
+		cls.records["Agent"] = make_agent(
+			RECORD, allow_chat=1, agent_mcp_server=[{"mcp_server": RECORD, "enabled": 1}]
+		).name
 		conversation = frappe.get_doc(
 			{"doctype": "Agent Conversation", "agent": RECORD, "user": "Administrator", "channel": "chat"}
 		).insert(ignore_permissions=True)
@@ -205,8 +217,9 @@ class TestWhitelistAudit(IntegrationTestCase):
 		frappe.db.rollback()
 		for doctype, name in reversed(cls.records.items()):
 			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
-		if frappe.db.exists("User", NO_ROLES):
-			frappe.delete_doc("User", NO_ROLES, force=True, ignore_permissions=True)
+		for user in (NO_ROLES, VIEWER):
+			if frappe.db.exists("User", user):
+				frappe.delete_doc("User", user, force=True, ignore_permissions=True)
 		frappe.db.commit()
 
 	def targets(self, filled: str = ""):
@@ -244,7 +257,7 @@ class TestWhitelistAudit(IntegrationTestCase):
 		self.assertGreater(len(self.functions), 30)
 
 	def check_refused(self, client: httpx.Client, empty_data_ok: dict) -> list[str]:
-		"""Call everything with empty and with placeholder arguments; list the answers that are not refusals."""
+		"""Call everything in the three passes (see `targets`); list the answers that are not refusals."""
 		problems = []
 		for filled in ("", "placeholder", "records"):
 			for label, path, payload in self.targets(filled):
@@ -253,8 +266,6 @@ class TestWhitelistAudit(IntegrationTestCase):
 				if status == 200 and label in empty_data_ok:
 					if response.json().get("message") not in (None, [], {}):
 						problems.append(f"{label}: 200 with data {response.text[:200]}")
-				elif not filled and is_missing_argument(response):
-					continue  # Frappe's own answer to a missing argument: see MISSING_ARGUMENT
 				elif status not in REFUSED:
 					problems.append(f"{label} {payload}: {status} {response.text[:200]}")
 				elif "Traceback" in response.text:
@@ -285,6 +296,13 @@ class TestWhitelistAudit(IntegrationTestCase):
 			if response.status_code not in (403, 405):
 				refused.append(f"{label}: GET answered {response.status_code}")
 		self.assertEqual(refused, [])
+
+	def test_agent_mcp_servers_lists_only_servers_the_caller_may_read(self):
+		from huf.ai.mcp_client import get_agent_mcp_servers
+
+		self.assertEqual([s["mcp_server"] for s in get_agent_mcp_servers(RECORD)], [RECORD])
+		with self.set_user(VIEWER):  # reads agents, not MCP servers
+			self.assertEqual(get_agent_mcp_servers(RECORD), [])
 
 	def test_no_caller_controlled_ignore_permissions(self):
 		offending = [

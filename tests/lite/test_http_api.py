@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import unittest
 
 import frappe
 import httpx
 from frappe.tests import IntegrationTestCase
 
+from tests.lite._site_helpers import start_server
+
 PASSWORD = "Http-Api-Pass-1"
 MANAGER = "http_api_manager@example.com"
 PLAIN = "http_api_plain@example.com"
-
-
-def start_server() -> tuple:
-	"""Serve the test site on a free loopback port in a thread."""
-	from frappe.app import make_app
-	from werkzeug.serving import make_server
-
-	server = make_server("127.0.0.1", 0, make_app(frappe.local.site, frappe.local.sites_path), threaded=True)
-	threading.Thread(target=server.serve_forever, daemon=True).start()
-	return server, f"http://127.0.0.1:{server.server_port}"
 
 
 def make_user(email: str, roles: tuple[str, ...] = ()) -> None:
@@ -251,6 +242,12 @@ class TestHTTPAPI(IntegrationTestCase):
 			"/api/method/frappe.client.get_value", json={**query, "filters": {"name": MANAGER}}
 		)
 		self.assertEqual(as_json.json()["message"], {"first_name": "http_api_manager"})
+
+	def test_a_missing_required_argument_is_named_with_417(self):
+		response = self.manager.get("/api/method/frappe.client.get_value", params={"fieldname": "name"})
+		self.assertEqual(response.status_code, 417, response.text)
+		self.assertEqual(response.json()["exc_type"], "ValidationError")
+		self.assertIn("Missing argument: doctype", response.text)
 
 	def test_methods_whitelisted_for_post_refuse_get(self):
 		todo = self.manager.post("/api/resource/ToDo", json={"description": "method check"}).json()["data"]
