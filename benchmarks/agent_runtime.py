@@ -42,28 +42,33 @@ def percentile(values: list[float], q: float) -> float:
 	return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def make_site(sites_path: str, api_base: str) -> None:
+def make_site(
+	sites_path: str,
+	api_base: str,
+	site: str = SITE,
+	agents: tuple[str, ...] = ("Bench Agent", "Bench Tool Agent"),
+	instructions: str = "You are a benchmark agent.",
+) -> None:
+	"""A new `site` (left connected) whose `agents` answer from the scripted server at `api_base`."""
 	import frappe
-	from frappe.installer import new_site
 
-	with open(os.path.join(sites_path, "apps.txt"), "w") as f:
-		f.write("huf\n")
-	new_site(SITE, "admin", sites_path=sites_path, apps=["huf"])
-	frappe.destroy()
-	frappe.init(SITE, sites_path=sites_path, force=True)
+	from benchmarks.run import make_site as new_bench_site
+
+	new_bench_site(sites_path, site)
+	frappe.init(site, sites_path=sites_path, force=True)
 	frappe.connect()
 	frappe.get_doc(
 		{"doctype": "AI Provider", "provider_name": PROVIDER, "api_key": "sk-bench", "api_base": api_base}
 	).insert()
 	frappe.get_doc({"doctype": "AI Model", "model_name": MODEL, "provider": PROVIDER}).insert()
-	for name in ("Bench Agent", "Bench Tool Agent"):
+	for name in agents:
 		frappe.get_doc(
 			{
 				"doctype": "Agent",
 				"agent_name": name,
 				"provider": PROVIDER,
 				"model": MODEL,
-				"instructions": "You are a benchmark agent.",
+				"instructions": instructions,
 				"context_strategy": "None",
 			}
 		).insert()

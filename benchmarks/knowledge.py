@@ -22,7 +22,10 @@ import time
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path[:0] = [os.path.join(ROOT, "lite"), ROOT]
 
-SITE = "knowledge-bench.localhost"
+from benchmarks.agent_runtime import percentile  # noqa: E402
+from benchmarks.run import SITE  # noqa: E402
+from benchmarks.run import make_site as new_bench_site  # noqa: E402
+
 PROVIDER = "Bench Embeddings"
 DIMENSION = 256
 SYLLABLES = "ka lo mi ne ru sa te vo zi pa do fe gu hi ja ko lu ma ni po".split()
@@ -41,19 +44,10 @@ WORDS = vocabulary()
 WEIGHTS = [1 / (rank + 1) for rank in range(len(WORDS))]
 
 
-def percentile(values: list[float], q: float) -> float:
-	ordered = sorted(values)
-	return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
 def make_site(sites_path: str, api_base: str) -> None:
 	import frappe
-	from frappe.installer import new_site
 
-	with open(os.path.join(sites_path, "apps.txt"), "w") as f:
-		f.write("huf\n")
-	new_site(SITE, "admin", sites_path=sites_path, apps=["huf"])
-	frappe.destroy()
+	new_bench_site(sites_path)
 	frappe.init(SITE, sites_path=sites_path, force=True)
 	frappe.connect()
 	frappe.get_doc(

@@ -24,13 +24,14 @@ import time
 SITE = "bench.localhost"
 
 
-def make_site(sites_path: str) -> None:
+def make_site(sites_path: str, site: str = SITE) -> None:
+	"""A new `site` with Huf installed in `sites_path` (the context is left closed)."""
 	import frappe
 	from frappe.installer import new_site
 
 	with open(os.path.join(sites_path, "apps.txt"), "w") as f:
 		f.write("huf\n")
-	new_site(SITE, "admin", sites_path=sites_path, apps=["huf"])
+	new_site(site, "admin", sites_path=sites_path, apps=["huf"])
 	frappe.destroy()
 
 

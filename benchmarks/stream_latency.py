@@ -33,28 +33,10 @@ def make_site(sites_path: str, api_base: str) -> str:
 	"""A site with an agent on the scripted server; returns an Authorization header value."""
 	import frappe
 	from frappe.core.doctype.user.user import generate_keys
-	from frappe.installer import new_site
 
-	with open(os.path.join(sites_path, "apps.txt"), "w") as f:
-		f.write("huf\n")
-	new_site(SITE, "admin", sites_path=sites_path, apps=["huf"])
-	frappe.destroy()
-	frappe.init(SITE, sites_path)
-	frappe.connect()
-	frappe.get_doc(
-		{"doctype": "AI Provider", "provider_name": "Bench LLM", "api_key": "sk-bench", "api_base": api_base}
-	).insert()
-	frappe.get_doc({"doctype": "AI Model", "model_name": "bench-model", "provider": "Bench LLM"}).insert()
-	frappe.get_doc(
-		{
-			"doctype": "Agent",
-			"agent_name": AGENT,
-			"provider": "Bench LLM",
-			"model": "bench-model",
-			"instructions": "Be brief.",
-			"context_strategy": "None",
-		}
-	).insert()
+	from benchmarks.agent_runtime import make_site as make_agent_site
+
+	make_agent_site(sites_path, api_base, SITE, agents=(AGENT,), instructions="Be brief.")
 	secret = generate_keys("Administrator")["api_secret"]
 	key = frappe.db.get_value("User", "Administrator", "api_key")
 	frappe.db.commit()
@@ -62,17 +44,14 @@ def make_site(sites_path: str, api_base: str) -> str:
 	return f"token {key}:{secret}"
 
 
-def percentile(values: list[float], p: float) -> float:
-	ordered = sorted(values)
-	return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
 def run(streams: int, deltas: int, gap: float) -> None:
 	import httpx
 	from frappe.app import make_app
 	from werkzeug.serving import make_server
 
-	from huf.ai.stream_events import iter_frames, validate_event
+	from benchmarks.agent_runtime import percentile
+	from huf.ai.runtime.events import validate_event
+	from huf.ai.stream_events import iter_frames
 	from tests.support.llm_server import Reply, ScriptedLLM
 
 	sites_path = tempfile.mkdtemp(prefix="huf-stream-bench-")
@@ -122,7 +101,7 @@ def run(streams: int, deltas: int, gap: float) -> None:
 	print(f"streams x deltas:              {streams} x {deltas} (one every {gap * 1000:.1f} ms)")
 	print(
 		f"delta, LLM server -> client:   median {statistics.median(latencies):6.2f} ms   "
-		f"p90 {percentile(latencies, 90):6.2f} ms   p99 {percentile(latencies, 99):6.2f} ms   "
+		f"p90 {percentile(latencies, 0.9):6.2f} ms   p99 {percentile(latencies, 0.99):6.2f} ms   "
 		f"max {max(latencies):6.2f} ms"
 	)
 	print(f"POST -> first frame:           median {statistics.median(first_frame):6.2f} ms")

@@ -22,6 +22,7 @@ from huf.ai.conversation.conversation_data import inject_conversation_data
 from huf.ai.conversation_manager import ConversationManager
 from huf.ai.runtime import access, events, locks, queue
 from huf.ai.runtime.knowledge import KnowledgeContext, mandatory_knowledge
+from huf.ai.runtime.prompts import template_body
 from huf.ai.runtime.tools import ToolContext, Toolset, load_toolset
 
 
@@ -46,37 +47,15 @@ class AgentManager:
 		"""Local instructions, or the linked Agent Prompt (its attached version when locked, else the latest)."""
 		agent = self.agent
 		if agent.get("prompt_mode") == "Template" and agent.get("agent_prompt"):
-			body = self._template_instructions()
+			body = template_body(
+				"Agent Prompt",
+				agent.agent_prompt,
+				agent.get("prompt_version_locked"),
+				agent.get("template_version_at_attach"),
+			)
 			if body is not None:
 				return body
 		return agent.get("instructions") or ""
-
-	def _template_instructions(self) -> str | None:
-		agent = self.agent
-		linked = frappe.db.get_value(
-			"Agent Prompt",
-			agent.agent_prompt,
-			["name", "lineage", "prompt_body", "version", "is_active"],
-			as_dict=True,
-		)
-		if not linked:
-			return None
-		if cint(agent.get("prompt_version_locked")):
-			version = cint(agent.get("template_version_at_attach"))
-			if version and version != cint(linked.version) and linked.lineage:
-				pinned = frappe.db.get_value(
-					"Agent Prompt", {"lineage": linked.lineage, "version": version}, "prompt_body"
-				)
-				if pinned is not None:
-					return pinned
-			return linked.prompt_body
-		if linked.lineage:
-			latest = frappe.db.get_value(
-				"Agent Prompt", {"lineage": linked.lineage, "is_latest": 1, "is_active": 1}, "prompt_body"
-			)
-			if latest is not None:
-				return latest
-		return linked.prompt_body if cint(linked.is_active) else None
 
 	def model_settings(self) -> dict:
 		"""temperature and top_p from the Agent (unsupported ones are dropped per model by the provider seam)."""
@@ -108,17 +87,6 @@ class AgentManager:
 		if knowledge.text:
 			prompt = f"{prompt}\n\n{knowledge.text}".strip()
 		return inject_conversation_data(prompt, conversation), knowledge
-
-	def create_agent(self) -> dict:
-		"""A plain description of the agent as run (for inspection and tests)."""
-		return {
-			"name": self.agent_name,
-			"instructions": self.get_instructions(),
-			"provider": self.provider,
-			"model": self.model_name,
-			"model_settings": self.model_settings(),
-			"tools": self.get_tools(ToolContext(agent=self.agent_name, user=frappe.session.user)).schemas(),
-		}
 
 
 # --- entry points ------------------------------------------------------------------------------
@@ -217,12 +185,7 @@ def run_agent_sync(
 
 
 def _inline_result(run: Any, session_id: str) -> dict:
-	complete = error = None
-	for event in queue.run_inline(run.name, run.conversation, stream=False):
-		if event["type"] == "complete":
-			complete = event
-		elif event["type"] == "error":
-			error = event
+	complete, error = queue.run_inline_to_end(run.name, run.conversation)
 	result = {
 		"success": complete is not None,
 		"response": complete["full_response"] if complete else None,

@@ -18,6 +18,7 @@ from frappe import _
 from frappe.website.page_renderers.base_renderer import BaseRenderer
 from werkzeug.wrappers import Response
 
+from huf.ai.runtime import events
 from huf.ai.stream_events import encode_frame
 
 ROUTE = "huf/stream"
@@ -173,7 +174,7 @@ def check_can_stream(kwargs: dict) -> None:
 def event_stream(site: str, sites_path: str, user: str, lang: str | None, kwargs: dict) -> Iterator[bytes]:
 	"""SSE frames of one run, produced in a context of its own (the request's is gone by then)."""
 	frappe.init(site, sites_path=sites_path, force=True)
-	events = None
+	run_events = None
 	run_id = None
 	try:
 		frappe.connect(set_admin_as_user=False)
@@ -182,31 +183,31 @@ def event_stream(site: str, sites_path: str, user: str, lang: str | None, kwargs
 			frappe.local.lang = lang
 		from huf.ai.agent_integration import stream_agent_run
 
-		events = stream_agent_run(**kwargs)
-		for event in events:
+		run_events = stream_agent_run(**kwargs)
+		for event in run_events:
 			run_id = event.get("agent_run_id") or run_id
 			yield encode_frame(event)
 		frappe.db.commit()
 	except GeneratorExit:  # the client went away: let the run clean up, keep what it stored
-		_close(events)
+		_close(run_events)
 		frappe.db.commit()
 		raise
 	except Exception as e:
-		_close(events)
+		_close(run_events)
 		if getattr(frappe.local, "db", None):
 			frappe.db.rollback()
 		message = readable_error(e)
 		if getattr(frappe.local, "db", None):
 			frappe.db.commit()  # the Error Log
-		yield encode_frame({"type": "error", "content": message, "agent_run_id": run_id})
+		yield encode_frame(events.error(message, run_id))
 	finally:
 		frappe.destroy()
 
 
-def _close(events) -> None:
-	if events is not None and hasattr(events, "close"):
+def _close(run_events) -> None:
+	if run_events is not None and hasattr(run_events, "close"):
 		try:
-			events.close()
+			run_events.close()
 		except Exception:
 			frappe.log_error(title="Closing an agent stream failed")
 

@@ -24,6 +24,8 @@ from huf.ai.conversation.strategies import (
 	schedule_context_strategy,
 )
 from huf.ai.conversation.title import default_title, maybe_autoname
+from huf.ai.runtime import access
+from huf.ai.runtime.access import GUEST
 
 __all__ = [
 	"ConversationManager",
@@ -33,7 +35,6 @@ __all__ = [
 	"safe_history_split",
 ]
 
-GUEST = "Guest"
 MESSAGE_ROLES = {"user": "user", "agent": "agent", "assistant": "agent", "tool": "tool", "system": "system"}
 DENIED = "Conversation not found or access denied."
 
@@ -75,13 +76,7 @@ class ConversationManager:
 
 	def create_conversation(self, title: str | None = None):
 		"""A new active conversation of the caller with this agent."""
-		agent = frappe.db.get_value(
-			"Agent", self.agent_name, ["name", "provider", "model", "allow_guest"], as_dict=True
-		)
-		if not agent:
-			frappe.throw(
-				_("Agent {0} does not exist.").format(frappe.bold(self.agent_name)), frappe.DoesNotExistError
-			)
+		agent = access.load_agent(self.agent_name)
 		doc = frappe.get_doc(
 			{
 				"doctype": "Agent Conversation",
@@ -98,11 +93,7 @@ class ConversationManager:
 			}
 		)
 		if frappe.session.user == GUEST:
-			if not cint(agent.allow_guest):
-				frappe.throw(
-					_("Agent {0} is not available to guests.").format(frappe.bold(self.agent_name)),
-					frappe.PermissionError,
-				)
+			access.check_can_run(agent)  # guests have no DocPerms: the agent's Allow Guest decides
 			doc.insert(ignore_permissions=True)
 		else:
 			doc.insert()  # DocPerm create + the agent's allowed users and roles
@@ -226,10 +217,6 @@ class ConversationManager:
 		"""Fold the oldest messages into the summary now (Summarize strategy); returns the new summary."""
 		self._check(conversation_name, "write")
 		return apply_context_strategy(conversation_name)
-
-	def get_stored_summary(self, conversation_name: str) -> str | None:
-		self._check(conversation_name, "read")
-		return frappe.db.get_value("Agent Conversation", conversation_name, "summary")
 
 	def _check(self, conversation_name: str, ptype: str) -> None:
 		if conversation_name not in self._allowed:

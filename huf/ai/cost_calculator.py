@@ -21,7 +21,7 @@ import frappe
 
 from huf.ai.providers.model_names import normalize_model_name
 
-# Same key the AI Model controller clears on save/trash/rename: one table of every model's prices.
+# One cached table of every model's prices, dropped by the AI Model controller on save/trash/rename.
 PRICING_CACHE_KEY = "huf_model_pricing"
 PRICING_CACHE_TTL = 600  # seconds
 

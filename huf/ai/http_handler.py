@@ -559,12 +559,7 @@ def handle_http_request(
 			json_data = jsonlib.loads(json_data)
 		except ValueError:
 			return _failure(_("json_data is not valid JSON."), _("Send a JSON object or array."))
-	try:
-		return call_http_tool(
-			doc, method, url, headers=headers, params=params, data=data, json_data=json_data
-		)
-	except HttpRequestError as exc:
-		return _failure(str(exc), _("Check the arguments."))
+	return call_http_tool(doc, method, url, headers=headers, params=params, data=data, json_data=json_data)
 
 
 @frappe.whitelist(methods=["POST"])

@@ -75,13 +75,15 @@ def test_mcp_connection(server_name: str) -> dict:
 
 @frappe.whitelist()
 def get_agent_mcp_servers(agent_name: str) -> list[dict]:
-	"""The MCP servers linked to an agent with their details and enabled tools (needs read on the agent)."""
+	"""The MCP servers linked to an agent (those the caller may read) with their details and enabled tools."""
 	agent = frappe.get_doc("Agent", agent_name)
 	agent.check_permission("read")
 	servers = []
 	for row in agent.get("agent_mcp_server") or []:
 		if not row.mcp_server or not frappe.db.exists("MCP Server", row.mcp_server):
 			continue
+		if not frappe.has_permission("MCP Server", "read", doc=row.mcp_server):
+			continue  # e.g. Huf Viewers read agents, not the servers (URL, auth type) behind them
 		details = frappe.db.get_value("MCP Server", row.mcp_server, SERVER_FIELDS, as_dict=True)
 		tools = frappe.get_all(
 			"MCP Server Tool",

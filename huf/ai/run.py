@@ -25,6 +25,7 @@ from huf.ai.conversation.repair import repair_message_sequence
 from huf.ai.conversation_manager import ConversationManager, record_usage
 from huf.ai.cost_calculator import calculate_cost
 from huf.ai.providers import ProviderError
+from huf.ai.providers.litellm import Usage
 from huf.ai.runtime import events, locks, queue
 from huf.ai.runtime.tools import ToolContext, ToolOutcome
 
@@ -56,7 +57,7 @@ class _Run:
 		self.context = queue.runtime_context(self.run)
 		self.conversation = self.run.conversation
 		self.session_id = ""
-		self.usage = None
+		self.usage = Usage()
 		self.cost = 0.0
 		self.turns = 0
 		self.tool_calls = 0
@@ -68,9 +69,6 @@ class _Run:
 	# --- lifecycle ---------------------------------------------------------------------------
 
 	def events(self) -> Iterator[dict]:
-		from huf.ai.providers.litellm import Usage
-
-		self.usage = Usage()
 		try:
 			self._mark_started()
 			yield events.run_status("Started", self.name)
@@ -259,11 +257,12 @@ class _Run:
 			self._check_can_continue()
 			outcome, record = self._execute_tool(call, manager, toolset, tool_context)
 			content, policy, artifact = self._fit_result(outcome.content, manager, conversation.name)
+			record_status = "Completed" if outcome.ok else "Failed"
 			frappe.db.set_value(
 				"Agent Tool Call",
 				record,
 				{
-					"status": "Completed" if outcome.ok else "Failed",
+					"status": record_status,
 					"tool_result": json.dumps(content),
 					"error_message": outcome.error,
 				},
@@ -282,7 +281,7 @@ class _Run:
 				context_summary=content if artifact else None,
 				reference_doctype="Agent Context Artifact" if artifact else None,
 				reference_name=artifact,
-				status="Completed" if outcome.ok else "Failed",
+				status=record_status,
 			)
 			frappe.db.commit()
 			messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
@@ -372,10 +371,7 @@ class _Run:
 		"""Record the failure: run fields, usage so far, an Error message in the conversation."""
 		try:
 			frappe.db.rollback()
-			usage = self.usage.as_dict() if self.usage is not None else {}
-			record_usage(
-				self.conversation, usage.get("input_tokens", 0), usage.get("output_tokens", 0), self.cost
-			)
+			record_usage(self.conversation, self.usage.input_tokens, self.usage.output_tokens, self.cost)
 			self._add_error_message(message)
 			self._save_run(status, response=self.response, error_message=message)
 			frappe.db.commit()
@@ -405,7 +401,7 @@ class _Run:
 			pass  # the user lost access to the conversation; the run still records the error
 
 	def _save_run(self, status: str, **values: Any) -> None:
-		usage = self.usage.as_dict() if self.usage is not None else {}
+		usage = self.usage.as_dict()
 		self.context.update(
 			turns=self.turns,
 			tool_calls=self.tool_calls,
@@ -423,10 +419,10 @@ class _Run:
 			{
 				"status": status,
 				"end_time": now(),
-				"input_tokens": usage.get("input_tokens", 0),
-				"output_tokens": usage.get("output_tokens", 0),
-				"cached_tokens": usage.get("cached_tokens", 0),
-				"total_tokens": usage.get("total_tokens", 0),
+				"input_tokens": usage["input_tokens"],
+				"output_tokens": usage["output_tokens"],
+				"cached_tokens": usage["cached_tokens"],
+				"total_tokens": usage["total_tokens"],
 				"total_cost": self.cost,
 				"runtime_context": json.dumps(self.context, default=str),
 				**values,

@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from huf.ai.runtime.events import EVENT_SCHEMA, validate_event
-
-__all__ = ["EVENT_SCHEMA", "encode_frame", "iter_frames", "validate_event"]
+__all__ = ["encode_frame", "iter_frames"]
 
 
 def encode_frame(event: dict) -> bytes:

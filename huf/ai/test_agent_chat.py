@@ -5,7 +5,7 @@ from __future__ import annotations
 import frappe
 
 from huf.ai import agent_chat
-from huf.ai.chat_test_support import LiveAgentTestCase
+from huf.ai.runtime.fixtures import LiveAgentTestCase
 from tests.support.llm_server import Reply
 
 ALICE = "chat-alice@example.com"
@@ -20,8 +20,12 @@ class TestAgentChat(LiveAgentTestCase):
 	AGENT = AGENT
 	PROVIDER = "Chat Test LLM"
 	MODEL = "chat-scripted-model"
-	USERS = {ALICE: ("Huf User",), BOB: ("Huf User",), VIEWER: ("Huf Viewer",), MANAGER: ("Huf Manager",)}
-	WEB_SERVER = True
+	users = (
+		(ALICE, ("Huf User",)),
+		(BOB, ("Huf User",)),
+		(VIEWER, ("Huf Viewer",)),
+		(MANAGER, ("Huf Manager",)),
+	)
 
 	def alice_conversation(self, answer: str = "Hello Alice") -> dict:
 		self.llm.queue(Reply(content=answer))
@@ -138,25 +142,17 @@ class TestAgentChat(LiveAgentTestCase):
 		self.assertNotIn("Question one", [m["content"] for m in sent])
 
 	def test_chat_needs_allow_chat_and_a_message(self):
-		frappe.db.set_value("Agent", AGENT, "allow_chat", 0)
-		frappe.clear_document_cache("Agent", AGENT)
-		with self.set_user(ALICE):
+		with self.agent_values(allow_chat=0), self.set_user(ALICE):
 			with self.assertRaisesRegex(frappe.PermissionError, "Allow Chat"):
 				agent_chat.send_agent_chat_message(AGENT, "Hi")
-		frappe.db.set_value("Agent", AGENT, "allow_chat", 1)
-		frappe.clear_document_cache("Agent", AGENT)
 		with self.set_user(ALICE):
 			with self.assertRaisesRegex(frappe.ValidationError, "Write a message"):
 				agent_chat.send_agent_chat_message(AGENT, "   ")
 			with self.assertRaises(frappe.DoesNotExistError):
 				agent_chat.create_conversation("No Such Agent")
-		frappe.db.set_value("Agent", AGENT, "disabled", 1)
-		frappe.clear_document_cache("Agent", AGENT)
-		with self.set_user(ALICE):
+		with self.agent_values(disabled=1), self.set_user(ALICE):
 			with self.assertRaisesRegex(frappe.ValidationError, "disabled"):
 				agent_chat.send_agent_chat_message(AGENT, "Hi")
-		frappe.db.set_value("Agent", AGENT, "disabled", 0)
-		frappe.clear_document_cache("Agent", AGENT)
 		self.assertEqual(self.llm.chat_requests, [])
 
 	def test_agent_chat_document_remembers_its_conversation(self):

@@ -1,12 +1,11 @@
 """Over real HTTP: provider, model and agent created through REST, then run_agent_sync and its status."""
 
-import threading
 import time
 
 import frappe
 import httpx
 
-from huf.ai.runtime.fixtures import RuntimeTestCase, cleanup_runtime_records
+from huf.ai.runtime.fixtures import RuntimeTestCase, cleanup_runtime_records, start_web_server
 
 PROVIDER = "Runtime HTTP LLM"
 AGENT = "Runtime HTTP Agent"
@@ -16,9 +15,6 @@ METHOD = "/api/method/huf.ai.agent_integration."
 class TestRunAgentOverHTTP(RuntimeTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from frappe.app import make_app
-		from werkzeug.serving import make_server
-
 		super().setUpClass()
 		cls.addClassCleanup(cleanup_runtime_records, PROVIDER)
 		from frappe.core.doctype.user.user import generate_keys
@@ -27,12 +23,8 @@ class TestRunAgentOverHTTP(RuntimeTestCase):
 		secret = keys["api_secret"] if isinstance(keys, dict) else keys
 		key = frappe.db.get_value("User", "Administrator", "api_key")
 		frappe.db.commit()
-		cls.server = make_server(
-			"127.0.0.1", 0, make_app(frappe.local.site, frappe.local.sites_path), threaded=True
-		)
-		threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+		cls.server, base = start_web_server(frappe.local.site, frappe.local.sites_path)
 		cls.addClassCleanup(cls.server.shutdown)
-		base = f"http://127.0.0.1:{cls.server.server_port}"
 		cls.admin = httpx.Client(
 			base_url=base, headers={"Authorization": f"token {key}:{secret}"}, timeout=60
 		)

@@ -10,9 +10,10 @@ import time
 
 import frappe
 
-from huf.ai.chat_test_support import LiveAgentTestCase
+from huf.ai.runtime.events import validate_event
+from huf.ai.runtime.fixtures import LiveAgentTestCase
 from huf.ai.runtime.tools import Tool, registered_tools
-from huf.ai.stream_events import iter_frames, validate_event
+from huf.ai.stream_events import iter_frames
 from tests.support.llm_server import Reply, tool_call
 
 ALICE = "stream-alice@example.com"
@@ -32,8 +33,7 @@ class TestAgentStream(LiveAgentTestCase):
 	AGENT = AGENT
 	PROVIDER = "Stream Test LLM"
 	MODEL = "stream-scripted-model"
-	USERS = {ALICE: ("Huf User",), BOB: ("Huf User",), VIEWER: ("Huf Viewer",)}
-	WEB_SERVER = True
+	users = ((ALICE, ("Huf User",)), (BOB, ("Huf User",)), (VIEWER, ("Huf Viewer",)))
 
 	def stream(self, client, body: dict | None = None, headers: dict | None = None, form: bool = False):
 		"""POST to the stream; returns (response, frames with the time each arrived)."""
@@ -289,16 +289,9 @@ class TestAgentStream(LiveAgentTestCase):
 
 	def test_guests_stream_only_from_agents_that_allow_guests(self):
 		self.assertEqual(self.client().post(ROUTE, json={"prompt": "Hi"}).status_code, 403)
-		frappe.db.set_value("Agent", AGENT, "allow_guest", 1)
-		frappe.clear_document_cache("Agent", AGENT)
-		frappe.db.commit()
-		try:
+		with self.agent_values(allow_guest=1):
 			self.llm.queue(Reply(content="Hello guest"))
 			response, frames = self.stream(self.client(), {"prompt": "Hi"})
-		finally:
-			frappe.db.set_value("Agent", AGENT, "allow_guest", 0)
-			frappe.clear_document_cache("Agent", AGENT)
-			frappe.db.commit()
 		self.assertEqual(response.status_code, 200)
 		complete = valid(frames[-1][1])
 		self.assertEqual(complete["full_response"], "Hello guest")

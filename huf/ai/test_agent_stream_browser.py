@@ -15,7 +15,7 @@ import unittest
 import frappe
 import httpx
 
-from huf.ai.chat_test_support import PASSWORD, LiveAgentTestCase
+from huf.ai.runtime.fixtures import PASSWORD, LiveAgentTestCase
 from tests.support.llm_server import Reply
 
 ALICE = "stream-browser@example.com"
@@ -108,8 +108,7 @@ class TestStreamDemoPageInChromium(LiveAgentTestCase):
 	AGENT = AGENT
 	PROVIDER = "Stream Browser LLM"
 	MODEL = "stream-browser-model"
-	USERS = {ALICE: ("Huf User",)}
-	WEB_SERVER = True
+	users = ((ALICE, ("Huf User",)),)
 
 	def test_the_page_streams_an_answer_and_shows_the_conversation(self):
 		login = httpx.post(f"{self.base_url}/api/method/login", data={"usr": ALICE, "pwd": PASSWORD})

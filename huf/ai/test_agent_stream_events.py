@@ -3,7 +3,8 @@
 import pytest
 
 from huf.ai.runtime import events
-from huf.ai.stream_events import encode_frame, iter_frames, validate_event
+from huf.ai.runtime.events import validate_event
+from huf.ai.stream_events import encode_frame, iter_frames
 
 EXAMPLES = [
 	events.run_status("Started", "run-1"),

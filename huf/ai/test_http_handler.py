@@ -118,7 +118,9 @@ def make_http_tool(name: str, base_url: str | None, types: str = "GET", headers:
 	return doc.name
 
 
-class TestSSRF(IntegrationTestCase):
+class EchoServersCase(IntegrationTestCase):
+	"""Two echo servers on loopback, their request logs cleared before each test."""
+
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
@@ -131,6 +133,8 @@ class TestSSRF(IntegrationTestCase):
 		self.server.requests.clear()
 		self.other.requests.clear()
 
+
+class TestSSRF(EchoServersCase):
 	def assertRefused(self, url: str, **kwargs):
 		with self.assertRaises(BlockedURLError) as caught:
 			safe_request("GET", url, **kwargs)
@@ -241,18 +245,9 @@ class TestSSRF(IntegrationTestCase):
 		self.assertIn("could not be resolved", str(caught.exception))
 
 
-class TestHttpTools(IntegrationTestCase):
-	@classmethod
-	def setUpClass(cls):
-		super().setUpClass()
-		cls.server = EchoServer()
-		cls.other = EchoServer()
-		cls.addClassCleanup(cls.server.close)
-		cls.addClassCleanup(cls.other.close)
-
+class TestHttpTools(EchoServersCase):
 	def setUp(self):
-		self.server.requests.clear()
-		self.other.requests.clear()
+		super().setUp()
 		frappe.set_user("Administrator")
 
 	def tearDown(self):

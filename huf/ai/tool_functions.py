@@ -21,6 +21,7 @@ from frappe.utils import cint
 
 from huf.ai.runtime.tools import ToolContext
 from huf.ai.tool_executor import ToolSpec, clean_document_values
+from huf.huf.doctype.agent_tool_function.agent_tool_function import FIELDNAME_PATTERN
 
 STANDARD_FIELDS = ("name", "owner", "creation", "modified", "modified_by", "docstatus", "idx")
 HIDDEN_KEYS = frozenset(
@@ -37,7 +38,6 @@ HIDDEN_KEYS = frozenset(
 		"_seen",
 	}
 )
-FIELDNAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 ORDER_PATTERN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(asc|desc))?\s*$", re.IGNORECASE)
 DEFAULT_LIST_LIMIT = 20
 MAX_LIST_LIMIT = 500
@@ -340,37 +340,32 @@ def delete_documents(spec: ToolSpec, args: dict, context: ToolContext) -> dict:
 
 
 def submit_document(spec: ToolSpec, args: dict, context: ToolContext) -> dict:
-	doctype = _submittable(spec)
-	doc = load_document(doctype, args.get("document_id"))
-	if cint(doc.docstatus) != 0:
-		frappe.throw(
-			_("{0} {1} is already {2}; only drafts can be submitted.").format(
-				_(doctype), doc.name, DOCSTATUS_LABELS[cint(doc.docstatus)].lower()
-			)
-		)
-	doc.submit()
-	return {
-		"message": _("Submitted {0} {1}.").format(_(doctype), doc.name),
-		"name": doc.name,
-		"document": document_result(doc),
-	}
+	return _change_docstatus(
+		spec, args, 0, _("{0} {1} is already {2}; only drafts can be submitted."), _("Submitted {0} {1}.")
+	)
 
 
 def cancel_document(spec: ToolSpec, args: dict, context: ToolContext) -> dict:
+	return _change_docstatus(
+		spec,
+		args,
+		1,
+		_("{0} {1} is {2}; only submitted documents can be cancelled."),
+		_("Cancelled {0} {1}."),
+	)
+
+
+def _change_docstatus(spec: ToolSpec, args: dict, expected: int, refusal: str, done: str) -> dict:
+	"""Submit (from draft, `expected` 0) or cancel (from submitted, 1) the document."""
 	doctype = _submittable(spec)
 	doc = load_document(doctype, args.get("document_id"))
-	if cint(doc.docstatus) != 1:
-		frappe.throw(
-			_("{0} {1} is {2}; only submitted documents can be cancelled.").format(
-				_(doctype), doc.name, DOCSTATUS_LABELS[cint(doc.docstatus)].lower()
-			)
-		)
-	doc.cancel()
-	return {
-		"message": _("Cancelled {0} {1}.").format(_(doctype), doc.name),
-		"name": doc.name,
-		"document": document_result(doc),
-	}
+	if cint(doc.docstatus) != expected:
+		frappe.throw(refusal.format(_(doctype), doc.name, DOCSTATUS_LABELS[cint(doc.docstatus)].lower()))
+	if expected == 0:
+		doc.submit()
+	else:
+		doc.cancel()
+	return {"message": done.format(_(doctype), doc.name), "name": doc.name, "document": document_result(doc)}
 
 
 def _submittable(spec: ToolSpec) -> str:
@@ -629,12 +624,7 @@ def run_agent(spec: ToolSpec, args: dict, context: ToolContext) -> dict:
 			run_values={"parent_run": context.agent_run, "is_child": 1},
 		)
 		frappe.db.commit()
-		complete = error = None
-		for event in queue.run_inline(run.name, run.conversation, stream=False):
-			if event["type"] == "complete":
-				complete = event
-			elif event["type"] == "error":
-				error = event
+		complete, error = queue.run_inline_to_end(run.name, run.conversation)
 	finally:
 		for key, value in saved.items():
 			frappe.flags[key] = value

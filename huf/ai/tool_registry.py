@@ -22,7 +22,7 @@ from frappe.utils import cint
 
 from huf.ai.runtime.tools import Tool, ToolContext
 from huf.ai.tool_executor import FunctionTool, ToolSpec
-from huf.huf.app_tools import _flatten, _resolve
+from huf.huf.app_tools import find_registered_tool, get_registered_tools
 from huf.huf.doctype.agent_tool_function.tool_schema import JSON_TYPES
 
 CONVERSATION_DATA_TOOLS = ("get_conversation_data", "set_conversation_data", "load_conversation_data")
@@ -34,20 +34,16 @@ DEFAULT_APP_TOOL_TYPE = "App Provided"
 
 def agent_tool_provider(agent: Any, context: ToolContext) -> list[Tool]:
 	"""The tools of `agent`'s Agent Tool rows (+ conversation-data tools), each name once."""
+	records = [row.get("tool") for row in agent.get("agent_tool") or []]
+	if cint(agent.get("enable_conversation_data")):
+		records.extend(CONVERSATION_DATA_TOOLS)
 	tools: list[Tool] = []
 	names: set[str] = set()
-	for row in agent.get("agent_tool") or []:
-		tool = load_tool(row.get("tool"))
+	for record in dict.fromkeys(records):
+		tool = load_tool(record)
 		if tool is not None and tool.name not in names:
 			names.add(tool.name)
 			tools.append(tool)
-	if cint(agent.get("enable_conversation_data")):
-		for name in CONVERSATION_DATA_TOOLS:
-			if name not in names:
-				tool = load_tool(name)
-				if tool is not None:
-					names.add(name)
-					tools.append(tool)
 	return tools
 
 
@@ -59,8 +55,6 @@ def load_tool(name: str | None) -> FunctionTool | None:
 		return None
 	doc = frappe.get_doc("Agent Tool Function", name)
 	if doc.types == "App Provided":
-		from huf.huf.app_tools import find_registered_tool
-
 		if not find_registered_tool(doc.function_path or ""):
 			frappe.logger("huf").warning(
 				f"tool {name}: {doc.function_path} is not declared by any app; skipped"
@@ -86,12 +80,9 @@ def get_agent_tools(agent: Any, user: str | None = None) -> list[Tool]:
 # --- huf_tools discovery ---------------------------------------------------------------------------
 
 
-def _iter_declared_tools(app: str | None = None):
+def _iter_declared_tools(app: str | None = None) -> list[tuple[str, dict]]:
 	"""(app, definition) for every tool declared in `huf_tools` (of `app`, or of every installed app)."""
-	for name in [app] if app else frappe.get_installed_apps():
-		for entry in _flatten(frappe.get_hooks("huf_tools", app_name=name)):
-			for definition in _resolve(entry, name):
-				yield name, definition
+	return get_registered_tools(app)
 
 
 def validate_tool_def(d: Any) -> list[str]:

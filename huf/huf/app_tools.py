@@ -15,13 +15,13 @@ from collections.abc import Iterator
 import frappe
 
 
-def get_registered_tools() -> list[tuple[str, dict]]:
-	"""(app, definition) for every tool registered by an installed app, in install order."""
+def get_registered_tools(app: str | None = None) -> list[tuple[str, dict]]:
+	"""(app, definition) for every tool registered by `app` (default: every installed app, in install order)."""
 	out: list[tuple[str, dict]] = []
-	for app in frappe.get_installed_apps():
-		for entry in _flatten(frappe.get_hooks("huf_tools", app_name=app)):
-			for definition in _resolve(entry, app):
-				out.append((app, definition))
+	for name in [app] if app else frappe.get_installed_apps():
+		for entry in _flatten(frappe.get_hooks("huf_tools", app_name=name)):
+			for definition in _resolve(entry, name):
+				out.append((name, definition))
 	return out
 
 

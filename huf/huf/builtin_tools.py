@@ -16,6 +16,9 @@ def _param(fieldname: str, type_: str, description: str, required: int = 0, opti
 	return row
 
 
+KEY = _param("key", "string", "Name of the value.", required=1)
+FLOW_RUN_ID = _param("flow_run_id", "string", "Id of the flow run.", required=1)
+
 BUILTIN_TOOLS: list[dict] = [
 	{
 		"tool_name": "ocr_document",
@@ -81,7 +84,7 @@ BUILTIN_TOOLS: list[dict] = [
 		"tool_type": "Built-in",
 		"function_path": "huf.ai.conversation.conversation_data.get_conversation_data",
 		"description": "Read a value you stored earlier in this conversation's memory.",
-		"parameters": [_param("key", "string", "Name of the value.", required=1)],
+		"parameters": [KEY],
 	},
 	{
 		"tool_name": "set_conversation_data",
@@ -89,7 +92,7 @@ BUILTIN_TOOLS: list[dict] = [
 		"function_path": "huf.ai.conversation.conversation_data.set_conversation_data",
 		"description": "Store a value in this conversation's memory so it is available in later turns.",
 		"parameters": [
-			_param("key", "string", "Name of the value.", required=1),
+			KEY,
 			_param("value", "string", "The value to store.", required=1),
 			_param("description", "string", "What the value means, shown next to it."),
 			_param("inject", "boolean", "Whether to show the value in the prompt on every turn (default true)."),
@@ -117,7 +120,7 @@ BUILTIN_TOOLS: list[dict] = [
 		"tool_type": "Flow",
 		"function_path": "huf.ai.flow_api.handle_get_flow_run",
 		"description": "Get the status, current step and context of a flow run.",
-		"parameters": [_param("flow_run_id", "string", "Id of the flow run.", required=1)],
+		"parameters": [FLOW_RUN_ID],
 	},
 	{
 		"tool_name": "resume_flow_run",
@@ -125,7 +128,7 @@ BUILTIN_TOOLS: list[dict] = [
 		"function_path": "huf.ai.flow_api.handle_resume_flow_run",
 		"description": "Resume a flow run that is waiting for input.",
 		"parameters": [
-			_param("flow_run_id", "string", "Id of the flow run.", required=1),
+			FLOW_RUN_ID,
 			_param("payload", "object", "The input the flow is waiting for."),
 		],
 	},
@@ -135,7 +138,7 @@ BUILTIN_TOOLS: list[dict] = [
 		"function_path": "huf.ai.flow_api.handle_approve_flow_run",
 		"description": "Approve or reject a flow run that waits for approval.",
 		"parameters": [
-			_param("flow_run_id", "string", "Id of the flow run.", required=1),
+			FLOW_RUN_ID,
 			_param("decision", "string", "The decision.", required=1, options="approved\nrejected"),
 			_param("comment", "string", "Optional reason for the decision."),
 		],

@@ -11,7 +11,6 @@ import inspect
 import json
 import os
 import secrets
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -276,7 +275,10 @@ def bold(text: Any) -> str:
 
 
 def get_traceback(with_context: bool = False) -> str:
-	return traceback.format_exc()
+	"""The traceback of the exception being handled ("" when there is none)."""
+	from frappe.utils import get_traceback as _get_traceback
+
+	return _get_traceback(with_context)
 
 
 def log(msg: str) -> None:
@@ -605,7 +607,9 @@ def enqueue(method: str | Callable, queue: str = "default", timeout: int | None 
 
 def enqueue_doc(doctype: str, name: str | None = None, method: str | None = None, queue: str = "default", timeout: int = 300, now: bool = False, **kwargs):
 	"""Run a document method in the background."""
-	return enqueue("frappe.utils.background_jobs.run_doc_method", doctype=doctype, name=name, doc_method=method, queue=queue, timeout=timeout, now=now, **kwargs)
+	from frappe.utils.background_jobs import enqueue_doc as _enqueue_doc
+
+	return _enqueue_doc(doctype, name=name, method=method, queue=queue, timeout=timeout, now=now, **kwargs)
 
 
 def publish_realtime(event: str | None = None, message: Any = None, room: str | None = None, user: str | None = None, doctype: str | None = None, docname: str | None = None, task_id: str | None = None, after_commit: bool = False):

@@ -12,10 +12,9 @@ from werkzeug.wrappers import Response
 
 import frappe
 from frappe import _
+from frappe.app import UNSAFE_HTTP_METHODS
 from frappe.sessions import Session, clear_sessions, delete_session, get_expiry_in_seconds
 
-SAFE_HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS"))
-UNSAFE_HTTP_METHODS = frozenset(("POST", "PUT", "DELETE", "PATCH"))
 MAX_PASSWORD_SIZE = 512
 USER_WIDE_ATTEMPTS_FACTOR = 4
 

@@ -46,7 +46,15 @@ def get_list(
 @frappe.whitelist()
 def get_count(doctype: str, filters: Any = None, debug: bool = False, cache: bool = False) -> int:
 	"""How many rows of `doctype` the user may read match `filters`."""
-	return len(frappe.get_list(doctype, filters=get_safe_filters(filters), pluck="name", limit_page_length=0))
+	rows = frappe.get_list(
+		doctype,
+		fields=["count(*) as count"],
+		filters=get_safe_filters(filters),
+		as_list=True,
+		order_by=None,
+		limit_page_length=0,
+	)
+	return int(rows[0][0]) if rows else 0
 
 
 @frappe.whitelist()

@@ -145,8 +145,13 @@ def _sites_path() -> str:
 	return frappe.get_sites_path()
 
 
+def _site_of(args: argparse.Namespace) -> str | None:
+	"""--site, else $FRAPPE_SITE, else the site chosen with `huf use`."""
+	return getattr(args, "site", None) or os.environ.get("FRAPPE_SITE") or get_current_site()
+
+
 def _get_site(args: argparse.Namespace) -> str:
-	site = getattr(args, "site", None) or os.environ.get("FRAPPE_SITE") or _current_site()
+	site = _site_of(args)
 	if not site:
 		raise CommandError("Please specify --site (or set one with `huf use SITE`)")
 	if not os.path.exists(os.path.join(_sites_path(), site, "site_config.json")):
@@ -154,7 +159,8 @@ def _get_site(args: argparse.Namespace) -> str:
 	return site
 
 
-def _current_site() -> str | None:
+def get_current_site() -> str | None:
+	"""The site written by `huf use` (sites/currentsite.txt), if any."""
 	path = os.path.join(_sites_path(), "currentsite.txt")
 	if os.path.exists(path):
 		with open(path) as f:
@@ -391,7 +397,7 @@ def cmd_install_app(args: argparse.Namespace) -> int:
 def cmd_list_apps(args: argparse.Namespace) -> int:
 	import frappe
 
-	site = getattr(args, "site", None) or os.environ.get("FRAPPE_SITE") or _current_site()
+	site = _site_of(args)
 	if not site:
 		print("\n".join(frappe.get_all_apps(sites_path=_sites_path())))
 		return 0
@@ -439,7 +445,7 @@ def cmd_run_tests(args: argparse.Namespace) -> int:
 		if os.path.isdir(os.path.join("tests", args.app)):  # a repository's cross-cutting tests of the app
 			targets.append(os.path.join("tests", args.app))
 	apps = None
-	site = getattr(args, "site", None) or os.environ.get("FRAPPE_SITE") or _current_site()
+	site = _site_of(args)
 	if site:
 		import frappe
 

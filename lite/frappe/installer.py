@@ -193,11 +193,9 @@ def install_app(name: str, verbose: bool = False, set_as_patched: bool = True, f
 
 
 def _sync_app(app: str) -> None:
-	from frappe.migrate import sync_doctype_records
 	from frappe.model.sync import sync_for
 
 	sync_for(app, force=True, reset_permissions=True)
-	sync_doctype_records(app)
 
 
 def add_to_installed_apps(app_name: str) -> None:

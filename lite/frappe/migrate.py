@@ -9,25 +9,12 @@ import traceback
 import frappe
 
 PATCH_TYPES = ("pre_model_sync", "post_model_sync")
-DOCTYPE_RECORD_FIELDS = (
-	"module",
-	"istable",
-	"issingle",
-	"is_submittable",
-	"is_tree",
-	"editable_grid",
-	"track_changes",
-	"autoname",
-	"title_field",
-	"sort_field",
-	"sort_order",
-	"description",
-)
 
 
 def migrate(verbose: bool = False, skip_failing: bool = False) -> None:
 	"""Sync every installed app (add tables and columns, never drop), run new patches and hooks."""
 	from frappe.database.schema import create_core_tables, sync_table
+	from frappe.model.sync import sync_all
 
 	frappe.flags.in_migrate = True
 	try:
@@ -51,73 +38,11 @@ def migrate(verbose: bool = False, skip_failing: bool = False) -> None:
 		_clear_site_cache()
 
 
-def sync_all(verbose: bool = False) -> None:
-	"""Tables and DocType / Module Def records of every installed app, frappe first."""
-	from frappe.model.sync import sync_for
-
-	for app in frappe.get_installed_apps():
-		if verbose:
-			print(f"Updating DocTypes for {app}")
-		sync_for(app)
-		sync_doctype_records(app)
-
-
 def _clear_site_cache() -> None:
 	try:
 		frappe.cache().delete_keys("*")
 	except Exception:  # a site without a reachable cache still migrates
 		frappe.log("Could not clear the cache after migrate")
-
-
-# ---------------------------------------------------------------------------------------------
-# DocType and Module Def records
-
-
-def sync_doctype_records(app: str) -> None:
-	"""Keep a Module Def row per module and a DocType row per DocType of `app`, so Links validate."""
-	from frappe.model.meta import get_app_doctypes, get_meta
-	from frappe.modules import get_app_modules
-
-	for module in get_app_modules(app):
-		_upsert("Module Def", module, {"module_name": module, "app_name": app, "custom": 0})
-	for doctype in sorted(get_app_doctypes(app)):
-		meta = get_meta(doctype, cached=False)
-		values = {field: meta.get(field) for field in DOCTYPE_RECORD_FIELDS}
-		for field in ("istable", "issingle", "is_submittable", "is_tree", "editable_grid", "track_changes"):
-			values[field] = int(values[field] or 0)
-		values.update(app=app, custom=0)
-		_upsert("DocType", doctype, values)
-
-
-def _upsert(doctype: str, name: str, values: dict) -> None:
-	from frappe.utils import now_datetime
-
-	columns = list(values)
-	row = frappe.db.sql(
-		"select {} from `tab{}` where name=%s".format(", ".join(f"`{c}`" for c in columns), doctype), (name,)
-	)
-	if row:
-		if any(_differs(old, values[c]) for c, old in zip(columns, row[0], strict=True)):
-			frappe.db.set_value(doctype, name, values, modified_by="Administrator")
-		return
-	doc = frappe.get_doc({"doctype": doctype, **values})
-	now = now_datetime()
-	doc.update(
-		{
-			"name": name,
-			"owner": "Administrator",
-			"modified_by": "Administrator",
-			"creation": now,
-			"modified": now,
-		}
-	)
-	doc.db_insert()
-
-
-def _differs(old, new) -> bool:
-	if old in (None, "") and new in (None, ""):
-		return False
-	return str(old) != str(new)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -143,6 +143,19 @@ def get_match_conditions(doctype: str, user: str | None = None) -> tuple[list[st
 	return conditions, True
 
 
+def get_doctypes_with_read(user: str | None = None) -> list[str]:
+	"""DocTypes (not child tables) that some role of `user` may read, owned documents included."""
+	doctypes = []
+	for doctype in frappe.get_all("DocType", filters={"istable": 0}, pluck="name"):
+		try:
+			perms = get_role_permissions(frappe.get_meta(doctype), user)
+		except frappe.DoesNotExistError:
+			continue  # a DocType row whose app is gone
+		if perms.get("read") or perms["if_owner"].get("read"):
+			doctypes.append(doctype)
+	return doctypes
+
+
 def can_read(doctype: str, user: str | None = None) -> bool:
 	return has_permission(doctype, "read", user=user)
 

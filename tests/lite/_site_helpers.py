@@ -1,4 +1,4 @@
-"""Helpers for the installer and CLI tests: throw-away sites, a throw-away app, running `huf`."""
+"""Helpers for the Lite infrastructure tests: throw-away sites and apps, running `huf`, serving over HTTP."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import frappe
@@ -35,6 +36,15 @@ def run_huf(
 			f"huf {' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}"
 		)
 	return result
+
+
+def start_server() -> tuple:
+	"""Serve the current site on a free loopback port in a thread: (server, base URL)."""
+	from frappe.app import make_server
+
+	server = make_server(frappe.local.site, sites_path=frappe.local.sites_path)
+	threading.Thread(target=server.serve_forever, daemon=True).start()
+	return server, f"http://127.0.0.1:{server.server_port}"
 
 
 def on_site(site: str, sites_path: str, fn, *args, **kwargs):

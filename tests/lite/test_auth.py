@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import base64
-import threading
 from urllib.parse import quote
 
 import frappe
 import httpx
 from frappe.tests import IntegrationTestCase
+
+from tests.lite._site_helpers import start_server
 
 PASSWORD = "Auth-Test-Pass-1"
 USER = "auth_user@example.com"
@@ -16,16 +17,6 @@ KEYS_USER = "auth_keys@example.com"
 THROTTLED = "auth_throttled@example.com"
 DISABLED = "auth_disabled@example.com"
 USERS = (USER, KEYS_USER, THROTTLED, DISABLED)
-
-
-def start_server() -> tuple:
-	"""Serve the test site on a free loopback port in a thread."""
-	from frappe.app import make_app
-	from werkzeug.serving import make_server
-
-	server = make_server("127.0.0.1", 0, make_app(frappe.local.site, frappe.local.sites_path), threaded=True)
-	threading.Thread(target=server.serve_forever, daemon=True).start()
-	return server, f"http://127.0.0.1:{server.server_port}"
 
 
 def csrf_token_of(client: httpx.Client) -> str:

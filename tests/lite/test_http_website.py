@@ -3,28 +3,19 @@
 from __future__ import annotations
 
 import os
-import threading
 import unittest
 
 import frappe
 import httpx
 from frappe.tests import IntegrationTestCase
 
+from tests.lite._site_helpers import start_server
+
 PASSWORD = "Website-Test-Pass-1"
 OWNER = "website_owner@example.com"
 READER = "website_reader@example.com"
 STRANGER = "website_stranger@example.com"
 USERS = (OWNER, READER, STRANGER)
-
-
-def start_server() -> tuple:
-	"""Serve the test site on a free loopback port in a thread."""
-	from frappe.app import make_app
-	from werkzeug.serving import make_server
-
-	server = make_server("127.0.0.1", 0, make_app(frappe.local.site, frappe.local.sites_path), threaded=True)
-	threading.Thread(target=server.serve_forever, daemon=True).start()
-	return server, f"http://127.0.0.1:{server.server_port}"
 
 
 def test_app_has(relative_path: str) -> bool:
@@ -160,6 +151,14 @@ class TestWebsite(IntegrationTestCase):
 				data += chunk
 		head, _sep, body = data.partition(b"\r\n\r\n")
 		return int(head.split(b" ", 2)[1]), body.decode("utf-8", errors="replace")
+
+	def test_static_files_beside_www_pages(self):
+		response = self.client().get("/lite-static.svg")
+		self.assertEqual(response.status_code, 200)
+		self.assertTrue(response.headers["content-type"].startswith("image/svg+xml"))
+		self.assertIn("<title>lite static</title>", response.text)
+		self.assertEqual(self.raw_get("/../www/lite-static.svg")[0], 404)
+		self.assertEqual(self.raw_get("/lite_page.py")[0], 404)
 
 	@unittest.skipUnless(test_app_has("public/lite.css"), "lite_test_app has no public asset fixture")
 	def test_css_asset_has_its_mimetype(self):

@@ -2,23 +2,7 @@
 
 import frappe
 from frappe.tests import IntegrationTestCase
-from lite_test_app.events import clear_calls, get_calls
-
-HOOKED = {
-	"before_insert",
-	"after_insert",
-	"before_validate",
-	"validate",
-	"before_save",
-	"on_update",
-	"before_submit",
-	"on_submit",
-	"before_cancel",
-	"on_cancel",
-	"on_trash",
-	"after_delete",
-	"on_change",
-}
+from lite_test_app.events import DOC_EVENTS, clear_calls, get_calls
 
 
 def expected(*events: str) -> list[tuple[str, str]]:
@@ -26,7 +10,7 @@ def expected(*events: str) -> list[tuple[str, str]]:
 	out = []
 	for event in events:
 		out.append(("controller", event))
-		if event in HOOKED:
+		if event in DOC_EVENTS:
 			out += [("app1:doctype", event), ("app2:doctype", event), ("app1:*", event), ("app2:*", event)]
 	return out
 

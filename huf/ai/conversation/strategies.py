@@ -41,19 +41,14 @@ def load_entries(
 	filters: dict = {"conversation": conversation_name}
 	if after_index:
 		filters["conversation_index"] = (">", after_index)
-	if last_rows:
-		rows = frappe.get_all(
-			"Agent Message",
-			filters=filters,
-			fields=MESSAGE_FIELDS,
-			order_by="conversation_index desc",
-			limit=last_rows,
-		)
-		rows.reverse()
-	else:
-		rows = frappe.get_all(
-			"Agent Message", filters=filters, fields=MESSAGE_FIELDS, order_by="conversation_index asc"
-		)
+	rows = frappe.get_all(
+		"Agent Message",
+		filters=filters,
+		fields=MESSAGE_FIELDS,
+		order_by="conversation_index desc",  # the newest `last_rows` (all when None), put back in order
+		limit=last_rows,
+	)
+	rows.reverse()
 	return build_context(rows, agent_run)
 
 

@@ -6,7 +6,8 @@ import json
 from dataclasses import dataclass
 
 import frappe
-from frappe.utils import cint
+
+from huf.ai.runtime.prompts import template_body
 
 DEFAULT_SUMMARY_PROMPT = """Summarize the conversation below so that an assistant can continue it without reading it.
 Keep facts, names, numbers, decisions, results of tool calls, open questions and the user's preferences.
@@ -30,37 +31,15 @@ class Summary:
 def summary_prompt(agent) -> str:
 	"""The agent's summary prompt: its template (pinned version or latest), its local prompt, or the default."""
 	if agent.get("summary_prompt_mode") == "Template" and agent.get("summary_prompt_template"):
-		body = _template_body(agent)
+		body = template_body(
+			"Agent Summary Prompt",
+			agent.summary_prompt_template,
+			agent.get("summary_prompt_version_locked"),
+			agent.get("summary_template_version_at_attach"),
+		)
 		if body:
 			return body
 	return (agent.get("summary_prompt") or "").strip() or DEFAULT_SUMMARY_PROMPT
-
-
-def _template_body(agent) -> str | None:
-	linked = frappe.db.get_value(
-		"Agent Summary Prompt",
-		agent.summary_prompt_template,
-		["name", "lineage", "prompt_body", "version", "is_active"],
-		as_dict=True,
-	)
-	if not linked:
-		return None
-	if cint(agent.get("summary_prompt_version_locked")):
-		version = cint(agent.get("summary_template_version_at_attach"))
-		if version and version != cint(linked.version) and linked.lineage:
-			pinned = frappe.db.get_value(
-				"Agent Summary Prompt", {"lineage": linked.lineage, "version": version}, "prompt_body"
-			)
-			if pinned:
-				return pinned
-		return linked.prompt_body
-	if linked.lineage:
-		latest = frappe.db.get_value(
-			"Agent Summary Prompt", {"lineage": linked.lineage, "is_latest": 1, "is_active": 1}, "prompt_body"
-		)
-		if latest:
-			return latest
-	return linked.prompt_body if cint(linked.is_active) else None
 
 
 def summary_model(agent) -> tuple[str, str]:

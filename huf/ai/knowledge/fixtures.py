@@ -1,4 +1,4 @@
-"""Test fixtures for knowledge: a scripted embeddings server, an AI Provider on it, sources and inputs.
+"""Test fixtures for knowledge: the runtime's scripted LLM, an embeddings AI Provider on it, sources and inputs.
 
 Indexing runs in background jobs that must see the records, so these tests commit and delete what
 they created (`cleanup_knowledge`).
@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.ai.runtime.fixtures import RuntimeTestCase
 
 PROVIDER = "Knowledge LLM"
 EMBED_MODEL = "embed-model"
@@ -23,32 +24,17 @@ FACTS = {
 }
 
 
-class KnowledgeTestCase(IntegrationTestCase):
-	"""Starts one ScriptedLLM (deterministic embeddings of DIMENSION) and a provider pointing at it."""
+class KnowledgeTestCase(RuntimeTestCase):
+	"""The runtime's test case (scripted LLM, agent provider) plus a provider for embeddings of DIMENSION."""
 
 	@classmethod
 	def setUpClass(cls) -> None:
-		from tests.support.llm_server import ScriptedLLM
-
 		super().setUpClass()
-		cls.llm = ScriptedLLM().__enter__()
 		cls.llm.embedding_dimension = DIMENSION
-		cls.addClassCleanup(cls.llm.close)
 		cls.addClassCleanup(cleanup_knowledge)
 		frappe.conf.huf_llm_retry_attempts = 1
 		make_embedding_provider(cls.llm.api_base)
 		frappe.db.commit()
-
-	def setUp(self) -> None:
-		self.llm.reset()
-		frappe.set_user("Administrator")
-
-	def tearDown(self) -> None:
-		from frappe.utils.background_jobs import wait_for_jobs
-
-		wait_for_jobs(60)
-		frappe.set_user("Administrator")
-		frappe.db.rollback()
 
 
 def make_embedding_provider(api_base: str) -> str:

@@ -10,12 +10,7 @@ from huf.ai.agent_integration import run_agent_sync, stream_agent_run
 from huf.ai.knowledge.chunkers import count_tokens
 from huf.ai.knowledge.fixtures import KnowledgeTestCase, add_file, add_text, make_source, wait_indexed
 from huf.ai.media import sample_files
-from huf.ai.runtime.fixtures import (
-	PROVIDER,
-	cleanup_runtime_records,
-	make_runtime_agent,
-	make_runtime_provider,
-)
+from huf.ai.runtime.fixtures import make_runtime_agent
 from huf.huf.doctype.knowledge_source import knowledge_source as source_actions
 from huf.huf.factories import make_user
 from tests.support.llm_server import Reply, tool_call
@@ -35,16 +30,7 @@ def knowledge_rows(*rows: tuple) -> list[dict]:
 	]
 
 
-class AgentKnowledgeCase(KnowledgeTestCase):
-	@classmethod
-	def setUpClass(cls):
-		super().setUpClass()
-		make_runtime_provider(cls.llm.api_base)
-		cls.addClassCleanup(cleanup_runtime_records, PROVIDER)
-		frappe.db.commit()
-
-
-class TestDoneWhen(AgentKnowledgeCase):
+class TestDoneWhen(KnowledgeTestCase):
 	def test_pdf_and_text_to_an_agent_answer(self):
 		source = make_source("handbook")
 		add_file(source, "handbook.pdf", sample_files.make_pdf(["Welcome", "Returns are accepted within 30 days of delivery."]))
@@ -69,7 +55,7 @@ class TestDoneWhen(AgentKnowledgeCase):
 		self.assertGreaterEqual(run.chunks_injected, 1)
 
 
-class TestMandatoryKnowledge(AgentKnowledgeCase):
+class TestMandatoryKnowledge(KnowledgeTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
@@ -135,7 +121,7 @@ class TestMandatoryKnowledge(AgentKnowledgeCase):
 		self.assertIsNone(build_knowledge_context(agent, "lighthouse"))
 
 
-class TestOptionalTools(AgentKnowledgeCase):
+class TestOptionalTools(KnowledgeTestCase):
 	def test_tools_are_limited_to_the_agents_sources(self):
 		linked = make_source("linked facts")
 		other = make_source("other facts")

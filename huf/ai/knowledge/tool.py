@@ -8,6 +8,7 @@ every agent that has an Optional source, as the spec says.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import frappe
@@ -15,13 +16,8 @@ from frappe import _
 from frappe.utils import cint
 
 from huf.ai.runtime.tools import Tool, ToolContext
-
-SEARCH_DESCRIPTION = (
-	"Search the knowledge sources available to this agent and return the most relevant passages."
-)
-SOURCES_DESCRIPTION = (
-	"List the knowledge sources available to this agent with their descriptions, to choose one to search."
-)
+from huf.huf.builtin_tools import BUILTIN_TOOLS
+from huf.huf.doctype.agent_tool_function.tool_schema import rows_to_properties
 
 
 def knowledge_tool_provider(agent: Any, context: ToolContext) -> list[Tool]:
@@ -29,31 +25,25 @@ def knowledge_tool_provider(agent: Any, context: ToolContext) -> list[Tool]:
 	if not any(row.mode == "Optional" for row in agent.get("agent_knowledge") or []):
 		return []
 	return [
-		Tool(
-			name="knowledge_search",
-			description=SEARCH_DESCRIPTION,
-			parameters={
-				"type": "object",
-				"properties": {
-					"query": {"type": "string", "description": "What to look for, in plain words."},
-					"knowledge_source": {
-						"type": "string",
-						"description": "Search only this source (see get_knowledge_sources). Empty: all sources.",
-					},
-					"top_k": {"type": "integer", "description": "Number of passages to return, default 5."},
-				},
-				"required": ["query"],
-			},
-			handler=lambda args, ctx: knowledge_search(
+		_builtin_tool(
+			"knowledge_search",
+			lambda args, ctx: knowledge_search(
 				args.get("query"), args.get("knowledge_source"), args.get("top_k") or 5, agent=ctx.agent
 			),
 		),
-		Tool(
-			name="get_knowledge_sources",
-			description=SOURCES_DESCRIPTION,
-			handler=lambda args, ctx: get_knowledge_sources(agent=ctx.agent),
-		),
+		_builtin_tool("get_knowledge_sources", lambda args, ctx: get_knowledge_sources(agent=ctx.agent)),
 	]
+
+
+def _builtin_tool(name: str, handler: Callable[[dict, ToolContext], Any]) -> Tool:
+	"""A tool with the description and parameters of Huf's built-in definition `name`."""
+	definition = next(d for d in BUILTIN_TOOLS if d["tool_name"] == name)
+	rows = [frappe._dict(row) for row in definition["parameters"]]
+	if not rows:
+		return Tool(name=name, description=definition["description"], handler=handler)
+	properties, required = rows_to_properties(rows)
+	parameters = {"type": "object", "properties": properties, "required": required}
+	return Tool(name=name, description=definition["description"], parameters=parameters, handler=handler)
 
 
 def knowledge_search(
@@ -71,7 +61,9 @@ def knowledge_search(
 		)
 	if not linked:
 		frappe.throw(_("This agent has no knowledge sources."))
-	hits = search_sources(query, [knowledge_source] if knowledge_source else linked, top_k=top_k, strict=False)
+	hits = search_sources(
+		query, [knowledge_source] if knowledge_source else linked, top_k=top_k, strict=False
+	)
 	return {
 		"query": query,
 		"results": [

@@ -52,15 +52,9 @@ def resolve_tts_config(agent: Any, model: str | None = None, voice: str | None =
 	"""Pick the TTS provider, model and voice by the three tiers above."""
 	main = common.main_target(agent)
 	agent_voice = (agent.get("tts_voice") if agent else None) or None
-	if model:
-		model_name, model_provider = common.ai_model(model)
-		provider = model_provider or main.provider
-		config = TTSConfig(provider, model_name or model, voice or agent_voice, "param")
-	elif agent and agent.get("tts_model"):
-		model_name, model_provider = common.ai_model(agent.tts_model)
-		config = TTSConfig(
-			model_provider or main.provider, model_name or agent.tts_model, voice or agent_voice, "agent"
-		)
+	if model or (agent and agent.get("tts_model")):
+		target = common.model_target(model or agent.tts_model, main)
+		config = TTSConfig(target.provider, target.model, voice or agent_voice, "param" if model else "agent")
 	else:
 		prefix = common.prefix_of(main.provider)
 		config = TTSConfig(main.provider, DEFAULT_TTS_MODELS.get(prefix), voice or agent_voice, "default")

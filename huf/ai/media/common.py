@@ -151,6 +151,12 @@ def main_target(agent: Any) -> Target:
 	return Target(provider=(agent.provider if agent else None) or model_provider, model=model, agent=agent)
 
 
+def model_target(model: str, main: Target) -> Target:
+	"""`model` (an AI Model record, else a plain model name) on its own provider, else on `main`'s."""
+	model_name, model_provider = ai_model(model)
+	return Target(provider=model_provider or main.provider, model=model_name or model, agent=main.agent)
+
+
 def prefix_of(provider: str | None, model: str | None = None) -> str:
 	"""The LiteLLM prefix that decides provider defaults ("openai", "groq", "gemini"...)."""
 	from huf.ai.providers.model_names import litellm_prefix_of, provider_prefix

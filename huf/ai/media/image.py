@@ -74,8 +74,7 @@ def generate_image(
 def _target(model: str | None, agent: Any) -> common.Target:
 	main = common.main_target(agent)
 	if model:
-		model_name, model_provider = common.ai_model(model)
-		return common.Target(model_provider or main.provider, model_name or model, agent)
+		return common.model_target(model, main)
 	return common.Target(main.provider, DEFAULT_IMAGE_MODELS.get(common.prefix_of(main.provider)), agent)
 
 

@@ -110,10 +110,8 @@ def _ocr_target(model: str | None, conversation: str | None, agent: str | None) 
 	if not main.provider:
 		return None
 	if model:
-		model_name, model_provider = common.ai_model(model)
-		provider = model_provider or main.provider
-		model_name = model_name or model
-		return common.Target(provider, model_name) if supports_ocr(provider, model_name) else None
+		target = common.model_target(model, main)
+		return target if supports_ocr(target.provider, target.model) else None
 	prefix = common.prefix_of(main.provider)
 	if prefix not in DEFAULT_OCR_MODELS or not supports_ocr(main.provider):
 		return None
@@ -154,11 +152,8 @@ def _vision(content: bytes, ext: str, model: str | None, conversation: str | Non
 	from huf.ai.providers.litellm import completion
 
 	main = common.main_target(common.resolve_agent(agent, conversation))
-	provider, model_name = main.provider, main.model
-	if model:
-		override, override_provider = common.ai_model(model)
-		provider, model_name = override_provider or provider, override or model
-	if not provider or not model_name:
+	target = common.model_target(model, main) if model else main
+	if not target.provider or not target.model:
 		return common.failure(
 			_("Reading text from images needs a vision model: run this from an agent (or pass a model).")
 		)
@@ -173,7 +168,7 @@ def _vision(content: bytes, ext: str, model: str | None, conversation: str | Non
 			],
 		}
 	]
-	answer = completion(provider, model_name, messages, temperature=0)
+	answer = completion(target.provider, target.model, messages, temperature=0)
 	text = (answer.content or "").strip()
 	return {
 		"success": True,

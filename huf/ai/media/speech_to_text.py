@@ -43,15 +43,14 @@ def resolve_stt_config(agent: Any, model: str | None = None) -> STTConfig | None
 	"""Pick the STT provider and model by the three tiers; None when nothing is configured."""
 	main = common.main_target(agent)
 	if model:
-		model_name, model_provider = common.ai_model(model)
-		provider = model_provider or main.provider
-		if provider:
-			return STTConfig(provider, model_name or model, "param")
+		target = common.model_target(model, main)
+		if target.provider:
+			return STTConfig(target.provider, target.model, "param")
 		settings = _settings_config()
 		return STTConfig(settings.provider, model, "param") if settings else None
 	if agent and agent.get("stt_model"):
-		model_name, model_provider = common.ai_model(agent.stt_model)
-		return STTConfig(model_provider or main.provider, model_name or agent.stt_model, "agent")
+		target = common.model_target(agent.stt_model, main)
+		return STTConfig(target.provider, target.model, "agent")
 	if main.provider:
 		prefix = common.prefix_of(main.provider)
 		return STTConfig(main.provider, DEFAULT_STT_MODELS.get(prefix, FALLBACK_STT_MODEL), "default")

@@ -428,7 +428,20 @@ class OCRResult:
 	raw: Any = field(default=None, repr=False)
 
 
-def _media_request(config: ProviderConfig, model: str, timeout: float | None, **values: Any) -> dict:
+def _media_call(
+	provider: str | ProviderConfig,
+	model: str,
+	method: str,
+	timeout: float | None,
+	retry: RetryPolicy | None,
+	kwargs: dict,
+	**values: Any,
+) -> tuple[ProviderConfig, dict, Any]:
+	"""Call the LiteLLM media endpoint `method` with retries; returns (config, request, response).
+
+	`values` that are None are left out of the request; `kwargs` (the caller's extras) go in as given.
+	"""
+	config = _as_config(provider)
 	litellm_model = normalize_model_name(model, config.name, config.api_base)
 	request = {
 		"model": litellm_model,
@@ -436,7 +449,12 @@ def _media_request(config: ProviderConfig, model: str, timeout: float | None, **
 		**_credentials(config, litellm_model),
 	}
 	request.update({k: v for k, v in values.items() if v is not None})
-	return request
+	request.update(kwargs)
+	endpoint = getattr(get_litellm(), method)
+	response, _attempts, _trimmed = _call(
+		config, request, retry or default_retry_policy(), None, lambda kw: endpoint(**kw)
+	)
+	return config, request, response
 
 
 def image_generation(
@@ -452,22 +470,19 @@ def image_generation(
 	**kwargs: Any,
 ) -> Images:
 	"""Generate images with `litellm.image_generation`; same keys, retries and errors as `completion`."""
-	config = _as_config(provider)
-	request = _media_request(
-		config,
+	config, request, response = _media_call(
+		provider,
 		model,
+		"image_generation",
 		timeout,
+		retry,
+		kwargs,
 		prompt=prompt,
 		n=n,
 		size=size,
 		quality=quality,
 		drop_params=True,
 		max_retries=0,
-	)
-	request.update(kwargs)
-	litellm = get_litellm()
-	response, _attempts, _trimmed = _call(
-		config, request, retry or default_retry_policy(), None, lambda kw: litellm.image_generation(**kw)
 	)
 	images = [
 		GeneratedImage(
@@ -493,21 +508,18 @@ def speech(
 	**kwargs: Any,
 ) -> Speech:
 	"""Text to speech with `litellm.speech`; returns the audio bytes."""
-	config = _as_config(provider)
-	request = _media_request(
-		config,
+	config, request, response = _media_call(
+		provider,
 		model,
+		"speech",
 		timeout,
+		retry,
+		kwargs,
 		input=input,
 		voice=voice,
 		speed=speed,
 		response_format=response_format,
 		max_retries=0,
-	)
-	request.update(kwargs)
-	litellm = get_litellm()
-	response, _attempts, _trimmed = _call(
-		config, request, retry or default_retry_policy(), None, lambda kw: litellm.speech(**kw)
 	)
 	audio = _get(response, "content")
 	if audio is None and hasattr(response, "read"):
@@ -532,14 +544,17 @@ def transcription(
 	**kwargs: Any,
 ) -> Transcription:
 	"""Speech to text with `litellm.transcription` (`file` is the audio's bytes)."""
-	config = _as_config(provider)
-	request = _media_request(
-		config, model, timeout, file=(filename, bytes(file)), language=language, prompt=prompt, max_retries=0
-	)
-	request.update(kwargs)
-	litellm = get_litellm()
-	response, _attempts, _trimmed = _call(
-		config, request, retry or default_retry_policy(), None, lambda kw: litellm.transcription(**kw)
+	config, request, response = _media_call(
+		provider,
+		model,
+		"transcription",
+		timeout,
+		retry,
+		kwargs,
+		file=(filename, bytes(file)),
+		language=language,
+		prompt=prompt,
+		max_retries=0,
 	)
 	duration = _get(response, "duration")
 	return Transcription(
@@ -572,13 +587,7 @@ def ocr(
 	**kwargs: Any,
 ) -> OCRResult:
 	"""OCR a document with `litellm.ocr`; `document` is {"type": "document_url"|"image_url", ...}."""
-	config = _as_config(provider)
-	request = _media_request(config, model, timeout, document=document)
-	request.update(kwargs)
-	litellm = get_litellm()
-	response, _attempts, _trimmed = _call(
-		config, request, retry or default_retry_policy(), None, lambda kw: litellm.ocr(**kw)
-	)
+	config, request, response = _media_call(provider, model, "ocr", timeout, retry, kwargs, document=document)
 	pages = []
 	for index, page in enumerate(_get(response, "pages") or []):
 		images = [

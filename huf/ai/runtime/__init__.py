@@ -1,5 +1,5 @@
 """The agent runtime around the one loop in `huf.ai.run`: queue-first runs, per-conversation locks,
-crash recovery, access rules, the event schema, and the seams where tools and knowledge plug in.
+crash recovery, access rules, the event schema, prompt templates, and the seams where tools and knowledge plug in.
 
 | module | owns |
 | --- | --- |
@@ -10,4 +10,5 @@ crash recovery, access rules, the event schema, and the seams where tools and kn
 | `recovery.py` | runs and locks left behind by a crashed process |
 | `tools.py` | the tool seam: `Tool`, `Toolset`, tool providers (empty until the tools issue) |
 | `knowledge.py` | the mandatory-knowledge seam (empty until the knowledge issue) |
+| `prompts.py` | the body a versioned prompt template (Agent Prompt, Agent Summary Prompt) resolves to |
 """

@@ -1,10 +1,20 @@
-"""Test fixtures of the agent runtime: a scripted LLM server, a provider pointing at it, agents.
+"""Test fixtures of the agent runtime: a scripted LLM server, a provider pointing at it, agents, a web server.
 
-The runtime commits (it must: background drainers and other threads read what it writes), so the
-records these tests create are committed too and deleted again in `tearDown`/`tearDownClass`.
+The runtime commits (it must: background drainers, web server threads and other processes read
+what it writes), so the records these tests create are committed too and deleted again in
+`tearDown`/`tearDownClass`.
+
+- `RuntimeTestCase`: one ScriptedLLM per class, `PROVIDER`/`MODEL` on it, agents made per test.
+- `LiveAgentTestCase`: the same plus one agent `AGENT`, users who can log in, and the site served
+  over HTTP on 127.0.0.1 (for the chat, stream and console tests).
 """
 
 from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import frappe
 from frappe.tests import IntegrationTestCase
@@ -14,12 +24,14 @@ from huf.huf.factories import make_user
 API_KEY = "sk-runtime-3b8f2e7d9c4a1f6e"
 PROVIDER = "Runtime LLM"
 MODEL = "runtime-model"
+PASSWORD = "Chat-Stream-Test-Pass-1"
 
 
 class RuntimeTestCase(IntegrationTestCase):
-	"""Starts one ScriptedLLM per class; `self.llm` is reset before each test."""
+	"""Starts one ScriptedLLM per class; `self.llm` is reset before each test, runs are deleted after it."""
 
-	agents: tuple[str, ...] = ()
+	PROVIDER = PROVIDER
+	MODEL = MODEL
 	users: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 	@classmethod
@@ -29,9 +41,9 @@ class RuntimeTestCase(IntegrationTestCase):
 		super().setUpClass()
 		cls.llm = ScriptedLLM().__enter__()
 		cls.addClassCleanup(cls.llm.close)
-		cls.addClassCleanup(cleanup_runtime_records, PROVIDER)
+		cls.addClassCleanup(cleanup_runtime_records, cls.PROVIDER)
 		frappe.conf.huf_llm_retry_attempts = 3
-		make_runtime_provider(cls.llm.api_base)
+		make_runtime_provider(cls.llm.api_base, cls.PROVIDER, cls.MODEL)
 		for user, roles in cls.users:
 			make_user(user, *roles)
 		frappe.db.commit()
@@ -46,12 +58,97 @@ class RuntimeTestCase(IntegrationTestCase):
 		wait_for_jobs(60)
 		frappe.set_user("Administrator")
 		frappe.db.rollback()
-		delete_runs_of(frappe.get_all("Agent", filters={"provider": PROVIDER}, pluck="name"))
+		delete_runs_of(frappe.get_all("Agent", filters={"provider": self.PROVIDER}, pluck="name"))
 		frappe.db.commit()
 
 	def make_agent(self, name: str, **values) -> str:
 		"""A committed Agent on the scripted provider (deleted with the class)."""
 		return make_runtime_agent(name, **values)
+
+
+class LiveAgentTestCase(RuntimeTestCase):
+	"""RuntimeTestCase plus the agent `AGENT`, `users` with PASSWORD, and the site served at `base_url`."""
+
+	AGENT = "Live Test Agent"
+	PROVIDER = "Live Test LLM"
+	MODEL = "live-scripted-model"
+
+	@classmethod
+	def setUpClass(cls):
+		from frappe.utils.password import update_password
+
+		super().setUpClass()
+		cls.addClassCleanup(delete_users, [user for user, _roles in cls.users])
+		for user, _roles in cls.users:
+			update_password(user, PASSWORD)
+		delete_runs_of([cls.AGENT])  # left behind by an interrupted earlier session
+		make_runtime_agent(
+			cls.AGENT,
+			provider=cls.PROVIDER,
+			model=cls.MODEL,
+			instructions="Be brief.",
+			allow_chat=1,
+			temperature=None,
+			top_p=None,
+		)
+		cls.server, cls.base_url = start_web_server(frappe.local.site, frappe.local.sites_path)
+		cls.addClassCleanup(cls.server.shutdown)
+
+	@contextmanager
+	def agent_values(self, **values) -> Iterator[None]:
+		"""The agent `AGENT` with `values` inside the block (committed: the web server reads them too)."""
+		previous = frappe.db.get_value("Agent", self.AGENT, list(values), as_dict=True)
+		set_agent_values(self.AGENT, values)
+		try:
+			yield
+		finally:
+			set_agent_values(self.AGENT, previous)
+
+	# --- HTTP helpers ------------------------------------------------------------------------------
+
+	def client(self, user: str | None = None):
+		"""An httpx client on the test server, logged in as `user` (cookie session) when given."""
+		import httpx
+
+		client = httpx.Client(base_url=self.base_url, timeout=60)
+		self.addCleanup(client.close)
+		if user:
+			response = client.post("/api/method/login", data={"usr": user, "pwd": PASSWORD})
+			self.assertEqual(response.status_code, 200, response.text)
+		return client
+
+	def csrf_token(self, client) -> str:
+		"""The session's CSRF token, as the demo page hands it to its script."""
+		page = client.get("/huf/stream")
+		self.assertEqual(page.status_code, 200, page.text)
+		match = re.search(r'<meta name="csrf-token" content="([^"]*)">', page.text)
+		self.assertTrue(match and match.group(1), "the demo page carries no CSRF token")
+		return match.group(1)
+
+	def api_token(self, user: str) -> str:
+		"""`token key:secret` for `user` (new keys, committed)."""
+		from frappe.core.doctype.user.user import generate_keys
+
+		secret = generate_keys(user)["api_secret"]
+		key = frappe.db.get_value("User", user, "api_key")
+		frappe.db.commit()
+		return f"token {key}:{secret}"
+
+
+def start_web_server(site: str, sites_path: str) -> tuple:
+	"""Serve `site` on a free 127.0.0.1 port in a thread; returns (server, base_url)."""
+	from frappe.app import make_app
+	from werkzeug.serving import make_server
+
+	server = make_server("127.0.0.1", 0, make_app(site, sites_path), threaded=True)
+	threading.Thread(target=server.serve_forever, daemon=True).start()
+	return server, f"http://127.0.0.1:{server.server_port}"
+
+
+def set_agent_values(agent: str, values: dict) -> None:
+	frappe.db.set_value("Agent", agent, values)
+	frappe.clear_document_cache("Agent", agent)
+	frappe.db.commit()
 
 
 def make_runtime_provider(api_base: str, name: str = PROVIDER, model: str = MODEL, **prices) -> str:
@@ -99,17 +196,30 @@ def make_runtime_agent(name: str, **values) -> str:
 
 
 def delete_runs_of(agents: list[str]) -> None:
-	"""Delete the runs, conversations, messages, tool calls and artifacts of `agents`."""
+	"""Delete the runs, conversations, messages, feedback, tool calls and artifacts of `agents`."""
 	if not agents:
 		return
 	conversations = frappe.get_all("Agent Conversation", filters={"agent": ("in", agents)}, pluck="name")
 	runs = frappe.get_all("Agent Run", filters={"agent": ("in", agents)}, pluck="name")
+	messages = frappe.get_all("Agent Message", filters={"agent": ("in", agents)}, pluck="name")
+	if messages:
+		frappe.db.delete("Agent Run Feedback", {"agent_message": ("in", messages)})
+	frappe.db.delete("Agent Run Feedback", {"agent": ("in", agents)})
+	frappe.db.delete("Agent Message", {"agent": ("in", agents)})
 	if conversations:
 		for doctype in ("Agent Message", "Agent Tool Call", "Agent Context Artifact"):
 			frappe.db.delete(doctype, {"conversation": ("in", conversations)})
 		frappe.db.delete("Agent Conversation", {"name": ("in", conversations)})
 	if runs:
+		frappe.db.delete("Agent Tool Call", {"agent_run": ("in", runs)})
 		frappe.db.delete("Agent Run", {"name": ("in", runs)})
+
+
+def delete_users(users: list[str]) -> None:
+	for user in users:
+		if frappe.db.exists("User", user):
+			frappe.delete_doc("User", user, force=True, ignore_permissions=True)
+	frappe.db.commit()
 
 
 def cleanup_runtime_records(provider: str = PROVIDER) -> None:

@@ -42,7 +42,6 @@ class ConversationLock:
 		self.conversation = conversation
 		self.cache = frappe.cache()
 		self.key = _key("run_lock", conversation)
-		self.alive_prefix = "run_alive"
 		self.token: bytes | None = None
 		self.lost = False
 		self.current_run: str | None = None
@@ -86,7 +85,7 @@ class ConversationLock:
 			self.cache.delete(self._alive_key)
 		self.current_run = run_name
 		# computed here: the heartbeat thread has no site context to build keys in
-		self._alive_key = _key(self.alive_prefix, run_name) if run_name else None
+		self._alive_key = _key("run_alive", run_name) if run_name else None
 		if self._alive_key:
 			self.cache.set(self._alive_key, b"1", ex=LOCK_TTL)
 

@@ -237,6 +237,17 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 			wake_after_release(conversation)
 
 
+def run_inline_to_end(run_name: str, conversation: str) -> tuple[dict | None, dict | None]:
+	"""`run_inline` without streaming, drained: its (`complete`, `error`) events, either may be None."""
+	complete = error = None
+	for event in run_inline(run_name, conversation, stream=False):
+		if event["type"] == "complete":
+			complete = event
+		elif event["type"] == "error":
+			error = event
+	return complete, error
+
+
 def cancel_unstarted(run_name: str) -> None:
 	"""Cancel a claimed run whose caller went away before it started (e.g. a closed stream)."""
 	locks.unclaim_run(run_name)

@@ -67,8 +67,7 @@ class DatabaseQuery:
 		if self.meta.issingle:
 			frappe.throw(_("{0} is a Single DocType: it has no list").format(_(self.doctype)))
 		self.user = user or frappe.session.user
-		if not ignore_permissions:
-			self._check_read_permission(parent_doctype)
+		conditions = [] if ignore_permissions else self._permission_conditions(parent_doctype)
 		# fields and filters may be swapped, as Frappe allows: get_all("ToDo", {"status": "Open"})
 		if isinstance(fields, dict) or (fields and isinstance(fields, list) and isinstance(fields[0], list | tuple)):
 			filters, fields = fields, filters
@@ -82,10 +81,8 @@ class DatabaseQuery:
 		self.ignore_ifnull = ignore_ifnull
 		select = [self._field_sql(f) for f in fields]
 		where, params = self.build_where(filters, or_filters)
-		if not ignore_permissions:
-			conditions, _allowed = get_match_conditions(self.doctype, self.user)
-			if conditions:
-				where = f"({where}) and " + " and ".join(conditions) if where else " and ".join(conditions)
+		if conditions:
+			where = f"({where}) and " + " and ".join(conditions) if where else " and ".join(conditions)
 		sql = "select {}{} from {}".format("distinct " if distinct else "", ", ".join(select), self._from_sql(join))
 		if where:
 			sql += f" where {where}"
@@ -109,18 +106,19 @@ class DatabaseQuery:
 			return list(frappe.db.sql(sql, params, debug=debug))
 		return frappe.db.sql(sql, params, as_dict=True, update=update, debug=debug)
 
-	def _check_read_permission(self, parent_doctype: str | None) -> None:
+	def _permission_conditions(self, parent_doctype: str | None) -> list[str]:
+		"""Raise unless the user may read this list; the SQL conditions that limit it to what they may read."""
 		if self.meta.istable:
-			if self.user == "Administrator":
-				return
-			if not parent_doctype:
-				frappe.throw(_("Please specify a valid parent DocType for {0}").format(frappe.bold(self.doctype)), frappe.PermissionError)
-			if not frappe.has_permission(parent_doctype, "read", user=self.user):
-				frappe.throw(_("No permission to read {0}").format(_(parent_doctype)), frappe.PermissionError)
-			return
-		_conditions, allowed = get_match_conditions(self.doctype, self.user)
+			if self.user != "Administrator":
+				if not parent_doctype:
+					frappe.throw(_("Please specify a valid parent DocType for {0}").format(frappe.bold(self.doctype)), frappe.PermissionError)
+				if not frappe.has_permission(parent_doctype, "read", user=self.user):
+					frappe.throw(_("No permission to read {0}").format(_(parent_doctype)), frappe.PermissionError)
+			return get_match_conditions(self.doctype, self.user)[0]
+		conditions, allowed = get_match_conditions(self.doctype, self.user)
 		if not allowed:
 			frappe.throw(_("No permission to read {0}").format(_(self.doctype)), frappe.PermissionError, title=_("Not Permitted"))
+		return conditions
 
 	# -- fields -------------------------------------------------------------------------------
 

@@ -599,8 +599,8 @@ def _doc_event_handlers(doctype: str, method: str) -> list[str]:
 	if handlers is None:
 		handlers = []
 		# keys may be a DocType, a tuple of DocTypes, or "*" (which runs last)
-		for key, by_method in events.items():
-			if key == doctype or (isinstance(key, tuple) and doctype in key):
+		for target, by_method in events.items():
+			if target == doctype or (isinstance(target, tuple) and doctype in target):
 				handlers.extend((by_method or {}).get(method, []))
 		handlers.extend((events.get("*") or {}).get(method, []))
 		_handler_cache[key] = handlers

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import frappe
+from frappe.commands import get_current_site
 
 # filled by the pytest plugin (or `connect_test_site`): the site every test runs against
 test_site: dict = {}
@@ -21,20 +22,12 @@ def connect_test_site() -> None:
 		return
 	if current and getattr(frappe.local, "db", None) is not None:  # a test left another site connected
 		frappe.destroy()
-	site = test_site.get("site") or os.environ.get("FRAPPE_SITE") or _current_site()
+	site = test_site.get("site") or os.environ.get("FRAPPE_SITE") or get_current_site()
 	if not site:
 		raise RuntimeError("No test site: run the tests with pytest (frappe_lite plugin) or set FRAPPE_SITE")
 	frappe.init(site, sites_path=test_site.get("sites_path"), force=True)
 	frappe.connect()
 	frappe.flags.in_test = True
-
-
-def _current_site() -> str | None:
-	path = os.path.join(frappe.get_sites_path(), "currentsite.txt")
-	if os.path.exists(path):
-		with open(path) as f:
-			return f.read().strip() or None
-	return None
 
 
 class TestTransaction:

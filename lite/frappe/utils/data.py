@@ -643,7 +643,7 @@ def random_string(length: int) -> str:
 
 def generate_hash(txt: str | None = None, length: int = 56) -> str:
 	"""A random hexadecimal string of `length` characters."""
-	return secrets.token_hex(math.ceil(length / 2))[:length]
+	return frappe.generate_hash(txt, length)
 
 
 def sha256_hash(input: str | bytes) -> str:  # noqa: A002

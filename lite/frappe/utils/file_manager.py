@@ -9,6 +9,7 @@ import os
 
 import frappe
 from frappe import _
+from frappe.core.doctype.file.file import get_file_url_path
 from frappe.utils import cint, get_files_path
 
 DEFAULT_MAX_FILE_SIZE = 25 * 1024 * 1024
@@ -36,7 +37,7 @@ def save_file(
 	file_size = check_max_file_size(content)
 	content_hash = get_content_hash(content)
 	is_private = cint(is_private)
-	fname = get_file_name(_safe_name(fname), content_hash[-6:])
+	fname = get_file_name(safe_file_name(fname), content_hash[-6:])
 	file_url = _existing_file_url(content_hash, is_private)
 	if file_url:
 		fname = file_url.rsplit("/", 1)[-1]
@@ -66,7 +67,7 @@ def write_file(content: bytes, fname: str, is_private: int = 0) -> str:
 	"""Write `content` under the files folder without overwriting; return the file name used."""
 	folder = get_files_path(is_private=is_private)
 	os.makedirs(folder, exist_ok=True)
-	name = _safe_name(fname)
+	name = safe_file_name(fname)
 	stem, dot, ext = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
 	for attempt in range(100):
 		candidate = name if attempt == 0 else f"{stem}-{frappe.generate_hash(length=6)}{dot}{ext}"
@@ -103,16 +104,9 @@ def get_file_path(file_name: str) -> str:
 	file_path = row[0][0] if row else file_name
 	if "/" not in file_path:
 		file_path = "/files/" + file_path
-	for prefix, is_private in (("/private/files/", 1), ("/files/", 0)):
-		if file_path.startswith(prefix):
-			base = os.path.realpath(get_files_path(is_private=is_private))
-			path = get_files_path(*file_path[len(prefix) :].split("/"), is_private=is_private)
-			if os.path.commonpath([base, os.path.realpath(path)]) != base:
-				frappe.throw(
-					_("It is risky to access this file: {0}").format(file_path), frappe.PermissionError
-				)
-			return path
-	frappe.throw(_("There is some problem with the file url: {0}").format(file_path))
+	if not file_path.startswith(("/private/files/", "/files/")):
+		frappe.throw(_("There is some problem with the file url: {0}").format(file_path))
+	return get_file_url_path(file_path)
 
 
 def get_file(fname: str) -> tuple[str, bytes | str]:
@@ -160,15 +154,12 @@ def _existing_file_url(content_hash: str, is_private: int) -> str | None:
 	)
 	for row in rows:
 		url = row.file_url or ""
-		if url.startswith(("/files/", "/private/files/")):
-			prefix = "/private/files/" if url.startswith("/private/files/") else "/files/"
-			path = get_files_path(*url[len(prefix) :].split("/"), is_private=prefix == "/private/files/")
-			if os.path.isfile(path):
-				return url
+		if url.startswith(("/files/", "/private/files/")) and os.path.isfile(get_file_url_path(url)):
+			return url
 	return None
 
 
-def _safe_name(fname: str) -> str:
+def safe_file_name(fname: str) -> str:
 	"""The last path component of `fname`, refused when empty or a dot name."""
 	name = os.path.basename(str(fname or "").replace("\\", "/")).replace("\x00", "").strip()
 	if name in ("", ".", ".."):

@@ -22,7 +22,7 @@ def get_merged_hooks(app_name: str | None = None) -> frappe._dict:
 			try:
 				module = importlib.import_module(f"{app}.hooks")
 			except ImportError as e:
-				# an app without hooks.py (Frappe Lite's own "frappe") simply has no hooks
+				# an app without hooks.py simply has no hooks
 				if app_name and getattr(e, "name", None) not in (f"{app}.hooks",):
 					raise
 				continue

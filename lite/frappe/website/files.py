@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mimetypes
 import os
+from typing import Any
 
 from werkzeug.exceptions import NotFound
 from werkzeug.utils import send_file
@@ -53,14 +54,7 @@ def serve_asset(path: str) -> Response:
 	file_path = safe_join(root, relative)
 	if not file_path or not os.path.isfile(file_path):
 		raise NotFound
-	max_age = 0 if frappe.conf.get("developer_mode") else ASSET_MAX_AGE
-	response = send_file(
-		file_path,
-		frappe.local.request.environ,
-		mimetype=_mimetype(file_path),
-		conditional=True,
-		max_age=max_age,
-	)
+	response = _send_file(file_path, max_age=0 if frappe.conf.get("developer_mode") else ASSET_MAX_AGE)
 	response.cache_control.public = True
 	return response
 
@@ -70,13 +64,7 @@ def serve_public_file(path: str) -> Response:
 	file_path = safe_join(frappe.get_site_path("public", "files"), path[len("/files/") :])
 	if not file_path or not os.path.isfile(file_path):
 		raise NotFound
-	response = send_file(
-		file_path,
-		frappe.local.request.environ,
-		mimetype=_mimetype(file_path),
-		conditional=True,
-		max_age=ASSET_MAX_AGE,
-	)
+	response = _send_file(file_path, max_age=ASSET_MAX_AGE)
 	response.headers["X-Content-Type-Options"] = "nosniff"
 	return response
 
@@ -89,41 +77,33 @@ def download_private_file(path: str) -> Response:
 	file_url = "/private/files/" + os.path.relpath(
 		file_path, os.path.realpath(frappe.get_site_path("private", "files"))
 	).replace(os.sep, "/")
-	files = frappe.get_all(
-		"File",
-		filters={"file_url": file_url},
-		fields=["name", "owner", "is_private", "attached_to_doctype", "attached_to_name"],
-	)
-	if not any(can_read_file(f) for f in files):
+	# one file may be attached to several documents: reading any of them is enough
+	names = frappe.get_all("File", filters={"file_url": file_url}, pluck="name")
+	if not any(can_read_file(frappe.get_doc("File", name)) for name in names):
 		raise frappe.PermissionError
 	if not os.path.isfile(file_path):
 		raise NotFound
-	mimetype = _mimetype(file_path)
-	response = send_file(
+	response = _send_file(
 		file_path,
-		frappe.local.request.environ,
-		mimetype=mimetype,
-		as_attachment=not mimetype.startswith(INLINE_MIMETYPES),
-		download_name=os.path.basename(file_path),
-		conditional=True,
 		max_age=0,
+		as_attachment=not _mimetype(file_path).startswith(INLINE_MIMETYPES),
+		download_name=os.path.basename(file_path),
 	)
 	response.cache_control.private = True
 	response.headers["X-Content-Type-Options"] = "nosniff"
 	return response
 
 
-def can_read_file(file: dict) -> bool:
-	"""Owner, Administrator / System Manager, or a reader of the document it is attached to."""
-	user = frappe.session.user
-	if user == "Guest":
-		return False
-	if user == "Administrator" or file.get("owner") == user or "System Manager" in frappe.get_roles(user):
-		return True
-	doctype, name = file.get("attached_to_doctype"), file.get("attached_to_name")
-	if doctype and name and frappe.db.exists(doctype, name):
-		return bool(frappe.has_permission(doctype, "read", doc=frappe.get_doc(doctype, name)))
-	return False
+def can_read_file(file: Any) -> bool:
+	"""Read access to a File document by Frappe's File rule; Lite also lets System Managers read every file."""
+	return "System Manager" in frappe.get_roles() or frappe.has_permission("File", "read", doc=file)
+
+
+def _send_file(path: str, max_age: int, **kwargs) -> Response:
+	"""The file as a conditional (ETag / If-Modified-Since aware) response."""
+	return send_file(
+		path, frappe.local.request.environ, mimetype=_mimetype(path), conditional=True, max_age=max_age, **kwargs
+	)
 
 
 def _mimetype(path: str) -> str:

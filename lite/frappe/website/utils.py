@@ -66,7 +66,3 @@ def get_home_page() -> str:
 	if home:
 		return home[-1].strip("/")
 	return "login" if frappe.session.user == "Guest" else "me"
-
-
-def can_cache(no_cache: bool = False) -> bool:
-	return not (no_cache or frappe.conf.get("disable_website_cache") or frappe.conf.get("developer_mode"))

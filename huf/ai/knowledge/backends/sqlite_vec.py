@@ -6,7 +6,7 @@ from typing import Any
 
 from frappe.utils import cint
 
-from huf.ai.knowledge.backends.base import Chunk, Hit, normalise_filters
+from huf.ai.knowledge.backends.base import Chunk, Hit
 from huf.ai.knowledge.backends.sqlite_base import SQLiteBackend
 from huf.ai.knowledge.embeddings import embed_query, embed_texts
 
@@ -73,12 +73,8 @@ class SQLiteVecBackend(SQLiteBackend):
 		conn = self.connect()
 		if not (query or "").strip() or conn is None or not self.compatible(conn):
 			return []
-		filters = normalise_filters(filters)
+		clauses, params = self.filter_sql(filters, alias="vec_chunks")
 		vector = embed_query(self.source, query)
-		clauses, params = "", []
-		for key, values in filters.items():
-			clauses += f" AND {key} IN ({', '.join('?' * len(values))})"
-			params.extend(values)
 		with self.snapshot(conn):
 			found = conn.execute(
 				"SELECT chunk_id, distance FROM vec_chunks"

@@ -2,7 +2,7 @@
 
 import frappe
 
-from huf.ai.chat_test_support import LiveAgentTestCase
+from huf.ai.runtime.fixtures import LiveAgentTestCase
 from huf.huf.doctype.agent_console.agent_console import run_console
 from tests.support.llm_server import Reply
 
@@ -22,8 +22,7 @@ class TestAgentConsole(LiveAgentTestCase):
 	AGENT = AGENT
 	PROVIDER = "Console Test LLM"
 	MODEL = "console-scripted-model"
-	USERS = {USER: ("Huf User",)}
-	WEB_SERVER = True
+	users = ((USER, ("Huf User",)),)
 
 	@classmethod
 	def setUpClass(cls):

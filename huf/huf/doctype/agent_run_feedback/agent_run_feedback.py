@@ -14,24 +14,15 @@ class AgentRunFeedback(Document):
 	def validate(self) -> None:
 		if not self.feedback:
 			frappe.throw(_("Choose Thumbs Up or Thumbs Down."))
-		self.validate_message()
-		if self.agent_message:
-			self.agent = frappe.db.get_value("Agent Message", self.agent_message, "agent") or self.agent
+		message = check_message_access(self.agent_message)
+		if message.role != "agent" or message.kind not in (None, "", "Message"):
+			frappe.throw(_("Only the agent's answers can be rated."))
+		self.agent = message.agent or self.agent
 		if self.agent:
 			self.provider, self.model = frappe.db.get_value("Agent", self.agent, ["provider", "model"]) or (
 				None,
 				None,
 			)
-
-	def validate_message(self) -> None:
-		"""Only an agent's answer can be rated, and only by someone who may read its conversation."""
-		message = frappe.db.get_value(
-			"Agent Message", self.agent_message, ["role", "kind", "conversation"], as_dict=True
-		)
-		if not message or not can_read_conversation(message.conversation):
-			frappe.throw(_("Message not found or access denied."), frappe.PermissionError)
-		if message.role != "agent" or message.kind not in (None, "", "Message"):
-			frappe.throw(_("Only the agent's answers can be rated."))
 
 
 def can_read_conversation(conversation: str | None) -> bool:
@@ -52,13 +43,13 @@ def rate_message(agent_message: str, feedback: str, comments: str | None = None)
 	value = FEEDBACK_VALUES.get(str(feedback or "").strip().lower())
 	if not value:
 		frappe.throw(_("Feedback must be Thumbs Up or Thumbs Down."))
-	check_message_access(agent_message)
+	check_message_access(agent_message)  # before the link check, which would tell what exists
 	name = frappe.db.get_value(
 		"Agent Run Feedback", {"agent_message": agent_message, "owner": frappe.session.user}, "name"
 	)
 	doc = frappe.get_doc("Agent Run Feedback", name) if name else frappe.new_doc("Agent Run Feedback")
 	doc.update({"agent_message": agent_message, "feedback": value, "comments": comments})
-	# DocPerms on Agent Run Feedback are for reviewers; validate_message checks this user's access.
+	# DocPerms on Agent Run Feedback are for reviewers; validate checks this user's access.
 	doc.save(ignore_permissions=True)
 	return feedback_info(doc)
 
@@ -73,15 +64,21 @@ def get_message_feedback(agent_message: str) -> dict | None:
 	return feedback_info(frappe.get_doc("Agent Run Feedback", name)) if name else None
 
 
-def check_message_access(agent_message: str) -> None:
-	"""Missing and unreadable messages are refused alike."""
-	conversation = (
-		frappe.db.get_value("Agent Message", agent_message, "conversation")
+def check_message_access(agent_message: str) -> frappe._dict:
+	"""The message's role, kind, conversation and agent, if the caller may read its conversation.
+
+	Missing and unreadable messages are refused alike.
+	"""
+	message = (
+		frappe.db.get_value(
+			"Agent Message", agent_message, ["role", "kind", "conversation", "agent"], as_dict=True
+		)
 		if isinstance(agent_message, str) and agent_message
 		else None
 	)
-	if not can_read_conversation(conversation):
+	if not message or not can_read_conversation(message.conversation):
 		frappe.throw(_("Message not found or access denied."), frappe.PermissionError)
+	return message
 
 
 def feedback_info(doc) -> dict:

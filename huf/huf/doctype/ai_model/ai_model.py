@@ -3,8 +3,9 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import flt
 
-# Cache of custom model prices read by the cost calculator; cleared whenever an AI Model changes.
-PRICING_CACHE_KEY = "huf_model_pricing"
+from huf.ai.cost_calculator import PRICING_CACHE_KEY, invalidate_pricing_cache
+
+__all__ = ["PRICING_CACHE_KEY", "AIModel"]  # the key stays importable here for the doctype's tests
 
 
 class AIModel(Document):
@@ -34,15 +35,10 @@ class AIModel(Document):
 			frappe.throw(_("A cached input price needs the input and output prices too."))
 
 	def on_update(self) -> None:
-		clear_pricing_cache()
+		invalidate_pricing_cache(self.name)
 
 	def on_trash(self) -> None:
-		clear_pricing_cache()
+		invalidate_pricing_cache(self.name)
 
 	def after_rename(self, old: str, new: str, merge: bool = False) -> None:
-		clear_pricing_cache()
-
-
-def clear_pricing_cache() -> None:
-	"""Forget cached custom prices so the next cost calculation reads the saved values."""
-	frappe.cache().delete_value(PRICING_CACHE_KEY)
+		invalidate_pricing_cache(new)

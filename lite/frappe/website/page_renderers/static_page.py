@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 from werkzeug.wsgi import wrap_file
 
 import frappe
+from frappe.website.files import safe_join
 from frappe.website.page_renderers.base_renderer import BaseRenderer
 
 UNSUPPORTED_STATIC_PAGE_TYPES = ("html", "md", "js", "xml", "css", "txt", "py", "json")
@@ -22,12 +23,11 @@ class StaticPage(BaseRenderer):
 
 	def set_file_path(self) -> None:
 		extension = self.path.rsplit(".", 1)[-1] if "." in self.path else ""
-		if not extension or extension in UNSUPPORTED_STATIC_PAGE_TYPES or ".." in self.path.split("/"):
+		if not extension or extension in UNSUPPORTED_STATIC_PAGE_TYPES:
 			return
 		for app in reversed(frappe.get_installed_apps()):
-			root = os.path.realpath(os.path.join(frappe.get_app_path(app), "www"))
-			file_path = os.path.realpath(os.path.join(root, self.path))
-			if file_path.startswith(root + os.sep) and os.path.isfile(file_path):
+			file_path = safe_join(os.path.join(frappe.get_app_path(app), "www"), self.path)
+			if file_path and os.path.isfile(file_path):
 				self.file_path = file_path
 				return
 

@@ -1,3 +1,5 @@
+from lite_test_app.events import DOC_EVENTS as _EVENTS  # "_": not a hook
+
 app_name = "lite_test_app"
 app_title = "Lite Test App"
 app_publisher = "Huf"
@@ -6,22 +8,6 @@ app_email = "hello@huf.ai"
 app_license = "MIT"
 
 after_install = "lite_test_app.install.after_install"
-
-_EVENTS = (
-	"before_insert",
-	"after_insert",
-	"before_validate",
-	"validate",
-	"before_save",
-	"on_update",
-	"before_submit",
-	"on_submit",
-	"before_cancel",
-	"on_cancel",
-	"on_trash",
-	"after_delete",
-	"on_change",
-)
 
 doc_events = {
 	"*": {event: "lite_test_app.events.on_any_event" for event in _EVENTS},

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import mimetypes
 import os
 
@@ -33,10 +32,12 @@ class File(Document):
 		if not self.is_remote_file():
 			path = self.get_full_path()
 			if os.path.exists(path) and (not self.file_size or not self.content_hash):
+				from frappe.utils.file_manager import get_content_hash
+
 				with open(path, "rb") as f:
 					data = f.read()
 				self.file_size = len(data)
-				self.content_hash = hashlib.md5(data).hexdigest()  # noqa: S324 - content id, as in Frappe
+				self.content_hash = get_content_hash(data)
 
 	def on_trash(self) -> None:
 		if self.is_home_folder or self.is_attachments_folder:
@@ -63,20 +64,7 @@ class File(Document):
 
 	def get_full_path(self) -> str:
 		"""Absolute path of the file on disk; raises if the URL escapes the files folders."""
-		url = (self.file_url or "").split("?", 1)[0]
-		if url.startswith(PRIVATE_PREFIX):
-			base = frappe.get_site_path("private", "files")
-			relative = url[len(PRIVATE_PREFIX) :]
-		elif url.startswith(PUBLIC_PREFIX):
-			base = frappe.get_site_path("public", "files")
-			relative = url[len(PUBLIC_PREFIX) :]
-		else:
-			frappe.throw(_("Cannot access file path {0}").format(url), frappe.PermissionError)
-		base = os.path.realpath(base)
-		path = os.path.realpath(os.path.join(base, relative))
-		if os.path.commonpath([base, path]) != base or path == base:
-			frappe.throw(_("Cannot access file path {0}").format(url), frappe.PermissionError)
-		return path
+		return get_file_url_path(self.file_url)
 
 	def get_content(self) -> bytes | str:
 		"""The file's bytes (text when it decodes as UTF-8)."""
@@ -90,22 +78,16 @@ class File(Document):
 			return data
 
 	def save_file_on_disk(self, content: bytes | str) -> None:
-		"""Write `content` under the right folder and point file_url at it."""
+		"""Write `content` under the right folder (never over another file) and point file_url at it."""
+		from frappe.utils.file_manager import get_content_hash, safe_file_name, write_file
+
 		if isinstance(content, str):
 			content = content.encode()
-		self.file_name = _safe_file_name(self.file_name or frappe.generate_hash(length=10))
-		self.content_hash = hashlib.md5(content).hexdigest()  # noqa: S324
+		self.content_hash = get_content_hash(content)
 		self.file_size = len(content)
-		folder = frappe.get_site_path("private" if self.is_private else "public", "files")
-		os.makedirs(folder, exist_ok=True)
-		file_name = self.file_name
-		if os.path.exists(os.path.join(folder, file_name)):
-			stem, dot, ext = file_name.rpartition(".")
-			suffix = self.content_hash[-6:]
-			file_name = f"{stem}{suffix}.{ext}" if dot else f"{file_name}{suffix}"
-		with open(os.path.join(folder, file_name), "wb") as f:
-			f.write(content)
-		self.file_url = (PRIVATE_PREFIX if self.is_private else PUBLIC_PREFIX) + file_name
+		self.file_name = safe_file_name(self.file_name or frappe.generate_hash(length=10))
+		stored_name = write_file(content, self.file_name, self.is_private)
+		self.file_url = (PRIVATE_PREFIX if self.is_private else PUBLIC_PREFIX) + stored_name
 		self.__dict__.pop("content", None)
 
 	def delete_file_data_content(self) -> None:
@@ -126,8 +108,54 @@ class File(Document):
 		return mimetypes.guess_type(self.file_name or "")[0] or "application/octet-stream"
 
 
-def _safe_file_name(name: str) -> str:
-	name = os.path.basename(name.replace("\\", "/")).strip()
-	if name in ("", ".", ".."):
-		frappe.throw(_("Invalid file name"))
-	return name
+def get_file_url_path(file_url: str | None) -> str:
+	"""Absolute path of a /files/ or /private/files/ URL; PermissionError if it leaves those folders."""
+	url = (file_url or "").split("?", 1)[0]
+	if url.startswith(PRIVATE_PREFIX):
+		base = frappe.get_site_path("private", "files")
+		relative = url[len(PRIVATE_PREFIX) :]
+	elif url.startswith(PUBLIC_PREFIX):
+		base = frappe.get_site_path("public", "files")
+		relative = url[len(PUBLIC_PREFIX) :]
+	else:
+		frappe.throw(_("Cannot access file path {0}").format(url), frappe.PermissionError)
+	base = os.path.realpath(base)
+	path = os.path.realpath(os.path.join(base, relative))
+	if os.path.commonpath([base, path]) != base or path == base:
+		frappe.throw(_("Cannot access file path {0}").format(url), frappe.PermissionError)
+	return path
+
+
+def has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:
+	"""Frappe's File rule: public files are readable, own files are yours, attached files follow their document."""
+	user = user or frappe.session.user
+	if user == "Administrator" or ptype == "create":  # role permissions alone decide who may create
+		return True
+	if not doc.is_private and ptype in ("read", "select"):
+		return True
+	if user != "Guest" and doc.owner == user:
+		return True
+	if not (doc.attached_to_doctype and doc.attached_to_name):
+		return False
+	try:
+		ref_doc = frappe.get_doc(doc.attached_to_doctype, doc.attached_to_name)
+	except (frappe.DoesNotExistError, ImportError):
+		return False
+	return ref_doc.has_permission("write" if ptype in ("write", "delete") else "read", user=user)
+
+
+def get_permission_query_conditions(user: str | None = None) -> str:
+	"""List condition matching `has_permission` for reading."""
+	from frappe.permissions import get_doctypes_with_read
+
+	user = user or frappe.session.user
+	if user == "Administrator":
+		return ""
+	if "Desk User" not in frappe.get_roles(user):
+		return f"`tabFile`.`owner` = {frappe.db.escape(user)}"
+	readable = ", ".join(frappe.db.escape(doctype) for doctype in get_doctypes_with_read(user)) or "''"
+	return (
+		"(`tabFile`.`is_private` = 0"
+		f" or (`tabFile`.`attached_to_doctype` is null and `tabFile`.`owner` = {frappe.db.escape(user)})"
+		f" or `tabFile`.`attached_to_doctype` in ({readable}))"
+	)
