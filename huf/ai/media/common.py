@@ -48,22 +48,11 @@ def find_file(file_id: str | None = None, file_url: str | None = None) -> Any:
 
 
 def check_file_access(file_doc: Any, user: str | None = None) -> None:
-	"""Throw PermissionError unless `user` may read the File (as Frappe's File permission does:
-	DocPerms, public files, own files, or read access to the document it is attached to)."""
+	"""Throw PermissionError unless `user` may read the File: Frappe's File rule (DocPerms, own files,
+	read access to the attached document), and public files, which anyone can download anyway."""
 	user = user or frappe.session.user
-	if frappe.has_permission("File", "read", doc=file_doc, user=user):
+	if not file_doc.is_private or frappe.has_permission("File", "read", doc=file_doc, user=user):
 		return
-	if not file_doc.is_private:
-		return
-	if user != "Guest" and file_doc.owner == user:
-		return
-	if file_doc.attached_to_doctype and file_doc.attached_to_name:
-		if frappe.db.exists(
-			file_doc.attached_to_doctype, file_doc.attached_to_name
-		) and frappe.has_permission(
-			file_doc.attached_to_doctype, "read", doc=file_doc.attached_to_name, user=user
-		):
-			return
 	frappe.throw(
 		_("You are not allowed to read file {0}.").format(file_doc.file_name), frappe.PermissionError
 	)
