@@ -76,7 +76,9 @@ def bench_backend(knowledge_type: str, texts: list[str], searches: int) -> dict:
 	)
 	backend = get_backend(source)
 	backend.drop()
-	chunks = [Chunk(text=t, knowledge_input=f"input-{i // 20}", position=i, tokens=60) for i, t in enumerate(texts)]
+	chunks = [
+		Chunk(text=t, knowledge_input=f"input-{i // 20}", position=i, tokens=60) for i, t in enumerate(texts)
+	]
 	started = time.perf_counter()
 	for start in range(0, len(chunks), 500):
 		backend.add_chunks(chunks[start : start + 500])
@@ -126,7 +128,9 @@ def main() -> None:
 			llm.embedding_dimension = DIMENSION
 			make_site(sites_path, llm.api_base)
 			texts = sentences(args.chunks)
-			print(f"{'backend':<12} {'chunks':>7} {'chunks/s':>10} {'search p50':>11} {'p90':>9} {'of which embed p50':>19}")
+			print(
+				f"{'backend':<12} {'chunks':>7} {'chunks/s':>10} {'search p50':>11} {'p90':>9} {'of which embed p50':>19}"
+			)
 			for knowledge_type in args.backends.split(","):
 				row = bench_backend(knowledge_type, texts, args.searches)
 				print(

@@ -77,7 +77,20 @@ def bench_ping_gunicorn(sites_path: str) -> float:
 		s.bind(("127.0.0.1", 0))
 		port = s.getsockname()[1]
 	env = dict(os.environ, FRAPPE_SITE=SITE, HUF_SITES_PATH=sites_path)
-	cmd = [sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{port}", "-w", "2", "-k", "gthread", "--threads", "8", "frappe.app:application"]
+	cmd = [
+		sys.executable,
+		"-m",
+		"gunicorn",
+		"-b",
+		f"127.0.0.1:{port}",
+		"-w",
+		"2",
+		"-k",
+		"gthread",
+		"--threads",
+		"8",
+		"frappe.app:application",
+	]
 	proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 	try:
 		for _ in range(100):
@@ -121,7 +134,13 @@ def bench_cold_execute(sites_path: str, rounds: int = 5) -> float:
 	timings = []
 	for _ in range(rounds):
 		start = time.perf_counter()
-		out = subprocess.run([huf, "--site", SITE, "execute", "frappe.ping"], env=env, capture_output=True, text=True, check=True)
+		out = subprocess.run(
+			[huf, "--site", SITE, "execute", "frappe.ping"],
+			env=env,
+			capture_output=True,
+			text=True,
+			check=True,
+		)
 		timings.append(time.perf_counter() - start)
 		assert "pong" in out.stdout, out.stdout
 	return statistics.median(timings)

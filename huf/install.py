@@ -44,7 +44,9 @@ def seed() -> None:
 def create_roles() -> None:
 	for role in ROLES:
 		if not frappe.db.exists("Role", role):
-			frappe.get_doc({"doctype": "Role", "role_name": role, "desk_access": 1}).insert(ignore_permissions=True)
+			frappe.get_doc({"doctype": "Role", "role_name": role, "desk_access": 1}).insert(
+				ignore_permissions=True
+			)
 
 
 def create_tool_types() -> None:
@@ -84,7 +86,9 @@ def sync_builtin_tools() -> None:
 
 
 def _param_key(row) -> tuple:
-	return tuple(row.get(k) or None for k in ("fieldname", "label", "type", "required", "description", "options"))
+	return tuple(
+		row.get(k) or None for k in ("fieldname", "label", "type", "required", "description", "options")
+	)
 
 
 def create_huf_roles() -> None:
@@ -116,7 +120,9 @@ def set_agent_settings_defaults() -> None:
 		if len(providers) == 1:
 			settings.default_provider, changed = providers[0], True
 	if settings.default_provider and not settings.default_model:
-		models = frappe.get_all("AI Model", filters={"provider": settings.default_provider}, pluck="name", limit=2)
+		models = frappe.get_all(
+			"AI Model", filters={"provider": settings.default_provider}, pluck="name", limit=2
+		)
 		if len(models) == 1:
 			settings.default_model, changed = models[0], True
 	if changed:

@@ -3,7 +3,9 @@
 import copy
 
 
-def _param(fieldname: str, type_: str, description: str, required: int = 0, options: str | None = None) -> dict:
+def _param(
+	fieldname: str, type_: str, description: str, required: int = 0, options: str | None = None
+) -> dict:
 	row = {
 		"fieldname": fieldname,
 		"label": fieldname.replace("_", " ").title(),
@@ -30,9 +32,21 @@ BUILTIN_TOOLS: list[dict] = [
 		),
 		"parameters": [
 			_param("file_id", "string", "Name of the File record (preferred)."),
-			_param("file_url", "string", "File URL when no file_id is known, e.g. /files/invoice.pdf or /private/files/invoice.pdf."),
-			_param("pages", "string", "Comma-separated page numbers to read, e.g. 0,1,2. Empty: all pages (PDF only)."),
-			_param("include_images", "boolean", "Also return embedded images as base64 (PDF with an OCR endpoint only)."),
+			_param(
+				"file_url",
+				"string",
+				"File URL when no file_id is known, e.g. /files/invoice.pdf or /private/files/invoice.pdf.",
+			),
+			_param(
+				"pages",
+				"string",
+				"Comma-separated page numbers to read, e.g. 0,1,2. Empty: all pages (PDF only).",
+			),
+			_param(
+				"include_images",
+				"boolean",
+				"Also return embedded images as base64 (PDF with an OCR endpoint only).",
+			),
 			_param("model", "string", "Optional OCR or vision model to use instead of the default."),
 		],
 	},
@@ -42,7 +56,12 @@ BUILTIN_TOOLS: list[dict] = [
 		"function_path": "huf.ai.sdk_tools.handle_generate_image",
 		"description": "Generate an image from a text description. Use it when the user asks for a picture, illustration or artwork.",
 		"parameters": [
-			_param("prompt", "string", "Detailed description of the image: subject, style, colours, composition.", required=1),
+			_param(
+				"prompt",
+				"string",
+				"Detailed description of the image: subject, style, colours, composition.",
+				required=1,
+			),
 			_param("size", "string", "Image size, default 1024x1024."),
 			_param("quality", "string", "Image quality, default standard."),
 			_param("n", "integer", "Number of images, default 1."),
@@ -58,7 +77,12 @@ BUILTIN_TOOLS: list[dict] = [
 			_param("voice", "string", "Voice to use. Leave empty to use the agent's configured voice."),
 			_param("model", "string", "Speech model. Leave empty to use the agent's configured model."),
 			_param("speed", "number", "Speed from 0.25 to 4.0, default 1.0."),
-			_param("response_format", "string", "Audio format, default mp3.", options="mp3\nopus\naac\nflac\nwav\npcm"),
+			_param(
+				"response_format",
+				"string",
+				"Audio format, default mp3.",
+				options="mp3\nopus\naac\nflac\nwav\npcm",
+			),
 		],
 	},
 	{
@@ -68,7 +92,11 @@ BUILTIN_TOOLS: list[dict] = [
 		"description": "Search the knowledge sources available to this agent and return the most relevant passages.",
 		"parameters": [
 			_param("query", "string", "What to look for, in plain words.", required=1),
-			_param("knowledge_source", "string", "Search only this source (see get_knowledge_sources). Empty: all sources."),
+			_param(
+				"knowledge_source",
+				"string",
+				"Search only this source (see get_knowledge_sources). Empty: all sources.",
+			),
 			_param("top_k", "integer", "Number of passages to return, default 5."),
 		],
 	},
@@ -95,7 +123,9 @@ BUILTIN_TOOLS: list[dict] = [
 			KEY,
 			_param("value", "string", "The value to store.", required=1),
 			_param("description", "string", "What the value means, shown next to it."),
-			_param("inject", "boolean", "Whether to show the value in the prompt on every turn (default true)."),
+			_param(
+				"inject", "boolean", "Whether to show the value in the prompt on every turn (default true)."
+			),
 		],
 	},
 	{

@@ -37,9 +37,7 @@ CAPABILITIES: dict[str, str] = {
 }
 
 _MANAGER = [
-	c
-	for c in CAPABILITIES
-	if c.split(".")[0] in ("agent", "chat", "knowledge", "tools", "flows", "data")
+	c for c in CAPABILITIES if c.split(".")[0] in ("agent", "chat", "knowledge", "tools", "flows", "data")
 ] + ["system.mcp.manage", "users.invite"]
 
 _USER = [

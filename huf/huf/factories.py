@@ -27,7 +27,9 @@ def make_provider(name: str = "Test Provider") -> str:
 def make_model(name: str = "test-model", provider: str = "Test Provider") -> str:
 	make_provider(provider)
 	if not frappe.db.exists("AI Model", name):
-		frappe.get_doc({"doctype": "AI Model", "model_name": name, "provider": provider}).insert(ignore_permissions=True)
+		frappe.get_doc({"doctype": "AI Model", "model_name": name, "provider": provider}).insert(
+			ignore_permissions=True
+		)
 	return name
 
 
@@ -37,6 +39,13 @@ def make_agent(name: str = "Test Agent", **values) -> "frappe.model.document.Doc
 		return frappe.get_doc("Agent", name)
 	model = make_model()
 	doc = frappe.get_doc(
-		{"doctype": "Agent", "agent_name": name, "provider": "Test Provider", "model": model, "instructions": "Be brief.", **values}
+		{
+			"doctype": "Agent",
+			"agent_name": name,
+			"provider": "Test Provider",
+			"model": model,
+			"instructions": "Be brief.",
+			**values,
+		}
 	)
 	return doc.insert(ignore_permissions=True)

@@ -22,9 +22,13 @@ class VersionedPrompt(Document):
 	def before_insert(self) -> None:
 		previous = None
 		if self.previous_version:
-			previous = frappe.db.get_value(self.doctype, self.previous_version, ["lineage", "slug"], as_dict=True)
+			previous = frappe.db.get_value(
+				self.doctype, self.previous_version, ["lineage", "slug"], as_dict=True
+			)
 			if not previous:
-				frappe.throw(_("Previous Version {0} does not exist.").format(frappe.bold(self.previous_version)))
+				frappe.throw(
+					_("Previous Version {0} does not exist.").format(frappe.bold(self.previous_version))
+				)
 		if previous:
 			self.lineage = previous.lineage or self.previous_version
 			self.slug = previous.slug
@@ -44,12 +48,19 @@ class VersionedPrompt(Document):
 			frappe.throw(_("Prompt Body cannot be empty."))
 		self.slug = (self.slug or "").strip().lower() or slugify(self.title)
 		if not SLUG_PATTERN.match(self.slug):
-			frappe.throw(_("Slug may contain only lowercase letters, digits and single hyphens, e.g. sales-assistant."))
+			frappe.throw(
+				_("Slug may contain only lowercase letters, digits and single hyphens, e.g. sales-assistant.")
+			)
 		clash = frappe.db.get_value(
 			self.doctype, {"slug": self.slug, "lineage": ("!=", self.lineage or "")}, "title"
 		)
 		if clash:
-			frappe.throw(_("The slug {0} is already used by the prompt {1}.").format(frappe.bold(self.slug), frappe.bold(clash)), frappe.DuplicateEntryError)
+			frappe.throw(
+				_("The slug {0} is already used by the prompt {1}.").format(
+					frappe.bold(self.slug), frappe.bold(clash)
+				),
+				frappe.DuplicateEntryError,
+			)
 		before = self.get_doc_before_save()
 		if before and before.lineage != self.lineage:
 			frappe.throw(_("The lineage of a prompt version cannot be changed."))

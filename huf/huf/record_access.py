@@ -39,7 +39,9 @@ def conversation_query_conditions(user: str | None = None, doctype: str | None =
 	return f"(`tabAgent Conversation`.`owner` = {value} or `tabAgent Conversation`.`user` = {value})"
 
 
-def conversation_has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:
+def conversation_has_permission(
+	doc, ptype: str | None = None, user: str | None = None, debug: bool = False
+) -> bool:
 	"""Document check for Agent Conversation."""
 	user = user or frappe.session.user
 	if is_privileged(user):
@@ -58,7 +60,9 @@ def message_query_conditions(user: str | None = None, doctype: str | None = None
 	return f"`tabAgent Message`.`conversation` in ({_own_conversations_subquery(user)})"
 
 
-def message_has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:
+def message_has_permission(
+	doc, ptype: str | None = None, user: str | None = None, debug: bool = False
+) -> bool:
 	"""Document check for Agent Message (also stops posting into someone else's conversation)."""
 	user = user or frappe.session.user
 	if is_privileged(user):
@@ -101,8 +105,12 @@ def agent_query_conditions(user: str | None = None, doctype: str | None = None) 
 		return ""
 	value = frappe.db.escape(user)
 	roles = ", ".join(frappe.db.escape(role) for role in frappe.get_roles(user)) or "''"
-	users_of = "select 1 from `tabAgent User` au where au.`parenttype` = 'Agent' and au.`parent` = `tabAgent`.`name`"
-	roles_of = "select 1 from `tabAgent Role` ar where ar.`parenttype` = 'Agent' and ar.`parent` = `tabAgent`.`name`"
+	users_of = (
+		"select 1 from `tabAgent User` au where au.`parenttype` = 'Agent' and au.`parent` = `tabAgent`.`name`"
+	)
+	roles_of = (
+		"select 1 from `tabAgent Role` ar where ar.`parenttype` = 'Agent' and ar.`parent` = `tabAgent`.`name`"
+	)
 	return (
 		f"((not exists ({users_of}) and not exists ({roles_of}))"
 		f" or exists ({users_of} and au.`user` = {value})"

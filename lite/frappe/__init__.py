@@ -160,7 +160,10 @@ def get_site_config(sites_path: str | None = None, site_path: str | None = None)
 	sites_path = sites_path or getattr(local, "sites_path", None) or get_sites_path()
 	site_path = site_path or getattr(local, "site_path", None)
 	config: dict = {}
-	for path in (os.path.join(sites_path, "common_site_config.json"), site_path and os.path.join(site_path, "site_config.json")):
+	for path in (
+		os.path.join(sites_path, "common_site_config.json"),
+		site_path and os.path.join(site_path, "site_config.json"),
+	):
 		if path and os.path.exists(path):
 			config.update(_read_json_cached(path))
 	return config
@@ -261,7 +264,15 @@ def msgprint(
 		raise ValidationError(msg)
 
 
-def throw(msg: str, exc: type[Exception] | Exception = ValidationError, title: str | None = None, is_minimizable=None, wide=None, as_list: bool = False, primary_action=None) -> None:
+def throw(
+	msg: str,
+	exc: type[Exception] | Exception = ValidationError,
+	title: str | None = None,
+	is_minimizable=None,
+	wide=None,
+	as_list: bool = False,
+	primary_action=None,
+) -> None:
 	"""Raise `exc` with `msg` and show it to the user."""
 	msgprint(msg, raise_exception=exc, title=title, indicator="red", as_list=as_list)
 
@@ -285,17 +296,39 @@ def log(msg: str) -> None:
 	local.debug_log.append(str(msg))
 
 
-def log_error(title: str | None = None, message: str | None = None, reference_doctype: str | None = None, reference_name: str | None = None, *, defer_insert: bool = False):
+def log_error(
+	title: str | None = None,
+	message: str | None = None,
+	reference_doctype: str | None = None,
+	reference_name: str | None = None,
+	*,
+	defer_insert: bool = False,
+):
 	"""Record an Error Log with the current traceback (or `message`)."""
 	from frappe.utils.error import log_error as _log_error
 
-	return _log_error(title=title, message=message, reference_doctype=reference_doctype, reference_name=reference_name)
+	return _log_error(
+		title=title, message=message, reference_doctype=reference_doctype, reference_name=reference_name
+	)
 
 
-def logger(module: str | None = None, with_more_info: bool = False, allow_site: bool | str = True, filter=None, max_size: int = 100_000, file_count: int = 20):
+def logger(
+	module: str | None = None,
+	with_more_info: bool = False,
+	allow_site: bool | str = True,
+	filter=None,
+	max_size: int = 100_000,
+	file_count: int = 20,
+):
 	from frappe.utils.logger import get_logger
 
-	return get_logger(module or "frappe", with_more_info=with_more_info, allow_site=allow_site, max_size=max_size, file_count=file_count)
+	return get_logger(
+		module or "frappe",
+		with_more_info=with_more_info,
+		allow_site=allow_site,
+		max_size=max_size,
+		file_count=file_count,
+	)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -321,7 +354,11 @@ def is_whitelisted(method: Callable) -> None:
 	"""Raise PermissionError unless `method` may be called by the current user over HTTP."""
 	target = getattr(method, "__func__", method)
 	if target not in whitelisted:
-		throw(_("Function {0} is not whitelisted.").format(getattr(method, "__name__", method)), PermissionError, title=_("Method Not Allowed"))
+		throw(
+			_("Function {0} is not whitelisted.").format(getattr(method, "__name__", method)),
+			PermissionError,
+			title=_("Method Not Allowed"),
+		)
 	if session.user == "Guest" and target not in guest_methods:
 		throw(_("You are not permitted to access this resource."), PermissionError, title=_("Not Permitted"))
 
@@ -407,7 +444,9 @@ def get_module_path(module: str, *joins: str) -> str:
 	return get_pymodule_path(app + "." + scrub(module), *joins)
 
 
-def get_hooks(hook: str | None = None, default: Any = "_KEEP_DEFAULT_LIST", app_name: str | None = None) -> Any:
+def get_hooks(
+	hook: str | None = None, default: Any = "_KEEP_DEFAULT_LIST", app_name: str | None = None
+) -> Any:
 	"""Hooks of the installed apps merged in install order (values become lists)."""
 	from frappe.utils.hooks import get_merged_hooks
 
@@ -471,7 +510,9 @@ def get_single(doctype: str):
 	return get_doc(doctype, doctype)
 
 
-def new_doc(doctype: str, *, parent_doc=None, parentfield: str | None = None, as_dict: bool = False, **kwargs):
+def new_doc(
+	doctype: str, *, parent_doc=None, parentfield: str | None = None, as_dict: bool = False, **kwargs
+):
 	"""A new, unsaved document with defaults applied."""
 	from frappe.model.document import new_doc
 
@@ -485,11 +526,30 @@ def get_last_doc(doctype: str, filters=None, order_by: str = "creation desc"):
 	return get_doc(doctype, names[0])
 
 
-def delete_doc(doctype: str | None = None, name: str | None = None, force: bool = False, ignore_doctypes=None, for_reload: bool = False, ignore_permissions: bool = False, flags=None, ignore_on_trash: bool = False, ignore_missing: bool = True, delete_permanently: bool = False):
+def delete_doc(
+	doctype: str | None = None,
+	name: str | None = None,
+	force: bool = False,
+	ignore_doctypes=None,
+	for_reload: bool = False,
+	ignore_permissions: bool = False,
+	flags=None,
+	ignore_on_trash: bool = False,
+	ignore_missing: bool = True,
+	delete_permanently: bool = False,
+):
 	"""Delete a document, its children and its passwords (checks permission and links)."""
 	from frappe.model.delete_doc import delete_doc as _delete
 
-	return _delete(doctype, name, force=force, ignore_permissions=ignore_permissions, flags=flags, ignore_on_trash=ignore_on_trash, ignore_missing=ignore_missing)
+	return _delete(
+		doctype,
+		name,
+		force=force,
+		ignore_permissions=ignore_permissions,
+		flags=flags,
+		ignore_on_trash=ignore_on_trash,
+		ignore_missing=ignore_missing,
+	)
 
 
 def delete_doc_if_exists(doctype: str, name: str, force: bool = False) -> None:
@@ -524,14 +584,27 @@ def copy_doc(doc, ignore_no_copy: bool = True):
 	skip = set(default_fields) - {"doctype"} | set(child_table_fields)
 
 	def strip(d: dict) -> dict:
-		return {k: ([strip(r) for r in v] if isinstance(v, list) else v) for k, v in d.items() if k not in skip and not k.startswith("__")}
+		return {
+			k: ([strip(r) for r in v] if isinstance(v, list) else v)
+			for k, v in d.items()
+			if k not in skip and not k.startswith("__")
+		}
 
 	new = get_doc(strip(data))
 	new.__dict__["__islocal"] = 1
 	return new
 
 
-def has_permission(doctype: str | None = None, ptype: str = "read", doc=None, user: str | None = None, throw: bool = False, parent_doctype: str | None = None, *, debug: bool = False) -> bool:
+def has_permission(
+	doctype: str | None = None,
+	ptype: str = "read",
+	doc=None,
+	user: str | None = None,
+	throw: bool = False,
+	parent_doctype: str | None = None,
+	*,
+	debug: bool = False,
+) -> bool:
 	"""Whether `user` (default: session user) may `ptype` the DocType or document."""
 	from frappe.permissions import has_permission as _has_permission
 
@@ -553,7 +626,11 @@ def only_for(roles: str | list | tuple, message: bool = False) -> None:
 	if set(roles).isdisjoint(get_roles()):
 		if not message:
 			raise PermissionError
-		throw(_("This action is only allowed for {0}").format(bold(", ".join(roles))), PermissionError, _("Not Permitted"))
+		throw(
+			_("This action is only allowed for {0}").format(bold(", ".join(roles))),
+			PermissionError,
+			_("Not Permitted"),
+		)
 
 
 def is_table(doctype: str) -> bool:
@@ -598,25 +675,82 @@ class _CacheAccessor:
 cache = _CacheAccessor()
 
 
-def enqueue(method: str | Callable, queue: str = "default", timeout: int | None = None, event=None, is_async: bool = True, job_name: str | None = None, now: bool = False, enqueue_after_commit: bool = False, *, on_success=None, on_failure=None, at_front: bool = False, job_id: str | None = None, deduplicate: bool = False, **kwargs):
+def enqueue(
+	method: str | Callable,
+	queue: str = "default",
+	timeout: int | None = None,
+	event=None,
+	is_async: bool = True,
+	job_name: str | None = None,
+	now: bool = False,
+	enqueue_after_commit: bool = False,
+	*,
+	on_success=None,
+	on_failure=None,
+	at_front: bool = False,
+	job_id: str | None = None,
+	deduplicate: bool = False,
+	**kwargs,
+):
 	"""Run `method(**kwargs)` in the background (in-process pool, or RQ when redis_queue is set)."""
 	from frappe.utils.background_jobs import enqueue as _enqueue
 
-	return _enqueue(method, queue=queue, timeout=timeout, event=event, is_async=is_async, job_name=job_name, now=now, enqueue_after_commit=enqueue_after_commit, on_success=on_success, on_failure=on_failure, at_front=at_front, job_id=job_id, deduplicate=deduplicate, **kwargs)
+	return _enqueue(
+		method,
+		queue=queue,
+		timeout=timeout,
+		event=event,
+		is_async=is_async,
+		job_name=job_name,
+		now=now,
+		enqueue_after_commit=enqueue_after_commit,
+		on_success=on_success,
+		on_failure=on_failure,
+		at_front=at_front,
+		job_id=job_id,
+		deduplicate=deduplicate,
+		**kwargs,
+	)
 
 
-def enqueue_doc(doctype: str, name: str | None = None, method: str | None = None, queue: str = "default", timeout: int = 300, now: bool = False, **kwargs):
+def enqueue_doc(
+	doctype: str,
+	name: str | None = None,
+	method: str | None = None,
+	queue: str = "default",
+	timeout: int = 300,
+	now: bool = False,
+	**kwargs,
+):
 	"""Run a document method in the background."""
 	from frappe.utils.background_jobs import enqueue_doc as _enqueue_doc
 
 	return _enqueue_doc(doctype, name=name, method=method, queue=queue, timeout=timeout, now=now, **kwargs)
 
 
-def publish_realtime(event: str | None = None, message: Any = None, room: str | None = None, user: str | None = None, doctype: str | None = None, docname: str | None = None, task_id: str | None = None, after_commit: bool = False):
+def publish_realtime(
+	event: str | None = None,
+	message: Any = None,
+	room: str | None = None,
+	user: str | None = None,
+	doctype: str | None = None,
+	docname: str | None = None,
+	task_id: str | None = None,
+	after_commit: bool = False,
+):
 	"""Send an event to listeners (the SSE stream, the dashboard) of this site."""
 	from frappe.realtime import publish_realtime as _publish
 
-	return _publish(event=event, message=message, room=room, user=user, doctype=doctype, docname=docname, task_id=task_id, after_commit=after_commit)
+	return _publish(
+		event=event,
+		message=message,
+		room=room,
+		user=user,
+		doctype=doctype,
+		docname=docname,
+		task_id=task_id,
+		after_commit=after_commit,
+	)
 
 
 def safe_eval(code: str, eval_globals: dict | None = None, eval_locals: dict | None = None):
@@ -650,7 +784,14 @@ def as_json(obj: Any, indent: int | None = 1, separators=None, ensure_ascii: boo
 
 	if separators is None:
 		separators = (",", ": ") if indent else (",", ":")
-	return json.dumps(obj, indent=indent, sort_keys=True, default=json_handler, separators=separators, ensure_ascii=ensure_ascii)
+	return json.dumps(
+		obj,
+		indent=indent,
+		sort_keys=True,
+		default=json_handler,
+		separators=separators,
+		ensure_ascii=ensure_ascii,
+	)
 
 
 def parse_json(val: Any) -> Any:
@@ -674,18 +815,44 @@ def get_request_header(key: str, default: Any = None) -> Any:
 	return req.headers.get(key, default)
 
 
-def render_template(template: str, context: dict | None = None, is_path: bool | None = None, safe_render: bool = True) -> str:
+def render_template(
+	template: str, context: dict | None = None, is_path: bool | None = None, safe_render: bool = True
+) -> str:
 	"""Render a Jinja template path (`app/templates/x.html`) or template text."""
 	from frappe.website.jinja import render_template as _render
 
 	return _render(template, context, is_path=is_path, safe_render=safe_render)
 
 
-def respond_as_web_page(title: str, html: str, success: bool | None = None, http_status_code: int | None = None, context: dict | None = None, indicator_color: str | None = None, primary_action: str = "/", primary_label: str | None = None, fullpage: bool = False, width: int | None = None, template: str = "message") -> None:
+def respond_as_web_page(
+	title: str,
+	html: str,
+	success: bool | None = None,
+	http_status_code: int | None = None,
+	context: dict | None = None,
+	indicator_color: str | None = None,
+	primary_action: str = "/",
+	primary_label: str | None = None,
+	fullpage: bool = False,
+	width: int | None = None,
+	template: str = "message",
+) -> None:
 	"""Answer this request with a simple message page."""
 	from frappe.website.utils import respond_as_web_page as _respond
 
-	_respond(title, html, success=success, http_status_code=http_status_code, context=context, indicator_color=indicator_color, primary_action=primary_action, primary_label=primary_label, fullpage=fullpage, width=width, template=template)
+	_respond(
+		title,
+		html,
+		success=success,
+		http_status_code=http_status_code,
+		context=context,
+		indicator_color=indicator_color,
+		primary_action=primary_action,
+		primary_label=primary_label,
+		fullpage=fullpage,
+		width=width,
+		template=template,
+	)
 
 
 def get_file_json(path: str) -> Any:
@@ -704,7 +871,12 @@ def read_file(path: str, raise_not_found: bool = False) -> str | None:
 
 def get_file_items(path: str, raise_not_found: bool = False, ignore_empty_lines: bool = True) -> list[str]:
 	content = read_file(path, raise_not_found=raise_not_found) or ""
-	return [line.strip() for line in content.splitlines() if line.strip() or not ignore_empty_lines if not line.strip().startswith("#")]
+	return [
+		line.strip()
+		for line in content.splitlines()
+		if line.strip() or not ignore_empty_lines
+		if not line.strip().startswith("#")
+	]
 
 
 def mock(type: str, size: int = 1, locale: str = "en"):  # noqa: A002

@@ -265,11 +265,15 @@ def _request_handler(quiet: bool):
 	return RequestHandler
 
 
-def make_server(site: str, host: str = "127.0.0.1", port: int = 0, sites_path: str | None = None, quiet: bool = True):
+def make_server(
+	site: str, host: str = "127.0.0.1", port: int = 0, sites_path: str | None = None, quiet: bool = True
+):
 	"""A threaded WSGI server for `site` (port 0 picks a free one: see `server.server_port`)."""
 	from werkzeug.serving import make_server as _make_server
 
-	return _make_server(host, int(port), make_app(site, sites_path), threaded=True, request_handler=_request_handler(quiet))
+	return _make_server(
+		host, int(port), make_app(site, sites_path), threaded=True, request_handler=_request_handler(quiet)
+	)
 
 
 def serve(

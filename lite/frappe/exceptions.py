@@ -137,7 +137,6 @@ class DocumentAlreadyRestored(ValidationError):
 	pass
 
 
-
 class InvalidEmailAddressError(ValidationError):
 	pass
 

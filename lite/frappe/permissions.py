@@ -7,7 +7,22 @@ from typing import Any
 import frappe
 from frappe import _
 
-rights = ("select", "read", "write", "create", "delete", "submit", "cancel", "amend", "print", "email", "report", "import", "export", "share")
+rights = (
+	"select",
+	"read",
+	"write",
+	"create",
+	"delete",
+	"submit",
+	"cancel",
+	"amend",
+	"print",
+	"email",
+	"report",
+	"import",
+	"export",
+	"share",
+)
 AUTOMATIC_ROLES = ("Administrator", "Guest", "All", "Desk User")
 
 
@@ -57,17 +72,28 @@ def get_role_permissions(meta, user: str | None = None) -> dict[str, Any]:
 	return perms
 
 
-def has_permission(doctype: str, ptype: str = "read", doc: Any = None, user: str | None = None, parent_doctype: str | None = None, print_logs: bool = False) -> bool:
+def has_permission(
+	doctype: str,
+	ptype: str = "read",
+	doc: Any = None,
+	user: str | None = None,
+	parent_doctype: str | None = None,
+	print_logs: bool = False,
+) -> bool:
 	"""Whether `user` may `ptype` this DocType (or this document)."""
 	user = user or frappe.session.user
 	if user == "Administrator":
 		return True
 	meta = frappe.get_meta(doctype)
 	if meta.istable:
-		parent = parent_doctype or (getattr(doc, "parenttype", None) if doc is not None and not isinstance(doc, str) else None)
+		parent = parent_doctype or (
+			getattr(doc, "parenttype", None) if doc is not None and not isinstance(doc, str) else None
+		)
 		if not parent:
 			return False
-		parent_doc = getattr(doc, "parent_doc", None) if doc is not None and not isinstance(doc, str) else None
+		parent_doc = (
+			getattr(doc, "parent_doc", None) if doc is not None and not isinstance(doc, str) else None
+		)
 		parent_ptype = "write" if ptype in ("create", "delete") else ptype
 		return has_permission(parent, parent_ptype, parent_doc, user=user)
 	if isinstance(doc, str | int):

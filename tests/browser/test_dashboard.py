@@ -85,7 +85,8 @@ def remove_records() -> None:
 
 # CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
 @pytest.mark.skipif(
-	bool(missing_requirement()) and not os.environ.get("HUF_REQUIRE_BROWSER"), reason=missing_requirement() or ""
+	bool(missing_requirement()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
+	reason=missing_requirement() or "",
 )
 class TestDashboardInBrowser(IntegrationTestCase):
 	@classmethod

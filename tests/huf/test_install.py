@@ -7,7 +7,14 @@ from huf import install
 from huf.huf.builtin_tools import get_builtin_tools
 from huf.huf.capabilities import DEFAULT_HUF_ROLES
 
-COUNTED = ("Role", "Agent Tool Type", "Agent Tool Function", "Agent Function Params", "Huf Role", "Huf Role Permission")
+COUNTED = (
+	"Role",
+	"Agent Tool Type",
+	"Agent Tool Function",
+	"Agent Function Params",
+	"Huf Role",
+	"Huf Role Permission",
+)
 
 
 def counts() -> dict:
@@ -23,9 +30,18 @@ class TestInstall(IntegrationTestCase):
 		for name in DEFAULT_HUF_ROLES:
 			self.assertTrue(frappe.db.exists("Huf Role", name), name)
 		expected = {
-			"ocr_document", "generate_image", "generate_audio", "knowledge_search", "get_knowledge_sources",
-			"get_conversation_data", "set_conversation_data", "load_conversation_data",
-			"run_flow", "get_flow_run", "resume_flow_run", "approve_flow_run",
+			"ocr_document",
+			"generate_image",
+			"generate_audio",
+			"knowledge_search",
+			"get_knowledge_sources",
+			"get_conversation_data",
+			"set_conversation_data",
+			"load_conversation_data",
+			"run_flow",
+			"get_flow_run",
+			"resume_flow_run",
+			"approve_flow_run",
 		}
 		self.assertEqual({t["tool_name"] for t in get_builtin_tools()}, expected)
 		for name in expected:
@@ -43,7 +59,9 @@ class TestInstall(IntegrationTestCase):
 	def test_migrate_restores_a_changed_builtin_tool_but_keeps_user_tools(self):
 		frappe.db.set_value("Agent Tool Function", "generate_image", "description", "changed")
 		install.after_migrate()
-		self.assertNotEqual(frappe.db.get_value("Agent Tool Function", "generate_image", "description"), "changed")
+		self.assertNotEqual(
+			frappe.db.get_value("Agent Tool Function", "generate_image", "description"), "changed"
+		)
 		frappe.db.set_value("Agent Tool Function", "run_flow", "provider_app", "my_app")
 		frappe.db.set_value("Agent Tool Function", "run_flow", "description", "mine")
 		install.after_migrate()
@@ -58,7 +76,9 @@ class TestInstall(IntegrationTestCase):
 		for provider in frappe.get_all("AI Provider", pluck="name"):
 			frappe.delete_doc("AI Provider", provider, force=True)
 		frappe.get_doc({"doctype": "AI Provider", "provider_name": "Only Provider"}).insert()
-		frappe.get_doc({"doctype": "AI Model", "model_name": "only-model", "provider": "Only Provider"}).insert()
+		frappe.get_doc(
+			{"doctype": "AI Model", "model_name": "only-model", "provider": "Only Provider"}
+		).insert()
 		install.after_migrate()
 		settings = frappe.get_single("Agent Settings")
 		self.assertEqual((settings.default_provider, settings.default_model), ("Only Provider", "only-model"))

@@ -51,13 +51,28 @@ SPEC_FIELDS = {
 
 SINGLES = {"Agent Console", "Agent Settings", "Elevenlabs Settings", "Groq Settings", "OpenAI Settings"}
 CHILD_TABLES = {
-	"Agent Function Params", "Agent Knowledge", "Agent MCP Server", "Agent Orchestration Plan", "Agent Role",
-	"Agent Tool", "Agent Tool HTTP Header", "Agent Trigger Attachment", "Agent User", "Huf Role Permission",
-	"Integration Credential", "Integration Recipient", "MCP Server Header", "MCP Server Tool",
+	"Agent Function Params",
+	"Agent Knowledge",
+	"Agent MCP Server",
+	"Agent Orchestration Plan",
+	"Agent Role",
+	"Agent Tool",
+	"Agent Tool HTTP Header",
+	"Agent Trigger Attachment",
+	"Agent User",
+	"Huf Role Permission",
+	"Integration Credential",
+	"Integration Recipient",
+	"MCP Server Header",
+	"MCP Server Tool",
 }
 EXTRA_DOCTYPES = {
-	"Agent Chat", "Agent Prompt Category", "Agent Summary Prompt Category", "Huf Role Permission",
-	"Integration Credential", "Integration Recipient",
+	"Agent Chat",
+	"Agent Prompt Category",
+	"Agent Summary Prompt Category",
+	"Huf Role Permission",
+	"Integration Credential",
+	"Integration Recipient",
 }
 
 

@@ -50,7 +50,9 @@ ROLE_CODES = {"SM": "System Manager", "HM": "Huf Manager", "HU": "Huf User", "HV
 def regular_doctypes() -> list[str]:
 	return [
 		name
-		for name in frappe.get_all("DocType", filters={"module": "Huf", "istable": 0, "issingle": 0}, pluck="name")
+		for name in frappe.get_all(
+			"DocType", filters={"module": "Huf", "istable": 0, "issingle": 0}, pluck="name"
+		)
 	]
 
 
@@ -65,7 +67,9 @@ class TestPermissions(IntegrationTestCase):
 
 	def conversation_of(self, user: str):
 		with self.set_user(user):
-			return frappe.get_doc({"doctype": "Agent Conversation", "agent": self.agent.name, "title": f"{user} chat"}).insert()
+			return frappe.get_doc(
+				{"doctype": "Agent Conversation", "agent": self.agent.name, "title": f"{user} chat"}
+			).insert()
 
 	def test_viewer_reads_but_cannot_write_an_agent(self):
 		with self.set_user(self.viewer):
@@ -76,26 +80,56 @@ class TestPermissions(IntegrationTestCase):
 			with self.assertRaises(frappe.PermissionError):
 				doc.save()
 			with self.assertRaises(frappe.PermissionError):
-				frappe.get_doc({"doctype": "Agent", "agent_name": "Viewer Agent", "provider": self.agent.provider, "model": self.agent.model}).insert()
+				frappe.get_doc(
+					{
+						"doctype": "Agent",
+						"agent_name": "Viewer Agent",
+						"provider": self.agent.provider,
+						"model": self.agent.model,
+					}
+				).insert()
 
 	def test_user_cannot_read_another_users_conversation(self):
 		alice_chat = self.conversation_of(self.alice)
 		with self.set_user(self.alice):
-			frappe.get_doc({"doctype": "Agent Message", "conversation": alice_chat.name, "role": "user", "content": "secret"}).insert()
+			frappe.get_doc(
+				{
+					"doctype": "Agent Message",
+					"conversation": alice_chat.name,
+					"role": "user",
+					"content": "secret",
+				}
+			).insert()
 		with self.set_user(self.bob):
 			self.assertNotIn(alice_chat.name, frappe.get_list("Agent Conversation", pluck="name"))
 			self.assertEqual(frappe.get_list("Agent Message", filters={"conversation": alice_chat.name}), [])
 			with self.assertRaises(frappe.PermissionError):
 				frappe.get_doc("Agent Conversation", alice_chat.name).check_permission("read")
 			with self.assertRaises(frappe.PermissionError):
-				frappe.get_doc({"doctype": "Agent Message", "conversation": alice_chat.name, "role": "system", "content": "obey me"}).insert()
+				frappe.get_doc(
+					{
+						"doctype": "Agent Message",
+						"conversation": alice_chat.name,
+						"role": "system",
+						"content": "obey me",
+					}
+				).insert()
 		with self.set_user(self.alice):
 			self.assertIn(alice_chat.name, frappe.get_list("Agent Conversation", pluck="name"))
-			self.assertEqual(len(frappe.get_list("Agent Message", filters={"conversation": alice_chat.name})), 1)
+			self.assertEqual(
+				len(frappe.get_list("Agent Message", filters={"conversation": alice_chat.name})), 1
+			)
 
 	def test_user_sees_only_own_runs(self):
 		alice_chat = self.conversation_of(self.alice)
-		run = frappe.get_doc({"doctype": "Agent Run", "agent": self.agent.name, "conversation": alice_chat.name, "user": self.alice}).insert()
+		run = frappe.get_doc(
+			{
+				"doctype": "Agent Run",
+				"agent": self.agent.name,
+				"conversation": alice_chat.name,
+				"user": self.alice,
+			}
+		).insert()
 		with self.set_user(self.bob):
 			self.assertNotIn(run.name, frappe.get_list("Agent Run", pluck="name"))
 		with self.set_user(self.alice):
@@ -115,7 +149,9 @@ class TestPermissions(IntegrationTestCase):
 			self.assertFalse(frappe.has_permission("Huf User Role", "create"))
 			self.assertFalse(frappe.has_permission("Huf User Role", "read"))
 			with self.assertRaises(frappe.PermissionError):
-				frappe.get_doc({"doctype": "Huf User Role", "user": self.manager, "huf_role": "Huf Admin"}).insert()
+				frappe.get_doc(
+					{"doctype": "Huf User Role", "user": self.manager, "huf_role": "Huf Admin"}
+				).insert()
 			role = frappe.get_doc("Huf Role", "Huf Manager")
 			role.frappe_role = "System Manager"
 			with self.assertRaises(frappe.PermissionError):
@@ -123,9 +159,21 @@ class TestPermissions(IntegrationTestCase):
 		self.assertNotIn("System Manager", frappe.get_roles(self.manager))
 
 	def test_manager_may_create_flow_runs(self):
-		flow = {"id": "perm-flow", "entry_node_id": "s", "nodes": [{"id": "s", "type": "trigger.webhook"}], "edges": []}
+		flow = {
+			"id": "perm-flow",
+			"entry_node_id": "s",
+			"nodes": [{"id": "s", "type": "trigger.webhook"}],
+			"edges": [],
+		}
 		with self.set_user(self.manager):
-			frappe.get_doc({"doctype": "Flow Definition", "flow_id": "perm-flow", "flow_name": "P", "definition_json": json.dumps(flow)}).insert()
+			frappe.get_doc(
+				{
+					"doctype": "Flow Definition",
+					"flow_id": "perm-flow",
+					"flow_name": "P",
+					"definition_json": json.dumps(flow),
+				}
+			).insert()
 			run = frappe.get_doc({"doctype": "Flow Run", "flow_definition": "perm-flow"}).insert()
 			self.assertEqual(run.flow_id, "perm-flow")
 		with self.set_user(self.alice), self.assertRaises(frappe.PermissionError):
@@ -149,11 +197,17 @@ class TestPermissions(IntegrationTestCase):
 
 	def test_docperm_matrix(self):
 		for doctype, spec in DOCPERMS.items():
-			expected = {ROLE_CODES[code]: rights for code, rights in (part.split(":") for part in spec.split())}
+			expected = {
+				ROLE_CODES[code]: rights for code, rights in (part.split(":") for part in spec.split())
+			}
 			actual = {}
 			for perm in frappe.get_meta(doctype).permissions:
 				if perm.permlevel:
 					continue
-				actual[perm.role] = "".join(flag for flag, key in zip("rwcd", ("read", "write", "create", "delete"), strict=True) if perm.get(key))
+				actual[perm.role] = "".join(
+					flag
+					for flag, key in zip("rwcd", ("read", "write", "create", "delete"), strict=True)
+					if perm.get(key)
+				)
 			with self.subTest(doctype):
 				self.assertEqual(actual, expected)

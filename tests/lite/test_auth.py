@@ -202,8 +202,16 @@ class TestAuth(IntegrationTestCase):
 		self.login(USER)
 		# a different address does not reset the count for long: the user-wide limit still applies
 		for i in range(15):
-			client.post("/api/method/login", data={"usr": THROTTLED, "pwd": "wrong"}, headers={"X-Forwarded-For": f"10.0.0.{i}"})
-		spoofed = client.post("/api/method/login", data={"usr": THROTTLED, "pwd": PASSWORD}, headers={"X-Forwarded-For": "10.0.1.1"})
+			client.post(
+				"/api/method/login",
+				data={"usr": THROTTLED, "pwd": "wrong"},
+				headers={"X-Forwarded-For": f"10.0.0.{i}"},
+			)
+		spoofed = client.post(
+			"/api/method/login",
+			data={"usr": THROTTLED, "pwd": PASSWORD},
+			headers={"X-Forwarded-For": "10.0.1.1"},
+		)
 		self.assertEqual(spoofed.status_code, 429)
 
 	def test_login_page(self):
@@ -234,7 +242,11 @@ class TestAuth(IntegrationTestCase):
 
 	def test_web_logout_shows_a_message_page(self):
 		client = self.login()
-		response = client.post("/api/method/web_logout", data={"csrf_token": csrf_token_of(client)}, headers={"Accept": "text/html"})
+		response = client.post(
+			"/api/method/web_logout",
+			data={"csrf_token": csrf_token_of(client)},
+			headers={"Accept": "text/html"},
+		)
 		self.assertEqual(response.status_code, 200)
 		self.assertIn("Logged Out", response.text)
 		self.assertEqual(client.get("/me").status_code, 302)

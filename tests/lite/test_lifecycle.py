@@ -116,7 +116,14 @@ class TestLifecycle(IntegrationTestCase):
 			doc.save()
 
 	def test_rows_cannot_change_after_submit(self):
-		doc = frappe.get_doc({"doctype": "Lite Test Order", "customer": "c", "docstatus": 1, "items": [{"item_name": "a", "qty": 1}]}).insert()
+		doc = frappe.get_doc(
+			{
+				"doctype": "Lite Test Order",
+				"customer": "c",
+				"docstatus": 1,
+				"items": [{"item_name": "a", "qty": 1}],
+			}
+		).insert()
 		doc.items[0].qty = 5
 		with self.assertRaises(frappe.UpdateAfterSubmitError):
 			doc.save()

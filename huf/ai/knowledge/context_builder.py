@@ -33,7 +33,9 @@ logger = logging.getLogger("huf.ai.knowledge")
 
 
 def mandatory_rows(agent: Any) -> list[Any]:
-	rows = [row for row in agent.get("agent_knowledge") or [] if row.mode == "Mandatory" and row.knowledge_source]
+	rows = [
+		row for row in agent.get("agent_knowledge") or [] if row.mode == "Mandatory" and row.knowledge_source
+	]
 	return sorted(rows, key=lambda row: (-cint(row.priority), cint(row.idx)))
 
 

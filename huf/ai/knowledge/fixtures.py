@@ -42,7 +42,12 @@ def make_embedding_provider(api_base: str) -> str:
 		frappe.db.set_value("AI Provider", PROVIDER, "api_base", api_base)
 	else:
 		frappe.get_doc(
-			{"doctype": "AI Provider", "provider_name": PROVIDER, "api_key": "sk-knowledge-test", "api_base": api_base}
+			{
+				"doctype": "AI Provider",
+				"provider_name": PROVIDER,
+				"api_key": "sk-knowledge-test",
+				"api_base": api_base,
+			}
 		).insert(ignore_permissions=True)
 	return PROVIDER
 
@@ -68,7 +73,13 @@ def make_source(name: str, knowledge_type: str = "sqlite_fts", **values) -> str:
 
 def add_text(source: str, text: str, title: str | None = None) -> str:
 	doc = frappe.get_doc(
-		{"doctype": "Knowledge Input", "knowledge_source": source, "input_type": "Text", "text": text, "title": title}
+		{
+			"doctype": "Knowledge Input",
+			"knowledge_source": source,
+			"input_type": "Text",
+			"text": text,
+			"title": title,
+		}
 	).insert(ignore_permissions=True)
 	frappe.db.commit()
 	return doc.name
@@ -79,7 +90,12 @@ def add_file(source: str, file_name: str, content: bytes, is_private: int = 1) -
 
 	file_doc = save_file(file_name, content, "Knowledge Source", source, is_private=is_private)
 	doc = frappe.get_doc(
-		{"doctype": "Knowledge Input", "knowledge_source": source, "input_type": "File", "file": file_doc.file_url}
+		{
+			"doctype": "Knowledge Input",
+			"knowledge_source": source,
+			"input_type": "File",
+			"file": file_doc.file_url,
+		}
 	).insert(ignore_permissions=True)
 	frappe.db.commit()
 	return doc.name
@@ -110,7 +126,9 @@ def cleanup_knowledge() -> None:
 	wait_for_jobs(60)
 	frappe.set_user("Administrator")
 	frappe.db.rollback()
-	for name in frappe.get_all("Knowledge Source", filters={"name": ("like", SOURCE_PREFIX + "%")}, pluck="name"):
+	for name in frappe.get_all(
+		"Knowledge Source", filters={"name": ("like", SOURCE_PREFIX + "%")}, pluck="name"
+	):
 		delete_source(name)
 	frappe.delete_doc("AI Provider", PROVIDER, force=True, ignore_permissions=True)
 	frappe.db.commit()

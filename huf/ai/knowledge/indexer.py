@@ -115,7 +115,10 @@ def rebuild_knowledge_index(source_name: str) -> None:
 		try:
 			generation = backend.start_rebuild()
 			for name in frappe.get_all(
-				"Knowledge Input", filters={"knowledge_source": source.name}, pluck="name", order_by="creation asc"
+				"Knowledge Input",
+				filters={"knowledge_source": source.name},
+				pluck="name",
+				order_by="creation asc",
 			):
 				doc = frappe.get_doc("Knowledge Input", name)
 				chunks = prepare_input(doc, source)
@@ -130,10 +133,16 @@ def rebuild_knowledge_index(source_name: str) -> None:
 			if generation is not None:
 				backend.abort_rebuild(generation)
 			for name in frappe.get_all(
-				"Knowledge Input", filters={"knowledge_source": source.name, "status": "Processing"}, pluck="name"
+				"Knowledge Input",
+				filters={"knowledge_source": source.name, "status": "Processing"},
+				pluck="name",
 			):
 				mark_input(name, "Error", error=readable(exc))
-			update_source(source, backend, error=_("Rebuild failed, the previous index is kept: {0}").format(readable(exc)))
+			update_source(
+				source,
+				backend,
+				error=_("Rebuild failed, the previous index is kept: {0}").format(readable(exc)),
+			)
 			log_unexpected(exc, source.name)
 		finally:
 			backend.close()
@@ -238,7 +247,11 @@ def log_unexpected(exc: BaseException, source: str) -> None:
 def on_input_update(doc: Any, method: str | None = None) -> None:
 	"""New input, or its content changed: index it (after commit)."""
 	before = doc.get_doc_before_save()
-	if before is None or before.source_hash != doc.source_hash or before.knowledge_source != doc.knowledge_source:
+	if (
+		before is None
+		or before.source_hash != doc.source_hash
+		or before.knowledge_source != doc.knowledge_source
+	):
 		if before is not None and before.knowledge_source != doc.knowledge_source:
 			enqueue_input(doc.name, before.knowledge_source)  # removes it from the old source
 		if doc.status != "Pending":
@@ -280,7 +293,15 @@ def source_settings(doc: Any) -> dict:
 	"""The fields that locate a source's index (the source is gone when the drop job runs)."""
 	return {
 		field: doc.get(field)
-		for field in ("name", "knowledge_type", "vector_dimension", "chroma_mode", "chroma_host", "chroma_port", "chroma_ssl")
+		for field in (
+			"name",
+			"knowledge_type",
+			"vector_dimension",
+			"chroma_mode",
+			"chroma_host",
+			"chroma_port",
+			"chroma_ssl",
+		)
 	}
 
 

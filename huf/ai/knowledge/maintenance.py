@@ -43,7 +43,10 @@ def remove_orphaned_files() -> list[str]:
 	folder = index_folder()
 	if not os.path.isdir(folder):
 		return []
-	sources = {row.name: row.knowledge_type for row in frappe.get_all("Knowledge Source", fields=["name", "knowledge_type"])}
+	sources = {
+		row.name: row.knowledge_type
+		for row in frappe.get_all("Knowledge Source", fields=["name", "knowledge_type"])
+	}
 	removed = []
 	for entry in sorted(os.listdir(folder)):
 		base = entry.removesuffix("-wal").removesuffix("-shm").removesuffix("-journal")

@@ -34,11 +34,15 @@ def knowledge_search(
 	if not names:
 		if not frappe.has_permission("Knowledge Source", "read"):
 			return []
-		names = frappe.get_list("Knowledge Source", filters={"disabled": 0}, pluck="name", order_by="name asc")
+		names = frappe.get_list(
+			"Knowledge Source", filters={"disabled": 0}, pluck="name", order_by="name asc"
+		)
 	return [hit.as_dict() for hit in search_sources(query, names, top_k=top_k, filters=filters)]
 
 
-def source_list(knowledge_source: str | None = None, knowledge_sources: str | list | None = None) -> list[str]:
+def source_list(
+	knowledge_source: str | None = None, knowledge_sources: str | list | None = None
+) -> list[str]:
 	"""One source and/or a list (a JSON array or comma-separated text, as sent over HTTP)."""
 	names: list[str] = []
 	if isinstance(knowledge_sources, str):
@@ -93,7 +97,10 @@ def readable_sources(names: list[str], strict: bool = True) -> list[Any]:
 	for name in names:
 		if not frappe.db.exists("Knowledge Source", name):
 			if strict:
-				frappe.throw(_("Knowledge Source {0} does not exist.").format(frappe.bold(name)), frappe.DoesNotExistError)
+				frappe.throw(
+					_("Knowledge Source {0} does not exist.").format(frappe.bold(name)),
+					frappe.DoesNotExistError,
+				)
 			continue
 		source = frappe.get_cached_doc("Knowledge Source", name)
 		if not frappe.has_permission("Knowledge Source", "read", doc=source):

@@ -33,7 +33,11 @@ def knowledge_rows(*rows: tuple) -> list[dict]:
 class TestDoneWhen(KnowledgeTestCase):
 	def test_pdf_and_text_to_an_agent_answer(self):
 		source = make_source("handbook")
-		add_file(source, "handbook.pdf", sample_files.make_pdf(["Welcome", "Returns are accepted within 30 days of delivery."]))
+		add_file(
+			source,
+			"handbook.pdf",
+			sample_files.make_pdf(["Welcome", "Returns are accepted within 30 days of delivery."]),
+		)
 		add_text(source, "Support is open Monday to Friday, 9 to 5.", title="Support hours")
 		wait_indexed()
 		self.assertEqual(frappe.db.get_value("Knowledge Source", source, "status"), "Ready")
@@ -41,7 +45,9 @@ class TestDoneWhen(KnowledgeTestCase):
 		hits = source_actions.test_search(source, "When are returns accepted?")
 		self.assertIn("Returns are accepted within 30 days", hits[0]["text"])
 
-		agent = make_runtime_agent("KT Handbook Agent", agent_knowledge=knowledge_rows((source, "Mandatory", 0, 0)))
+		agent = make_runtime_agent(
+			"KT Handbook Agent", agent_knowledge=knowledge_rows((source, "Mandatory", 0, 0))
+		)
 		self.llm.queue("Within 30 days of delivery.")
 		result = run_agent_sync(agent, "How many days do I have for returns?", now=1)
 		self.assertTrue(result["success"], result)
@@ -96,11 +102,19 @@ class TestMandatoryKnowledge(KnowledgeTestCase):
 
 	def test_a_row_budget_limits_its_source(self):
 		one = max(self.tokens[t] for t in self.texts[self.high])
-		prompt = self.run_with(knowledge_rows((self.high, "Mandatory", 5, one), (self.low, "Mandatory", 1, 0)))
+		prompt = self.run_with(
+			knowledge_rows((self.high, "Mandatory", 5, one), (self.low, "Mandatory", 1, 0))
+		)
 		injected = [t for t in self.texts[self.high] if t in prompt]
 		self.assertEqual(len(injected), 1)
 		self.assertIn("charlie", prompt)
-		run = frappe.get_all("Agent Run", filters={"agent": "KT Budget Agent"}, fields=["chunks_injected"], order_by="creation desc", limit=1)[0]
+		run = frappe.get_all(
+			"Agent Run",
+			filters={"agent": "KT Budget Agent"},
+			fields=["chunks_injected"],
+			order_by="creation desc",
+			limit=1,
+		)[0]
 		self.assertEqual(run.chunks_injected, 2)
 
 	def test_optional_sources_are_not_injected(self):
@@ -114,7 +128,9 @@ class TestMandatoryKnowledge(KnowledgeTestCase):
 		frappe.db.commit()
 		agent = frappe.get_doc(
 			"Agent",
-			make_runtime_agent("KT Budget Agent", agent_knowledge=knowledge_rows((self.high, "Mandatory", 5, 0))),
+			make_runtime_agent(
+				"KT Budget Agent", agent_knowledge=knowledge_rows((self.high, "Mandatory", 5, 0))
+			),
 		)
 		self.assertEqual(build_knowledge_context(agent, "lighthouse").sources, [self.high])
 		frappe.set_user(OUTSIDER)
@@ -128,10 +144,16 @@ class TestOptionalTools(KnowledgeTestCase):
 		add_text(linked, "The secret ingredient is cardamom.", title="Recipe")
 		add_text(other, "The other secret is saffron.", title="Other")
 		wait_indexed()
-		agent = make_runtime_agent("KT Tool Agent", agent_knowledge=knowledge_rows((linked, "Optional", 0, 0)))
+		agent = make_runtime_agent(
+			"KT Tool Agent", agent_knowledge=knowledge_rows((linked, "Optional", 0, 0))
+		)
 		self.llm.queue(
 			Reply(tool_calls=[tool_call("get_knowledge_sources", {}, "c1")]),
-			Reply(tool_calls=[tool_call("knowledge_search", {"query": "secret", "knowledge_source": other}, "c2")]),
+			Reply(
+				tool_calls=[
+					tool_call("knowledge_search", {"query": "secret", "knowledge_source": other}, "c2")
+				]
+			),
 			Reply(tool_calls=[tool_call("knowledge_search", {"query": "secret ingredient"}, "c3")]),
 			"Cardamom.",
 		)
@@ -152,7 +174,9 @@ class TestOptionalTools(KnowledgeTestCase):
 
 	def test_agents_without_optional_sources_get_no_knowledge_tools(self):
 		source = make_source("mandatory only")
-		agent = make_runtime_agent("KT No Tools Agent", agent_knowledge=knowledge_rows((source, "Mandatory", 0, 0)))
+		agent = make_runtime_agent(
+			"KT No Tools Agent", agent_knowledge=knowledge_rows((source, "Mandatory", 0, 0))
+		)
 		self.llm.queue("ok")
 		run_agent_sync(agent, "hello", now=1)
 		names = {tool["function"]["name"] for tool in self.llm.chat_requests[0]["body"].get("tools") or []}
@@ -165,7 +189,9 @@ class TestOptionalTools(KnowledgeTestCase):
 		linked = make_source("context facts")
 		add_text(linked, "The meeting room is on floor three.", title="Rooms")
 		wait_indexed()
-		agent = make_runtime_agent("KT Context Agent", agent_knowledge=knowledge_rows((linked, "Optional", 0, 0)))
+		agent = make_runtime_agent(
+			"KT Context Agent", agent_knowledge=knowledge_rows((linked, "Optional", 0, 0))
+		)
 		with self.assertRaisesRegex(frappe.ValidationError, "only be used by an agent"):
 			tool.knowledge_search("meeting room")
 		frappe.flags.huf_tool_context = ToolContext(agent=agent)

@@ -82,7 +82,9 @@ class BackendContract:
 		before = self.backend.stats()
 		generation = self.backend.start_rebuild()
 		self.assertGreater(generation, before["generation"])
-		self.backend.add_chunks([chunk("refunds", "Refunds now take ten business days to the card.")], generation=generation)
+		self.backend.add_chunks(
+			[chunk("refunds", "Refunds now take ten business days to the card.")], generation=generation
+		)
 		# still the old index while the rebuild runs
 		hits = self.backend.search("refunds card", top_k=5)
 		self.assertIn(FACTS["refunds"], [hit.text for hit in hits])
@@ -135,7 +137,8 @@ class BackendContract:
 			generation = self.backend.start_rebuild()
 			for i in range(20):
 				self.backend.add_chunks(
-					[chunk("refunds", f"Refunds batch {i} go back to the card.", position=i)], generation=generation
+					[chunk("refunds", f"Refunds batch {i} go back to the card.", position=i)],
+					generation=generation,
 				)
 				wait_for_searches(len(results) + 1)
 			self.backend.finish_rebuild(generation)
@@ -163,7 +166,9 @@ class TestSQLiteFTSBackend(BackendContract, KnowledgeTestCase):
 	def test_index_is_a_private_file_of_the_source(self):
 		self.fill()
 		url = "/private/files/knowledge/KT fts contract.sqlite3"
-		file_row = frappe.db.get_value("File", {"file_url": url}, ["is_private", "attached_to_doctype"], as_dict=True)
+		file_row = frappe.db.get_value(
+			"File", {"file_url": url}, ["is_private", "attached_to_doctype"], as_dict=True
+		)
 		self.assertEqual((file_row.is_private, file_row.attached_to_doctype), (1, "Knowledge Source"))
 		conn = self.backend.connect()
 		self.assertEqual(conn.execute("PRAGMA journal_mode").fetchone()[0], "wal")
@@ -186,7 +191,9 @@ class TestSQLiteVecBackend(BackendContract, KnowledgeTestCase):
 		source.name = "KT vec wrong"
 		backend = get_backend(source)
 		try:
-			with self.assertRaisesRegex(EmbeddingDimensionError, "returns vectors of 256 dimensions.*Vector Dimension 16"):
+			with self.assertRaisesRegex(
+				EmbeddingDimensionError, "returns vectors of 256 dimensions.*Vector Dimension 16"
+			):
 				backend.add_chunks([chunk("refunds")])
 		finally:
 			backend.drop()
@@ -207,4 +214,3 @@ class TestChromaFileBackend(BackendContract, KnowledgeTestCase):
 		import os
 
 		self.assertFalse(os.path.exists(path))
-

@@ -80,4 +80,6 @@ class TestChromaServerBackend(BackendContract, KnowledgeTestCase):
 		self.assertIn(self.backend.collection_name, names)
 		self.assertEqual(client.get_collection(self.backend.collection_name).count(), 3)
 		self.backend.drop()
-		self.assertNotIn(self.backend.collection_name, [getattr(c, "name", c) for c in client.list_collections()])
+		self.assertNotIn(
+			self.backend.collection_name, [getattr(c, "name", c) for c in client.list_collections()]
+		)

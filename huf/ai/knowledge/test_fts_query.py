@@ -46,7 +46,10 @@ class TestFTSQuery(KnowledgeTestCase):
 		super().tearDown()
 
 	def test_every_word_is_quoted_and_operators_lose_their_meaning(self):
-		self.assertEqual(fts_query('refunds AND "card" OR NEAR(x)'), '"refunds" OR "and" OR "card" OR "or" OR "near" OR "x"')
+		self.assertEqual(
+			fts_query('refunds AND "card" OR NEAR(x)'),
+			'"refunds" OR "and" OR "card" OR "or" OR "near" OR "x"',
+		)
 		self.assertEqual(fts_query('"; DROP TABLE chunks; --'), '"drop" OR "table" OR "chunks"')
 		self.assertEqual(fts_query("*:^()"), "")
 

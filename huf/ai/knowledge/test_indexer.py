@@ -157,7 +157,9 @@ class TestIndexing(KnowledgeTestCase):
 		wait_indexed()
 		after = frappe.db.get_value("Knowledge Input", name, "chunk_count")
 		self.assertGreater(after, before)
-		self.assertEqual(frappe.db.get_value("Knowledge Source", source, ["status", "total_chunks"]), ("Ready", after))
+		self.assertEqual(
+			frappe.db.get_value("Knowledge Source", source, ["status", "total_chunks"]), ("Ready", after)
+		)
 
 	def test_reprocess_input(self):
 		source = make_source("reprocess")

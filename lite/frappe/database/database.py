@@ -28,7 +28,13 @@ def _adapt_datetime(value: datetime.datetime) -> str:
 
 def _convert_datetime(raw: bytes) -> datetime.datetime | str:
 	text = raw.decode()
-	for fmt in (DATETIME_FORMAT, "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"):
+	for fmt in (
+		DATETIME_FORMAT,
+		"%Y-%m-%d %H:%M:%S",
+		"%Y-%m-%dT%H:%M:%S.%f",
+		"%Y-%m-%dT%H:%M:%S",
+		"%Y-%m-%d",
+	):
 		try:
 			return datetime.datetime.strptime(text, fmt)
 		except ValueError:
@@ -186,7 +192,12 @@ class Database:
 		conn.create_function("timestamp", 1, lambda v: v, deterministic=True)
 		# MariaDB functions that raw queries of apps commonly use
 		conn.create_function("now", 0, lambda: frappe.utils.now())
-		conn.create_function("concat", -1, lambda *parts: None if any(p is None for p in parts) else "".join(str(p) for p in parts), deterministic=True)
+		conn.create_function(
+			"concat",
+			-1,
+			lambda *parts: None if any(p is None for p in parts) else "".join(str(p) for p in parts),
+			deterministic=True,
+		)
 		return conn
 
 	def connect(self) -> None:
@@ -376,7 +387,17 @@ class Database:
 			if isinstance(fieldname, str):
 				return self.get_single_value(doctype, fieldname)
 			return self._single_values(doctype, fieldname, as_dict)
-		rows = self.get_values(doctype, filters, fieldname, ignore=ignore, as_dict=as_dict, debug=debug, order_by=order_by, limit=1, for_update=for_update)
+		rows = self.get_values(
+			doctype,
+			filters,
+			fieldname,
+			ignore=ignore,
+			as_dict=as_dict,
+			debug=debug,
+			order_by=order_by,
+			limit=1,
+			for_update=for_update,
+		)
 		if not rows:
 			return None
 		row = rows[0]
@@ -457,20 +478,23 @@ class Database:
 
 	def get_single_value(self, doctype: str, fieldname: str, cache: bool = True) -> Any:
 		"""A field of a Single DocType, typed by its meta."""
-		value = self.sql(
-			"select value from tabSingles where doctype=%s and field=%s", (doctype, fieldname)
-		)
+		value = self.sql("select value from tabSingles where doctype=%s and field=%s", (doctype, fieldname))
 		value = value[0][0] if value else None
 		df = frappe.get_meta(doctype).get_field(fieldname)
 		if not df:
 			if fieldname in ("name", "doctype"):
 				return doctype
-			frappe.throw(frappe._("Field {0} does not exist on {1}").format(fieldname, doctype), frappe.InvalidColumnName)
+			frappe.throw(
+				frappe._("Field {0} does not exist on {1}").format(fieldname, doctype),
+				frappe.InvalidColumnName,
+			)
 		from frappe.model.base_document import cast_value
 
 		return cast_value(df.fieldtype, value)
 
-	def get_singles_dict(self, doctype: str, debug: bool = False, *, for_update: bool = False, cast: bool = False) -> _dict:
+	def get_singles_dict(
+		self, doctype: str, debug: bool = False, *, for_update: bool = False, cast: bool = False
+	) -> _dict:
 		from frappe.model.base_document import cast_value
 
 		meta = frappe.get_meta(doctype)
@@ -480,12 +504,17 @@ class Database:
 			out[field] = cast_value(df.fieldtype, value) if df else value
 		return out
 
-	def set_single_value(self, doctype: str, fieldname: str | dict, value: Any = None, *args, **kwargs) -> None:
+	def set_single_value(
+		self, doctype: str, fieldname: str | dict, value: Any = None, *args, **kwargs
+	) -> None:
 		to_update = fieldname if isinstance(fieldname, dict) else {fieldname: value}
 		for field, val in to_update.items():
 			self.sql("delete from tabSingles where doctype=%s and field=%s", (doctype, field))
 			if val is not None:
-				self.sql("insert into tabSingles(doctype, field, value) values (%s, %s, %s)", (doctype, field, _single_text(val)))
+				self.sql(
+					"insert into tabSingles(doctype, field, value) values (%s, %s, %s)",
+					(doctype, field, _single_text(val)),
+				)
 		self.sql(
 			"insert or replace into tabSingles(doctype, field, value) values (%s, 'modified', %s)",
 			(doctype, frappe.utils.now()),
@@ -516,7 +545,9 @@ class Database:
 		values = {k: db_value_for(meta.get_field(k), v) for k, v in to_update.items()}
 		for key in values:
 			if not meta.has_field(key) and key not in meta.default_columns():
-				frappe.throw(frappe._("Field {0} does not exist on {1}").format(key, doctype), frappe.InvalidColumnName)
+				frappe.throw(
+					frappe._("Field {0} does not exist on {1}").format(key, doctype), frappe.InvalidColumnName
+				)
 		set_clause = ", ".join(f"`{k}`=%({'v_' + k})s" for k in values)
 		params = {"v_" + k: v for k, v in values.items()}
 		if isinstance(dn, dict | list | tuple) and not isinstance(dn, str):
@@ -544,10 +575,19 @@ class Database:
 		except frappe.DoesNotExistError:
 			return None
 
-	def count(self, dt: str, filters: Any = None, debug: bool = False, cache: bool = False, distinct: bool = True) -> int:
+	def count(
+		self, dt: str, filters: Any = None, debug: bool = False, cache: bool = False, distinct: bool = True
+	) -> int:
 		from frappe.model.db_query import DatabaseQuery
 
-		rows = DatabaseQuery(dt).execute(fields=["count(*) as count"], filters=filters, ignore_permissions=True, as_list=True, order_by=None, limit_page_length=0)
+		rows = DatabaseQuery(dt).execute(
+			fields=["count(*) as count"],
+			filters=filters,
+			ignore_permissions=True,
+			as_list=True,
+			order_by=None,
+			limit_page_length=0,
+		)
 		return int(rows[0][0]) if rows else 0
 
 	def delete(self, doctype: str, filters: Any = None, debug: bool = False, **kwargs) -> None:
@@ -590,7 +630,9 @@ class Database:
 		rows = self.sql("select defvalue from tabDefaultValue where parent=%s and defkey=%s", (parent, key))
 		return rows[0][0] if rows else None
 
-	def set_default(self, key: str, val: Any, parent: str = "__default", parenttype: str | None = None) -> None:
+	def set_default(
+		self, key: str, val: Any, parent: str = "__default", parenttype: str | None = None
+	) -> None:
 		self.sql("delete from tabDefaultValue where parent=%s and defkey=%s", (parent, key))
 		if val is not None:
 			self.sql(

@@ -7,7 +7,20 @@ from frappe.model import no_value_fields
 
 INTEGER_TYPES = {"Int": "bigint", "Long Int": "bigint", "Check": "int"}
 REAL_TYPES = {"Float", "Currency", "Percent", "Rating", "Duration"}
-TEXT_TYPES = {"Small Text", "Long Text", "Code", "Text Editor", "Markdown Editor", "HTML Editor", "Text", "JSON", "Geolocation", "Signature", "Attach", "Attach Image"}
+TEXT_TYPES = {
+	"Small Text",
+	"Long Text",
+	"Code",
+	"Text Editor",
+	"Markdown Editor",
+	"HTML Editor",
+	"Text",
+	"JSON",
+	"Geolocation",
+	"Signature",
+	"Attach",
+	"Attach Image",
+}
 
 CORE_TABLES = (
 	"""create table if not exists `tabSingles` (
@@ -60,7 +73,11 @@ def sync_table(doctype: str) -> None:
 	if meta.issingle:
 		return
 	table = f"tab{doctype}"
-	columns = _standard_columns(meta) + [(df.fieldname, column_type(df.fieldtype)) for df in meta.fields if df.fieldname and column_type(df.fieldtype)]
+	columns = _standard_columns(meta) + [
+		(df.fieldname, column_type(df.fieldtype))
+		for df in meta.fields
+		if df.fieldname and column_type(df.fieldtype)
+	]
 	db = frappe.db
 	if not db.table_exists(table):
 		body = ",\n".join(f"`{name}` {decl}" for name, decl in columns)
@@ -75,7 +92,11 @@ def sync_table(doctype: str) -> None:
 
 
 def _standard_columns(meta) -> list[tuple[str, str]]:
-	name_decl = "integer primary key autoincrement" if (meta.autoname or "").lower() == "autoincrement" else "varchar(140) collate nocase primary key"
+	name_decl = (
+		"integer primary key autoincrement"
+		if (meta.autoname or "").lower() == "autoincrement"
+		else "varchar(140) collate nocase primary key"
+	)
 	columns = [
 		("name", name_decl),
 		("creation", "datetime(6)"),
@@ -86,7 +107,11 @@ def _standard_columns(meta) -> list[tuple[str, str]]:
 		("idx", "int not null default 0"),
 	]
 	if meta.istable:
-		columns += [("parent", "varchar(140) collate nocase"), ("parentfield", "varchar(140)"), ("parenttype", "varchar(140)")]
+		columns += [
+			("parent", "varchar(140) collate nocase"),
+			("parentfield", "varchar(140)"),
+			("parenttype", "varchar(140)"),
+		]
 	return columns
 
 
@@ -101,8 +126,12 @@ def _sync_indexes(meta, table: str) -> None:
 			continue
 		if df.unique:
 			try:
-				db.sql(f"create unique index if not exists `{table}_{df.fieldname}_unique` on `{table}` (`{df.fieldname}`) where `{df.fieldname}` is not null and `{df.fieldname}` != ''")
+				db.sql(
+					f"create unique index if not exists `{table}_{df.fieldname}_unique` on `{table}` (`{df.fieldname}`) where `{df.fieldname}` is not null and `{df.fieldname}` != ''"
+				)
 			except Exception as e:  # existing duplicates: keep the data, report it
 				frappe.log(f"Could not add unique index on {table}.{df.fieldname}: {e}")
 		elif df.search_index or df.fieldtype in ("Link", "Dynamic Link"):
-			db.sql(f"create index if not exists `{table}_{df.fieldname}_index` on `{table}` (`{df.fieldname}`)")
+			db.sql(
+				f"create index if not exists `{table}_{df.fieldname}_index` on `{table}` (`{df.fieldname}`)"
+			)

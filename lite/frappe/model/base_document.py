@@ -13,7 +13,18 @@ import frappe
 from frappe import _, _dict
 from frappe.model import child_table_fields, default_fields, float_like_fields, table_fields
 
-VARCHAR_TYPES = {"Data", "Link", "Dynamic Link", "Select", "Read Only", "Phone", "Autocomplete", "Color", "Barcode", "Icon"}
+VARCHAR_TYPES = {
+	"Data",
+	"Link",
+	"Dynamic Link",
+	"Select",
+	"Read Only",
+	"Phone",
+	"Autocomplete",
+	"Color",
+	"Barcode",
+	"Icon",
+}
 _controllers: dict[str, type] = {}
 DATA_OPTION_PATTERNS = {
 	"Email": re.compile(r"[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+"),
@@ -130,7 +141,9 @@ class BaseDocument:
 
 	# -- values -------------------------------------------------------------------------------
 
-	def get(self, key: str | dict, filters: dict | None = None, limit: int | None = None, default: Any = None) -> Any:
+	def get(
+		self, key: str | dict, filters: dict | None = None, limit: int | None = None, default: Any = None
+	) -> Any:
 		if isinstance(key, dict):
 			return [d for d in self.get_all_children() if _matches(d, key)]
 		if filters is not None and not isinstance(filters, dict):
@@ -221,7 +234,13 @@ class BaseDocument:
 			children.extend(self.__dict__.get(df.fieldname) or [])
 		return children
 
-	def get_valid_dict(self, sanitize: bool = True, convert_dates_to_str: bool = False, ignore_nulls: bool = False, ignore_virtual: bool = False) -> _dict:
+	def get_valid_dict(
+		self,
+		sanitize: bool = True,
+		convert_dates_to_str: bool = False,
+		ignore_nulls: bool = False,
+		ignore_virtual: bool = False,
+	) -> _dict:
 		"""The column values of this row, cast to their field types."""
 		meta = self.meta
 		out = _dict()
@@ -230,14 +249,23 @@ class BaseDocument:
 			df = meta.get_field(fieldname)
 			if df:
 				value = db_value_for(df, value)
-			if convert_dates_to_str and isinstance(value, datetime.date | datetime.datetime | datetime.timedelta):
+			if convert_dates_to_str and isinstance(
+				value, datetime.date | datetime.datetime | datetime.timedelta
+			):
 				value = str(value)
 			if ignore_nulls and value is None:
 				continue
 			out[fieldname] = value
 		return out
 
-	def as_dict(self, no_nulls: bool = False, no_default_fields: bool = False, convert_dates_to_str: bool = False, no_child_table_fields: bool = False, no_private_properties: bool = False) -> _dict:
+	def as_dict(
+		self,
+		no_nulls: bool = False,
+		no_default_fields: bool = False,
+		convert_dates_to_str: bool = False,
+		no_child_table_fields: bool = False,
+		no_private_properties: bool = False,
+	) -> _dict:
 		"""The document as a dict (child tables as lists of dicts), passwords masked."""
 		meta = self.meta
 		out = _dict()
@@ -247,14 +275,21 @@ class BaseDocument:
 			if no_child_table_fields and fieldname in child_table_fields:
 				continue
 			value = self.__dict__.get(fieldname)
-			if convert_dates_to_str and isinstance(value, datetime.date | datetime.datetime | datetime.timedelta):
+			if convert_dates_to_str and isinstance(
+				value, datetime.date | datetime.datetime | datetime.timedelta
+			):
 				value = str(value)
 			if no_nulls and value is None:
 				continue
 			out[fieldname] = value
 		for fieldname in self._table_fieldnames:
 			out[fieldname] = [
-				d.as_dict(no_nulls=no_nulls, no_default_fields=no_default_fields, convert_dates_to_str=convert_dates_to_str, no_child_table_fields=no_child_table_fields)
+				d.as_dict(
+					no_nulls=no_nulls,
+					no_default_fields=no_default_fields,
+					convert_dates_to_str=convert_dates_to_str,
+					no_child_table_fields=no_child_table_fields,
+				)
 				for d in self.__dict__.get(fieldname) or []
 			]
 		out["doctype"] = self.doctype
@@ -283,7 +318,9 @@ class BaseDocument:
 			if df.fieldtype in table_fields:
 				empty = not value
 			else:
-				empty = value is None or (isinstance(value, str) and not frappe.utils.strip_html(value).strip())
+				empty = value is None or (
+					isinstance(value, str) and not frappe.utils.strip_html(value).strip()
+				)
 			if empty:
 				prefix = f"{self.meta.name} Row #{self.idx}: " if self.meta.istable else ""
 				missing.append((df.fieldname, prefix + _(df.label or df.fieldname)))
@@ -293,12 +330,20 @@ class BaseDocument:
 		for df in self.meta.get_select_fields():
 			options = [o for o in (df.options or "").split("\n")]
 			value = self.get(df.fieldname)
-			if df.fieldname == "naming_series" or value in (None, "") or not (df.options or "").strip() or (df.options or "").startswith("link:"):
+			if (
+				df.fieldname == "naming_series"
+				or value in (None, "")
+				or not (df.options or "").strip()
+				or (df.options or "").startswith("link:")
+			):
 				continue
 			if str(value) not in options:
 				prefix = _("Row #{0}:").format(self.idx) + " " if self.meta.istable else ""
 				frappe.throw(
-					prefix + _('{0} cannot be "{1}". It should be one of "{2}"').format(_(df.label or df.fieldname), value, '", "'.join(o for o in options if o)),
+					prefix
+					+ _('{0} cannot be "{1}". It should be one of "{2}"').format(
+						_(df.label or df.fieldname), value, '", "'.join(o for o in options if o)
+					),
 					frappe.ValidationError,
 					title=_("Invalid Option"),
 				)
@@ -312,9 +357,15 @@ class BaseDocument:
 			if not value:
 				continue
 			pattern = DATA_OPTION_PATTERNS[df.options]
-			values = [v.strip() for v in str(value).split(",")] if df.options == "Email" else [str(value).strip()]
+			values = (
+				[v.strip() for v in str(value).split(",")] if df.options == "Email" else [str(value).strip()]
+			)
 			if not all(pattern.fullmatch(v) for v in values):
-				frappe.throw(_("{0} is not a valid {1}").format(frappe.bold(value), _(df.options)), frappe.InvalidEmailAddressError if df.options == "Email" else frappe.ValidationError, title=_("Invalid {0}").format(_(df.label or df.fieldname)))
+				frappe.throw(
+					_("{0} is not a valid {1}").format(frappe.bold(value), _(df.options)),
+					frappe.InvalidEmailAddressError if df.options == "Email" else frappe.ValidationError,
+					title=_("Invalid {0}").format(_(df.label or df.fieldname)),
+				)
 
 	def _validate_length(self) -> None:
 		for df in self.meta.fields:
@@ -324,7 +375,9 @@ class BaseDocument:
 			max_length = frappe.utils.cint(df.length) or 140
 			if isinstance(value, str) and len(value) > max_length:
 				frappe.throw(
-					_("{0}: '{1}' ({3}) will get truncated, as max characters allowed is {2}").format(self.doctype, _(df.label or df.fieldname), max_length, len(value)),
+					_("{0}: '{1}' ({3}) will get truncated, as max characters allowed is {2}").format(
+						self.doctype, _(df.label or df.fieldname), max_length, len(value)
+					),
 					frappe.CharacterLengthExceededError,
 					title=_("Value too big"),
 				)
@@ -349,7 +402,10 @@ class BaseDocument:
 				try:
 					json.loads(value)
 				except ValueError:
-					frappe.throw(_("{0} must be valid JSON").format(_(df.label or df.fieldname)), frappe.ValidationError)
+					frappe.throw(
+						_("{0} must be valid JSON").format(_(df.label or df.fieldname)),
+						frappe.ValidationError,
+					)
 
 	def get_invalid_links(self, is_submittable: bool = False) -> tuple[list, list]:
 		"""Links whose target does not exist (and fetch_from values, refreshed on the way)."""
@@ -371,7 +427,11 @@ class BaseDocument:
 				continue
 			fetches = [f for f in meta.fields if f.fetch_from and f.fetch_from.split(".")[0] == df.fieldname]
 			columns = ["name"] + [f.fetch_from.split(".", 1)[1] for f in fetches]
-			columns = [c for c in columns if c == "name" or target_meta.has_field(c) or c in target_meta.default_columns()]
+			columns = [
+				c
+				for c in columns
+				if c == "name" or target_meta.has_field(c) or c in target_meta.default_columns()
+			]
 			row = frappe.db.get_value(doctype, {"name": value}, columns, as_dict=True, order_by=None)
 			if not row:
 				invalid.append((df.fieldname, value, self._link_label(df)))
@@ -384,7 +444,11 @@ class BaseDocument:
 				if f.fetch_if_empty and self.get(f.fieldname) not in (None, ""):
 					continue
 				self.__dict__[f.fieldname] = row[source]
-			if is_submittable and target_meta.is_submittable and frappe.db.get_value(doctype, row.name, "docstatus") == 2:
+			if (
+				is_submittable
+				and target_meta.is_submittable
+				and frappe.db.get_value(doctype, row.name, "docstatus") == 2
+			):
 				cancelled.append((df.fieldname, value, self._link_label(df)))
 		return invalid, cancelled
 
@@ -422,7 +486,9 @@ class BaseDocument:
 		if values.get("name") is None and (self.meta.autoname or "").lower() == "autoincrement":
 			values.pop("name")
 		columns = list(values)
-		sql = "insert into `tab{}` ({}) values ({})".format(self.doctype, ", ".join(f"`{c}`" for c in columns), ", ".join(["%s"] * len(columns)))
+		sql = "insert into `tab{}` ({}) values ({})".format(
+			self.doctype, ", ".join(f"`{c}`" for c in columns), ", ".join(["%s"] * len(columns))
+		)
 		try:
 			frappe.db.sql(sql, [values[c] for c in columns])
 		except sqlite3.IntegrityError as e:
@@ -441,8 +507,12 @@ class BaseDocument:
 			return self.db_insert()
 		values = self.get_valid_dict()
 		name = values.pop("name")
-		columns = [c for c in values if c not in ("creation", "owner")] if not self.meta.istable else list(values)
-		sql = "update `tab{}` set {} where name=%s".format(self.doctype, ", ".join(f"`{c}`=%s" for c in columns))
+		columns = (
+			[c for c in values if c not in ("creation", "owner")] if not self.meta.istable else list(values)
+		)
+		sql = "update `tab{}` set {} where name=%s".format(
+			self.doctype, ", ".join(f"`{c}`=%s" for c in columns)
+		)
 		try:
 			frappe.db.sql(sql, [values[c] for c in columns] + [name])
 		except sqlite3.IntegrityError as e:
@@ -458,13 +528,26 @@ class BaseDocument:
 		message = str(e)
 		column = message.rsplit(".", 1)[-1].strip() if "UNIQUE constraint failed" in message else None
 		# a clash on the name wins over other unique columns, as the primary key does in Frappe
-		if column and column != "name" and self.name is not None and frappe.db.sql(f"select 1 from `tab{self.doctype}` where name=%s", (self.name,)):
+		if (
+			column
+			and column != "name"
+			and self.name is not None
+			and frappe.db.sql(f"select 1 from `tab{self.doctype}` where name=%s", (self.name,))
+		):
 			column = "name"
 		if column and column != "name":
 			df = self.meta.get_field(column)
 			label = _(df.label) if df and df.label else column
-			frappe.throw(_("{0} must be unique: {1} already exists").format(label, frappe.bold(self.get(column))), frappe.UniqueValidationError, title=_("Duplicate Entry"))
-		frappe.msgprint(_("{0} {1} already exists").format(_(self.doctype), frappe.bold(self.name)), title=_("Duplicate Name"), indicator="red")
+			frappe.throw(
+				_("{0} must be unique: {1} already exists").format(label, frappe.bold(self.get(column))),
+				frappe.UniqueValidationError,
+				title=_("Duplicate Entry"),
+			)
+		frappe.msgprint(
+			_("{0} {1} already exists").format(_(self.doctype), frappe.bold(self.name)),
+			title=_("Duplicate Name"),
+			indicator="red",
+		)
 		raise frappe.DuplicateEntryError(self.doctype, self.name, e)
 
 

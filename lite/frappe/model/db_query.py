@@ -11,9 +11,44 @@ import frappe
 from frappe import _, _dict
 from frappe.permissions import get_match_conditions
 
-OPERATORS = {"=", "!=", "<>", ">", "<", ">=", "<=", "like", "not like", "in", "not in", "is", "between", "not between"}
-FUNCTIONS = {"count", "sum", "avg", "min", "max", "date", "ifnull", "coalesce", "lower", "upper", "length", "round", "abs", "strftime", "substr", "trim", "cast"}
-TOKEN = re.compile(r"\s*(?:(`[^`]+`)|([A-Za-z_][A-Za-z0-9_]*)|(\d+(?:\.\d+)?)|('(?:[^'\\]|'')*')|(\*)|([().,]))")
+OPERATORS = {
+	"=",
+	"!=",
+	"<>",
+	">",
+	"<",
+	">=",
+	"<=",
+	"like",
+	"not like",
+	"in",
+	"not in",
+	"is",
+	"between",
+	"not between",
+}
+FUNCTIONS = {
+	"count",
+	"sum",
+	"avg",
+	"min",
+	"max",
+	"date",
+	"ifnull",
+	"coalesce",
+	"lower",
+	"upper",
+	"length",
+	"round",
+	"abs",
+	"strftime",
+	"substr",
+	"trim",
+	"cast",
+}
+TOKEN = re.compile(
+	r"\s*(?:(`[^`]+`)|([A-Za-z_][A-Za-z0-9_]*)|(\d+(?:\.\d+)?)|('(?:[^'\\]|'')*')|(\*)|([().,]))"
+)
 NUMERIC_TYPES = {"Int", "Long Int", "Check", "Float", "Currency", "Percent", "Rating", "Duration"}
 
 
@@ -69,7 +104,9 @@ class DatabaseQuery:
 		self.user = user or frappe.session.user
 		conditions = [] if ignore_permissions else self._permission_conditions(parent_doctype)
 		# fields and filters may be swapped, as Frappe allows: get_all("ToDo", {"status": "Open"})
-		if isinstance(fields, dict) or (fields and isinstance(fields, list) and isinstance(fields[0], list | tuple)):
+		if isinstance(fields, dict) or (
+			fields and isinstance(fields, list) and isinstance(fields[0], list | tuple)
+		):
 			filters, fields = fields, filters
 		elif fields and isinstance(filters, list) and len(filters) > 1 and isinstance(filters[0], str):
 			filters, fields = fields, filters
@@ -83,7 +120,9 @@ class DatabaseQuery:
 		where, params = self.build_where(filters, or_filters)
 		if conditions:
 			where = f"({where}) and " + " and ".join(conditions) if where else " and ".join(conditions)
-		sql = "select {}{} from {}".format("distinct " if distinct else "", ", ".join(select), self._from_sql(join))
+		sql = "select {}{} from {}".format(
+			"distinct " if distinct else "", ", ".join(select), self._from_sql(join)
+		)
 		if where:
 			sql += f" where {where}"
 		if group_by:
@@ -111,13 +150,22 @@ class DatabaseQuery:
 		if self.meta.istable:
 			if self.user != "Administrator":
 				if not parent_doctype:
-					frappe.throw(_("Please specify a valid parent DocType for {0}").format(frappe.bold(self.doctype)), frappe.PermissionError)
+					frappe.throw(
+						_("Please specify a valid parent DocType for {0}").format(frappe.bold(self.doctype)),
+						frappe.PermissionError,
+					)
 				if not frappe.has_permission(parent_doctype, "read", user=self.user):
-					frappe.throw(_("No permission to read {0}").format(_(parent_doctype)), frappe.PermissionError)
+					frappe.throw(
+						_("No permission to read {0}").format(_(parent_doctype)), frappe.PermissionError
+					)
 			return get_match_conditions(self.doctype, self.user)[0]
 		conditions, allowed = get_match_conditions(self.doctype, self.user)
 		if not allowed:
-			frappe.throw(_("No permission to read {0}").format(_(self.doctype)), frappe.PermissionError, title=_("Not Permitted"))
+			frappe.throw(
+				_("No permission to read {0}").format(_(self.doctype)),
+				frappe.PermissionError,
+				title=_("Not Permitted"),
+			)
 		return conditions
 
 	# -- fields -------------------------------------------------------------------------------
@@ -169,7 +217,11 @@ class DatabaseQuery:
 	def _column_tokens(self, tokens: list[tuple[str, str]], i: int) -> tuple[str, int]:
 		"""`name`, `tabX`.`name`, tabX.name or child_field.name starting at tokens[i]."""
 		first = tokens[i][1].strip("`")
-		if i + 2 < len(tokens) and tokens[i + 1] == ("punct", ".") and tokens[i + 2][0] in ("word", "quoted", "star"):
+		if (
+			i + 2 < len(tokens)
+			and tokens[i + 1] == ("punct", ".")
+			and tokens[i + 2][0] in ("word", "quoted", "star")
+		):
 			table, column = first, tokens[i + 2][1].strip("`")
 			return self._qualified(table, column), 3
 		return self._column_sql(first), 1
@@ -188,7 +240,9 @@ class DatabaseQuery:
 			return f"`tab{doctype}`.*"
 		meta = frappe.get_meta(doctype)
 		if column not in meta.get_valid_columns():
-			frappe.throw(_("Field {0} does not exist on {1}").format(frappe.bold(column), _(doctype)), frappe.DataError)
+			frappe.throw(
+				_("Field {0} does not exist on {1}").format(frappe.bold(column), _(doctype)), frappe.DataError
+			)
 		return f"`tab{doctype}`.`{column}`"
 
 	def _column_sql(self, column: str) -> str:
@@ -199,15 +253,22 @@ class DatabaseQuery:
 		if column in self.aliases:
 			return f"`{column}`"
 		if column not in self.meta.get_valid_columns():
-			frappe.throw(_("Field {0} does not exist on {1}").format(frappe.bold(column), _(self.doctype)), frappe.DataError)
+			frappe.throw(
+				_("Field {0} does not exist on {1}").format(frappe.bold(column), _(self.doctype)),
+				frappe.DataError,
+			)
 		return f"`tab{self.doctype}`.`{column}`"
 
 	def _join_child(self, doctype: str) -> None:
 		if doctype in self.joined:
 			return
 		if not any(df.options == doctype for df in self.meta.get_table_fields()):
-			frappe.throw(_("{0} is not a child table of {1}").format(_(doctype), _(self.doctype)), frappe.DataError)
-		self.joined[doctype] = f"`tab{doctype}`.`parent` = `tab{self.doctype}`.`name` and `tab{doctype}`.`parenttype` = {frappe.db.escape(self.doctype)}"
+			frappe.throw(
+				_("{0} is not a child table of {1}").format(_(doctype), _(self.doctype)), frappe.DataError
+			)
+		self.joined[doctype] = (
+			f"`tab{doctype}`.`parent` = `tab{self.doctype}`.`name` and `tab{doctype}`.`parenttype` = {frappe.db.escape(self.doctype)}"
+		)
 
 	def _from_sql(self, join: str) -> str:
 		join = "inner join" if join.strip().lower() == "inner join" else "left join"
@@ -217,7 +278,9 @@ class DatabaseQuery:
 		return sql
 
 	def _reject(self, text: str) -> None:
-		frappe.throw(_("Invalid field or expression in query: {0}").format(frappe.bold(text)), frappe.DataError)
+		frappe.throw(
+			_("Invalid field or expression in query: {0}").format(frappe.bold(text)), frappe.DataError
+		)
 
 	def _order_sql(self, order_by: str | None) -> str:
 		if order_by == "KEEP_DEFAULT_ORDERING":
@@ -250,10 +313,22 @@ class DatabaseQuery:
 
 	def _condition(self, f: tuple[str, str, str, Any], params: list) -> str:
 		doctype, fieldname, operator, value = f
-		column = self._qualified(f"tab{doctype}", fieldname) if doctype != self.doctype else self._column_sql(fieldname)
+		column = (
+			self._qualified(f"tab{doctype}", fieldname)
+			if doctype != self.doctype
+			else self._column_sql(fieldname)
+		)
 		meta = frappe.get_meta(doctype)
 		df = meta.get_field(fieldname)
-		fieldtype = df.fieldtype if df else ("Int" if fieldname in ("docstatus", "idx") else ("Datetime" if fieldname in ("creation", "modified") else "Data"))
+		fieldtype = (
+			df.fieldtype
+			if df
+			else (
+				"Int"
+				if fieldname in ("docstatus", "idx")
+				else ("Datetime" if fieldname in ("creation", "modified") else "Data")
+			)
+		)
 		numeric = fieldtype in NUMERIC_TYPES
 		fallback = "0" if numeric else "''"
 		op = operator.lower().strip()
@@ -294,15 +369,30 @@ def normalize_filters(filters: Any, doctype: str) -> list[tuple[str, str, str, A
 	out: list[tuple[str, str, str, Any]] = []
 	if isinstance(filters, dict):
 		for key, value in filters.items():
-			if isinstance(value, list | tuple) and len(value) == 2 and isinstance(value[0], str) and value[0].lower().strip() in OPERATORS:
+			if (
+				isinstance(value, list | tuple)
+				and len(value) == 2
+				and isinstance(value[0], str)
+				and value[0].lower().strip() in OPERATORS
+			):
 				out.append((doctype, key, value[0], value[1]))
-			elif isinstance(value, list | tuple) and len(value) == 1 and isinstance(value[0], str) and value[0].lower() in ("is",):
+			elif (
+				isinstance(value, list | tuple)
+				and len(value) == 1
+				and isinstance(value[0], str)
+				and value[0].lower() in ("is",)
+			):
 				out.append((doctype, key, "is", "set"))
 			else:
 				out.append((doctype, key, "=", value))
 		return out
 	if isinstance(filters, list | tuple):
-		if len(filters) in (3, 4) and all(not isinstance(x, list | tuple | dict) for x in filters[:2]) and isinstance(filters[-2] if len(filters) == 4 else filters[1], str) and (filters[-2] if len(filters) == 4 else filters[1]).lower() in OPERATORS:
+		if (
+			len(filters) in (3, 4)
+			and all(not isinstance(x, list | tuple | dict) for x in filters[:2])
+			and isinstance(filters[-2] if len(filters) == 4 else filters[1], str)
+			and (filters[-2] if len(filters) == 4 else filters[1]).lower() in OPERATORS
+		):
 			filters = [filters]
 		for f in filters:
 			if isinstance(f, dict):
@@ -327,7 +417,9 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
 		if not match or match.end() == pos:
 			if text[pos:].strip() == "":
 				break
-			frappe.throw(_("Invalid field or expression in query: {0}").format(frappe.bold(text)), frappe.DataError)
+			frappe.throw(
+				_("Invalid field or expression in query: {0}").format(frappe.bold(text)), frappe.DataError
+			)
 		quoted, word, number, string, star, punct = match.groups()
 		if quoted:
 			tokens.append(("quoted", quoted))
@@ -363,7 +455,11 @@ def _as_list(value: Any) -> list:
 def _param(value: Any, fieldtype: str) -> Any:
 	if isinstance(value, bool):
 		return int(value)
-	if fieldtype in ("Int", "Long Int", "Check") and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+	if (
+		fieldtype in ("Int", "Long Int", "Check")
+		and isinstance(value, str)
+		and value.strip().lstrip("-").isdigit()
+	):
 		return int(value)
 	if isinstance(value, _dict | dict | list):
 		return json.dumps(value)
@@ -378,7 +474,11 @@ def _between_values(value: Any, fieldtype: str) -> tuple[Any, Any]:
 	if fieldtype == "Datetime":
 		low = frappe.utils.get_datetime(low)
 		high_dt = frappe.utils.get_datetime(high)
-		if isinstance(high, datetime.date) and not isinstance(high, datetime.datetime) or (isinstance(high, str) and len(high.strip()) <= 10):
+		if (
+			isinstance(high, datetime.date)
+			and not isinstance(high, datetime.datetime)
+			or (isinstance(high, str) and len(high.strip()) <= 10)
+		):
 			high_dt = high_dt.replace(hour=23, minute=59, second=59, microsecond=999999)
 		high = high_dt
 	return low, high

@@ -6,16 +6,58 @@ import frappe
 from frappe import _
 
 # Frappe's own `ignore_links_on_delete` hook (Frappe Lite's "frappe" app has no hooks.py)
-FRAPPE_IGNORE_LINKS_ON_DELETE = ("Communication", "ToDo", "DocShare", "Email Unsubscribe", "Activity Log", "File", "Version", "Document Follow", "Comment", "View Log", "Tag Link", "Notification Log", "Email Queue", "Document Share Key", "Integration Request", "Unhandled Email", "Webhook Request Log", "Workspace", "Route History", "Access Log", "Permission Log", "Error Log")
+FRAPPE_IGNORE_LINKS_ON_DELETE = (
+	"Communication",
+	"ToDo",
+	"DocShare",
+	"Email Unsubscribe",
+	"Activity Log",
+	"File",
+	"Version",
+	"Document Follow",
+	"Comment",
+	"View Log",
+	"Tag Link",
+	"Notification Log",
+	"Email Queue",
+	"Document Share Key",
+	"Integration Request",
+	"Unhandled Email",
+	"Webhook Request Log",
+	"Workspace",
+	"Route History",
+	"Access Log",
+	"Permission Log",
+	"Error Log",
+)
 # (DocType, DocType field, name field) of records that only describe another document: removed with it
-REFERENCES_DELETED_WITH_DOC = (("Comment", "reference_doctype", "reference_name"), ("ToDo", "reference_type", "reference_name"))
+REFERENCES_DELETED_WITH_DOC = (
+	("Comment", "reference_doctype", "reference_name"),
+	("ToDo", "reference_type", "reference_name"),
+)
 
 
-def delete_doc(doctype: str, name, force: bool = False, ignore_permissions: bool = False, flags=None, ignore_on_trash: bool = False, ignore_missing: bool = True) -> None:
+def delete_doc(
+	doctype: str,
+	name,
+	force: bool = False,
+	ignore_permissions: bool = False,
+	flags=None,
+	ignore_on_trash: bool = False,
+	ignore_missing: bool = True,
+) -> None:
 	"""Delete one document (or each of a list of names)."""
 	if isinstance(name, list | tuple):
 		for n in name:
-			delete_doc(doctype, n, force=force, ignore_permissions=ignore_permissions, flags=flags, ignore_on_trash=ignore_on_trash, ignore_missing=ignore_missing)
+			delete_doc(
+				doctype,
+				n,
+				force=force,
+				ignore_permissions=ignore_permissions,
+				flags=flags,
+				ignore_on_trash=ignore_on_trash,
+				ignore_missing=ignore_missing,
+			)
 		return
 	meta = frappe.get_meta(doctype)
 	if meta.issingle:
@@ -31,7 +73,9 @@ def delete_doc(doctype: str, name, force: bool = False, ignore_permissions: bool
 	if not doc.flags.ignore_permissions:
 		doc.check_permission("delete")
 	if doc.docstatus == 1:
-		frappe.throw(_("Submitted Record cannot be deleted. You must cancel it first."), frappe.ValidationError)
+		frappe.throw(
+			_("Submitted Record cannot be deleted. You must cancel it first."), frappe.ValidationError
+		)
 	if not ignore_on_trash:
 		doc.run_method("on_trash")
 		doc.flags.in_delete = True
@@ -48,12 +92,20 @@ def delete_doc(doctype: str, name, force: bool = False, ignore_permissions: bool
 	autoname = meta.autoname or ""
 	if autoname.startswith("naming_series:") and doc.get("naming_series"):
 		revert_series_if_last(doc.naming_series, str(name), doc)
-	elif "#" in autoname and autoname.split(":")[0].lower() not in ("prompt", "field", "hash", "autoincrement", "format"):
+	elif "#" in autoname and autoname.split(":")[0].lower() not in (
+		"prompt",
+		"field",
+		"hash",
+		"autoincrement",
+		"format",
+	):
 		revert_series_if_last(autoname, str(name), doc)
 	doc.run_method("after_delete")
 	_delete_attachments_and_references(doctype, str(name))
 	frappe.clear_document_cache(doctype, name)
-	frappe.publish_realtime("list_update", {"doctype": doctype, "name": name}, doctype=doctype, after_commit=True)
+	frappe.publish_realtime(
+		"list_update", {"doctype": doctype, "name": name}, doctype=doctype, after_commit=True
+	)
 
 
 def check_if_doc_is_linked(doc, method: str = "Delete") -> None:
@@ -73,7 +125,9 @@ def check_if_doc_is_linked(doc, method: str = "Delete") -> None:
 		if not frappe.db.table_exists(f"tab{link_doctype}"):
 			continue
 		columns = "name, docstatus" + (", parent, parenttype" if meta.istable else "")
-		for row in frappe.db.sql(f"select {columns} from `tab{link_doctype}` where `{fieldname}`=%s", (doc.name,), as_dict=True):
+		for row in frappe.db.sql(
+			f"select {columns} from `tab{link_doctype}` where `{fieldname}`=%s", (doc.name,), as_dict=True
+		):
 			parent = row.get("parent")
 			linked_doctype = row.get("parenttype") if parent else link_doctype
 			if linked_doctype in ignored:
@@ -104,7 +158,9 @@ def _link_fields_to(doctype: str):
 def _raise_link_exists(doc, linked_doctype: str, linked_name: str, method: str) -> None:
 	action = _("delete") if method == "Delete" else _("cancel")
 	frappe.throw(
-		_("Cannot {0} {1} {2} because it is linked with {3} {4}").format(action, _(doc.doctype), frappe.bold(doc.name), _(linked_doctype), frappe.bold(linked_name)),
+		_("Cannot {0} {1} {2} because it is linked with {3} {4}").format(
+			action, _(doc.doctype), frappe.bold(doc.name), _(linked_doctype), frappe.bold(linked_name)
+		),
 		frappe.LinkExistsError,
 		title=_("Linked with {0}").format(_(linked_doctype)),
 	)
@@ -114,7 +170,9 @@ def check_if_doc_is_dynamically_linked(doc, method: str = "Delete") -> None:
 	"""LinkExistsError when a Dynamic Link of another (non-cancelled) document points to `doc`."""
 	from frappe.model.meta import get_doctype_index
 
-	ignored = set(_ignored_on_delete()) if method == "Delete" else set(doc.get("ignore_linked_doctypes") or [])
+	ignored = (
+		set(_ignored_on_delete()) if method == "Delete" else set(doc.get("ignore_linked_doctypes") or [])
+	)
 	for other in get_doctype_index():
 		if other in ignored:
 			continue
@@ -133,12 +191,18 @@ def check_if_doc_is_dynamically_linked(doc, method: str = "Delete") -> None:
 			if not frappe.db.table_exists(f"tab{other}"):
 				continue
 			columns = "name, docstatus" + (", parent, parenttype" if meta.istable else "")
-			rows = frappe.db.sql(f"select {columns} from `tab{other}` where `{df.options}`=%s and `{df.fieldname}`=%s", (doc.doctype, str(doc.name)), as_dict=True)
+			rows = frappe.db.sql(
+				f"select {columns} from `tab{other}` where `{df.options}`=%s and `{df.fieldname}`=%s",
+				(doc.doctype, str(doc.name)),
+				as_dict=True,
+			)
 			for row in rows:
 				docstatus = frappe.utils.cint(row.docstatus)
 				if (method == "Delete" and docstatus < 2) or (method == "Cancel" and docstatus == 1):
 					linked_doctype = row.parenttype if meta.istable else other
-					if linked_doctype in ignored or (linked_doctype == doc.doctype and (row.get("parent") or row.name) == doc.name):
+					if linked_doctype in ignored or (
+						linked_doctype == doc.doctype and (row.get("parent") or row.name) == doc.name
+					):
 						continue
 					_raise_link_exists(doc, linked_doctype, row.get("parent") or row.name, method)
 
@@ -150,8 +214,15 @@ def _ignored_on_delete() -> list[str]:
 def _delete_attachments_and_references(doctype: str, name: str) -> None:
 	"""Files attached to the document go with it, and so do its comments and ToDos."""
 	if frappe.db.table_exists("tabFile"):
-		for file_name in frappe.db.sql("select name from `tabFile` where attached_to_doctype=%s and attached_to_name=%s", (doctype, name), pluck=True):
+		for file_name in frappe.db.sql(
+			"select name from `tabFile` where attached_to_doctype=%s and attached_to_name=%s",
+			(doctype, name),
+			pluck=True,
+		):
 			delete_doc("File", file_name, ignore_permissions=True, force=True)
 	for ref_doctype, doctype_field, name_field in REFERENCES_DELETED_WITH_DOC:
 		if doctype != ref_doctype and frappe.db.table_exists(f"tab{ref_doctype}"):
-			frappe.db.sql(f"delete from `tab{ref_doctype}` where `{doctype_field}`=%s and `{name_field}`=%s", (doctype, name))
+			frappe.db.sql(
+				f"delete from `tab{ref_doctype}` where `{doctype_field}`=%s and `{name_field}`=%s",
+				(doctype, name),
+			)

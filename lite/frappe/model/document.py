@@ -35,7 +35,9 @@ def get_doc(*args, **kwargs) -> Document:
 	return controller(kwargs)
 
 
-def new_doc(doctype: str, *, parent_doc=None, parentfield: str | None = None, as_dict: bool = False, **kwargs) -> Document:
+def new_doc(
+	doctype: str, *, parent_doc=None, parentfield: str | None = None, as_dict: bool = False, **kwargs
+) -> Document:
 	"""A new document with field defaults applied."""
 	doc = get_doc({"doctype": doctype, "__islocal": 1, **kwargs})
 	doc._set_defaults()
@@ -80,16 +82,25 @@ class Document(BaseDocument):
 		if meta.issingle:
 			values = frappe.db.get_singles_dict(self.doctype)
 			for df in meta.fields:
-				if df.fieldname and df.fieldname not in values and df.default is not None and df.fieldtype not in ("Table", "Table MultiSelect"):
+				if (
+					df.fieldname
+					and df.fieldname not in values
+					and df.default is not None
+					and df.fieldtype not in ("Table", "Table MultiSelect")
+				):
 					values[df.fieldname] = cast_value(df.fieldtype, df.default)
 			values.update(name=self.doctype, doctype=self.doctype, docstatus=0)
 			self.__dict__.update({k: v for k, v in values.items() if k not in self._table_fieldnames})
 			if values.get("modified"):
 				self.modified = cast_value("Datetime", values.get("modified"))
 		else:
-			rows = frappe.db.sql(f"select * from `tab{self.doctype}` where name=%s", (self.name,), as_dict=True)
+			rows = frappe.db.sql(
+				f"select * from `tab{self.doctype}` where name=%s", (self.name,), as_dict=True
+			)
 			if not rows:
-				frappe.throw(_("{0} {1} not found").format(_(self.doctype), self.name), frappe.DoesNotExistError)
+				frappe.throw(
+					_("{0} {1} not found").format(_(self.doctype), self.name), frappe.DoesNotExistError
+				)
 			self.__dict__.update(rows[0])
 		for df in meta.get_table_fields():
 			rows = frappe.db.sql(
@@ -143,11 +154,23 @@ class Document(BaseDocument):
 
 	def raise_no_permission_to(self, perm_type: str) -> None:
 		frappe.flags.error_message = _("Insufficient Permission for {0}").format(_(self.doctype))
-		frappe.throw(_("No permission to {0} {1} {2}").format(_(perm_type), _(self.doctype), self.name or ""), frappe.PermissionError, title=_("Not Permitted"))
+		frappe.throw(
+			_("No permission to {0} {1} {2}").format(_(perm_type), _(self.doctype), self.name or ""),
+			frappe.PermissionError,
+			title=_("Not Permitted"),
+		)
 
 	# -- lifecycle ----------------------------------------------------------------------------
 
-	def insert(self, ignore_permissions: bool | None = None, ignore_links: bool | None = None, ignore_if_duplicate: bool = False, ignore_mandatory: bool | None = None, set_name: str | None = None, set_child_names: bool = True) -> Document:
+	def insert(
+		self,
+		ignore_permissions: bool | None = None,
+		ignore_links: bool | None = None,
+		ignore_if_duplicate: bool = False,
+		ignore_mandatory: bool | None = None,
+		set_name: str | None = None,
+		set_child_names: bool = True,
+	) -> Document:
 		"""Validate and INSERT this document and its children, running the insert hooks."""
 		if ignore_permissions is not None:
 			self.flags.ignore_permissions = ignore_permissions
@@ -238,10 +261,20 @@ class Document(BaseDocument):
 		self.docstatus = 2
 		return self.save()
 
-	def delete(self, ignore_permissions: bool = False, force: bool = False, *, delete_permanently: bool = False) -> None:
-		frappe.delete_doc(self.doctype, self.name, ignore_permissions=ignore_permissions or self.flags.ignore_permissions, flags=self.flags, force=force)
+	def delete(
+		self, ignore_permissions: bool = False, force: bool = False, *, delete_permanently: bool = False
+	) -> None:
+		frappe.delete_doc(
+			self.doctype,
+			self.name,
+			ignore_permissions=ignore_permissions or self.flags.ignore_permissions,
+			flags=self.flags,
+			force=force,
+		)
 
-	def rename(self, name: str, merge: bool = False, force: bool = False, validate_rename: bool = True) -> str:
+	def rename(
+		self, name: str, merge: bool = False, force: bool = False, validate_rename: bool = True
+	) -> str:
 		"""Rename this document to `name` (and update links to it)."""
 		from frappe.model.rename_doc import rename_doc
 
@@ -320,7 +353,9 @@ class Document(BaseDocument):
 		if (before, after) not in transitions:
 			if before == 2:
 				raise frappe.ValidationError(_("Cannot edit cancelled document"))
-			raise frappe.DocstatusTransitionError(_("Cannot change docstatus from {0} to {1}").format(before, after))
+			raise frappe.DocstatusTransitionError(
+				_("Cannot change docstatus from {0} to {1}").format(before, after)
+			)
 		self._action = transitions[(before, after)]
 		if self._action == "submit" and not self.meta.is_submittable:
 			raise frappe.DocstatusTransitionError(_("{0} is not submittable").format(_(self.doctype)))
@@ -361,14 +396,18 @@ class Document(BaseDocument):
 				raise frappe.DocstatusTransitionError(_("Cannot change docstatus from 0 to 2"))
 			return
 		if self.meta.issingle:
-			stored = frappe.db.sql("select value from tabSingles where doctype=%s and field='modified'", (self.doctype,))
+			stored = frappe.db.sql(
+				"select value from tabSingles where doctype=%s and field='modified'", (self.doctype,)
+			)
 			stored = stored[0][0] if stored else None
 		else:
 			rows = frappe.db.sql(f"select modified from `tab{self.doctype}` where name=%s", (self.name,))
 			stored = rows[0][0] if rows else None
 		if stored and self._original_modified and _ts(stored) != _ts(self._original_modified):
 			frappe.msgprint(
-				_("Error: Document has been modified after you have opened it ({0}, {1}). Please refresh to get the latest document.").format(_ts(stored), _ts(self._original_modified)),
+				_(
+					"Error: Document has been modified after you have opened it ({0}, {1}). Please refresh to get the latest document."
+				).format(_ts(stored), _ts(self._original_modified)),
 				raise_exception=frappe.TimestampMismatchError,
 			)
 
@@ -419,8 +458,12 @@ class Document(BaseDocument):
 		if not missing:
 			return
 		for _fieldname, label in missing:
-			frappe.msgprint(_("Error: Value missing for {0}: {1}").format(_(self.doctype), label), indicator="red")
-		raise frappe.MandatoryError("[{}, {}]: {}".format(self.doctype, self.name, ", ".join(f for f, _label in missing)))
+			frappe.msgprint(
+				_("Error: Value missing for {0}: {1}").format(_(self.doctype), label), indicator="red"
+			)
+		raise frappe.MandatoryError(
+			"[{}, {}]: {}".format(self.doctype, self.name, ", ".join(f for f, _label in missing))
+		)
 
 	def _validate_links(self) -> None:
 		if self.flags.ignore_links or getattr(self, "_action", None) == "cancel":
@@ -432,7 +475,9 @@ class Document(BaseDocument):
 			cancelled.extend(child_cancelled)
 		if invalid:
 			msg = ", ".join(f"{label}: {value}" for _f, value, label in invalid)
-			frappe.throw(_("Could not find {0}").format(msg), frappe.LinkValidationError, title=_("Links Validation"))
+			frappe.throw(
+				_("Could not find {0}").format(msg), frappe.LinkValidationError, title=_("Links Validation")
+			)
 		if cancelled:
 			msg = ", ".join(f"{label}: {value}" for _f, value, label in cancelled)
 			frappe.throw(_("Cannot link cancelled document: {0}").format(msg), frappe.CancelledLinkError)
@@ -449,7 +494,10 @@ class Document(BaseDocument):
 			before = {d.name: d for d in previous.get(df.fieldname) or []}
 			rows = self.get(df.fieldname) or []
 			if len(rows) != len(before) or any(d.name not in before for d in rows):
-				frappe.throw(_("Not allowed to change {0} after submission").format(_(df.label or df.fieldname)), frappe.UpdateAfterSubmitError)
+				frappe.throw(
+					_("Not allowed to change {0} after submission").format(_(df.label or df.fieldname)),
+					frappe.UpdateAfterSubmitError,
+				)
 			for d in rows:
 				_compare_after_submit(d, before[d.name])
 
@@ -458,13 +506,20 @@ class Document(BaseDocument):
 		for field, value in d.items():
 			if field in ("doctype", "name", "docstatus", "idx", "owner", "creation") or value is None:
 				continue
-			frappe.db.sql("insert into tabSingles(doctype, field, value) values (%s, %s, %s)", (self.doctype, field, _to_text(value)))
+			frappe.db.sql(
+				"insert into tabSingles(doctype, field, value) values (%s, %s, %s)",
+				(self.doctype, field, _to_text(value)),
+			)
 
 	def update_children(self) -> None:
 		for df in self.meta.get_table_fields():
 			rows = self.__dict__.get(df.fieldname) or []
 			for d in rows:
-				exists = not d.get("__islocal") and d.name and frappe.db.sql(f"select 1 from `tab{df.options}` where name=%s", (d.name,))
+				exists = (
+					not d.get("__islocal")
+					and d.name
+					and frappe.db.sql(f"select 1 from `tab{df.options}` where name=%s", (d.name,))
+				)
 				if exists:
 					d.db_update()
 				else:
@@ -477,7 +532,14 @@ class Document(BaseDocument):
 				[self.name, self.doctype, df.fieldname, *names],
 			)
 
-	def db_set(self, fieldname: str | dict, value: Any = None, update_modified: bool = True, notify: bool = False, commit: bool = False) -> None:
+	def db_set(
+		self,
+		fieldname: str | dict,
+		value: Any = None,
+		update_modified: bool = True,
+		notify: bool = False,
+		commit: bool = False,
+	) -> None:
 		"""Set field(s) in the database without validation (runs before_change and on_change)."""
 		values = dict(fieldname) if isinstance(fieldname, dict) else {fieldname: value}
 		from frappe.utils.password import set_encrypted_password
@@ -500,7 +562,15 @@ class Document(BaseDocument):
 		if self.meta.issingle:
 			frappe.db.set_single_value(self.doctype, values)
 		else:
-			frappe.db.set_value(self.doctype, self.name, values, None, self.modified, self.modified_by, update_modified=update_modified)
+			frappe.db.set_value(
+				self.doctype,
+				self.name,
+				values,
+				None,
+				self.modified,
+				self.modified_by,
+				update_modified=update_modified,
+			)
 		if update_modified:
 			self._original_modified = self.modified
 		self.run_method("on_change")
@@ -529,9 +599,23 @@ class Document(BaseDocument):
 		"""Tell listeners (the dashboard) that this document changed."""
 		if frappe.flags.in_install or frappe.flags.in_migrate:
 			return
-		frappe.publish_realtime("doc_update", {"modified": str(self.modified), "doctype": self.doctype, "name": self.name}, doctype=self.doctype, docname=self.name, after_commit=True)
+		frappe.publish_realtime(
+			"doc_update",
+			{"modified": str(self.modified), "doctype": self.doctype, "name": self.name},
+			doctype=self.doctype,
+			docname=self.name,
+			after_commit=True,
+		)
 
-	def add_comment(self, comment_type: str = "Comment", text: str | None = None, comment_email: str | None = None, link_doctype=None, link_name=None, comment_by=None) -> Document:
+	def add_comment(
+		self,
+		comment_type: str = "Comment",
+		text: str | None = None,
+		comment_email: str | None = None,
+		link_doctype=None,
+		link_name=None,
+		comment_by=None,
+	) -> Document:
 		return frappe.get_doc(
 			{
 				"doctype": "Comment",
@@ -573,11 +657,15 @@ def _compare_after_submit(doc: BaseDocument, previous: BaseDocument) -> None:
 	for df in doc.meta.get_data_fields():
 		if df.allow_on_submit or df.fieldname in ("modified", "modified_by") or df.fieldtype == "Password":
 			continue
-		if cast_value(df.fieldtype, previous.get(df.fieldname)) != cast_value(df.fieldtype, doc.get(df.fieldname)):
+		if cast_value(df.fieldtype, previous.get(df.fieldname)) != cast_value(
+			df.fieldtype, doc.get(df.fieldname)
+		):
 			label = _(df.label or df.fieldname)
 			if doc.meta.istable:
 				label = _("Row #{0}:").format(doc.idx) + " " + label
-			frappe.throw(_("Not allowed to change {0} after submission").format(label), frappe.UpdateAfterSubmitError)
+			frappe.throw(
+				_("Not allowed to change {0} after submission").format(label), frappe.UpdateAfterSubmitError
+			)
 
 
 def _currently_saving() -> list:

@@ -15,7 +15,21 @@ _index_lock = threading.Lock()
 _doctype_index: dict[tuple[str, ...], dict[str, tuple[str, str, str]]] = {}
 _meta_cache: dict[str, Meta] = {}
 
-DOCFIELD_DEFAULTS = {"reqd": 0, "unique": 0, "read_only": 0, "hidden": 0, "permlevel": 0, "in_list_view": 0, "search_index": 0, "set_only_once": 0, "allow_on_submit": 0, "no_copy": 0, "fetch_if_empty": 0, "ignore_xss_filter": 0, "length": 0}
+DOCFIELD_DEFAULTS = {
+	"reqd": 0,
+	"unique": 0,
+	"read_only": 0,
+	"hidden": 0,
+	"permlevel": 0,
+	"in_list_view": 0,
+	"search_index": 0,
+	"set_only_once": 0,
+	"allow_on_submit": 0,
+	"no_copy": 0,
+	"fetch_if_empty": 0,
+	"ignore_xss_filter": 0,
+	"length": 0,
+}
 
 
 def get_meta(doctype: str, cached: bool = True) -> Meta:

@@ -116,7 +116,13 @@ def _expand_part(part: str, doc: Document | None, series_key: str) -> str:
 	if not part:
 		return ""
 	today = frappe.utils.now_datetime()
-	dates = {"YY": today.strftime("%y"), "YYYY": today.strftime("%Y"), "MM": today.strftime("%m"), "DD": today.strftime("%d"), "WW": today.strftime("%W")}
+	dates = {
+		"YY": today.strftime("%y"),
+		"YYYY": today.strftime("%Y"),
+		"MM": today.strftime("%m"),
+		"DD": today.strftime("%d"),
+		"WW": today.strftime("%W"),
+	}
 	if part in dates:
 		return dates[part]
 	if part.startswith("{") and part.endswith("}") and doc is not None:
@@ -129,7 +135,14 @@ def _expand_part(part: str, doc: Document | None, series_key: str) -> str:
 def _format_autoname(pattern: str, doc: Document) -> str:
 	"""`format:AGT-{YYYY}-{####}` style names, counters per resolved prefix."""
 	today = frappe.utils.now_datetime()
-	dates = {"YY": today.strftime("%y"), "YYYY": today.strftime("%Y"), "MM": today.strftime("%m"), "DD": today.strftime("%d"), "WW": today.strftime("%W"), "timestamp": str(int(today.timestamp()))}
+	dates = {
+		"YY": today.strftime("%y"),
+		"YYYY": today.strftime("%Y"),
+		"MM": today.strftime("%m"),
+		"DD": today.strftime("%d"),
+		"WW": today.strftime("%W"),
+		"timestamp": str(int(today.timestamp())),
+	}
 
 	resolved_parts: list[str] = []
 	counter_digits = 0
@@ -149,7 +162,10 @@ def _format_autoname(pattern: str, doc: Document) -> str:
 		else:
 			value = doc.get(token)
 			if value in (None, ""):
-				frappe.throw(_("{0} is required to name this document").format(_(doc.meta.get_label(token))), frappe.MandatoryError)
+				frappe.throw(
+					_("{0} is required to name this document").format(_(doc.meta.get_label(token))),
+					frappe.MandatoryError,
+				)
 			resolved_parts.append(str(value))
 	prefix_key = "".join(resolved_parts)
 	if counter_digits:
@@ -180,7 +196,10 @@ def revert_series_if_last(key: str, name: str, doc: Document | None = None) -> N
 		return
 	count = re.match(r"\d+", name[len(prefix) :])
 	if count:
-		frappe.db.sql("update tabSeries set current = current - 1 where name=%s and current=%s", (prefix, int(count.group())))
+		frappe.db.sql(
+			"update tabSeries set current = current - 1 where name=%s and current=%s",
+			(prefix, int(count.group())),
+		)
 
 
 def _default_series(doc: Document) -> str | None:
@@ -199,18 +218,27 @@ def validate_name(doc: Document) -> str:
 	if not name:
 		frappe.throw(_("No Name Specified for {0}").format(_(doc.doctype)))
 	if name.startswith("New " + doc.doctype):
-		frappe.throw(_("There were some errors setting the name, please contact the administrator"), frappe.NameError)
+		frappe.throw(
+			_("There were some errors setting the name, please contact the administrator"), frappe.NameError
+		)
 	if name == doc.doctype and name != "DocType" and not frappe.get_meta(doc.doctype).issingle:
 		frappe.throw(_("Name of {0} cannot be {1}").format(_(doc.doctype), name), frappe.NameError)
 	if re.search(r"[<>\n\r\t]", name):
-		frappe.throw(_("Name cannot contain special characters like {0}").format("'<', '>'"), frappe.NameError)
+		frappe.throw(
+			_("Name cannot contain special characters like {0}").format("'<', '>'"), frappe.NameError
+		)
 	if len(name) > 140:
-		frappe.throw(_("Name of {0} cannot be longer than 140 characters").format(_(doc.doctype)), frappe.InvalidNameError)
+		frappe.throw(
+			_("Name of {0} cannot be longer than 140 characters").format(_(doc.doctype)),
+			frappe.InvalidNameError,
+		)
 	doc.name = name
 	return name
 
 
-def append_number_if_name_exists(doctype: str, value: str, fieldname: str = "name", separator: str = "-", filters: dict | None = None) -> str:
+def append_number_if_name_exists(
+	doctype: str, value: str, fieldname: str = "name", separator: str = "-", filters: dict | None = None
+) -> str:
 	"""`value`, or `value-1`, `value-2`... whichever is free."""
 	candidate, number = value, 0
 	while frappe.db.exists(doctype, {fieldname: candidate, **(filters or {})}):

@@ -25,7 +25,10 @@ def get_system_managers(only_name: bool = False) -> list[str]:
 
 def is_system_user(user: str | None = None) -> bool:
 	user = user or frappe.session.user
-	return user == "Administrator" or frappe.db.get_value("User", {"name": user, "enabled": 1}, "user_type") == "System User"
+	return (
+		user == "Administrator"
+		or frappe.db.get_value("User", {"name": user, "enabled": 1}, "user_type") == "System User"
+	)
 
 
 class UserPermissions:

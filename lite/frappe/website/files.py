@@ -102,7 +102,12 @@ def can_read_file(file: Any) -> bool:
 def _send_file(path: str, max_age: int, **kwargs) -> Response:
 	"""The file as a conditional (ETag / If-Modified-Since aware) response."""
 	return send_file(
-		path, frappe.local.request.environ, mimetype=_mimetype(path), conditional=True, max_age=max_age, **kwargs
+		path,
+		frappe.local.request.environ,
+		mimetype=_mimetype(path),
+		conditional=True,
+		max_age=max_age,
+		**kwargs,
 	)
 
 

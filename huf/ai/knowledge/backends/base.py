@@ -121,7 +121,9 @@ def normalise_filters(filters: dict | str | None) -> dict[str, list[str]]:
 	for key, value in filters.items():
 		if key not in FILTER_KEYS:
 			frappe.throw(
-				_("Unknown filter {0}. Filters can use: {1}.").format(frappe.bold(key), ", ".join(FILTER_KEYS))
+				_("Unknown filter {0}. Filters can use: {1}.").format(
+					frappe.bold(key), ", ".join(FILTER_KEYS)
+				)
 			)
 		values = value if isinstance(value, list | tuple | set) else [value]
 		values = [str(v) for v in values if v is not None and str(v) != ""]

@@ -187,7 +187,9 @@ class ChromaBackend(KnowledgeBackend):
 				hits = self._query(collection, vector, self.live_generation(collection), top_k, filters)
 		return hits
 
-	def _query(self, collection: Any, vector: list[float], generation: int, top_k: int, filters: dict) -> list[Hit]:
+	def _query(
+		self, collection: Any, vector: list[float], generation: int, top_k: int, filters: dict
+	) -> list[Hit]:
 		where = [{key: {"$in": values}} for key, values in filters.items()]
 		if (collection.metadata or {}).get("building") is None and not where:
 			# Outside a rebuild the collection holds only the live generation, and a metadata filter
@@ -196,7 +198,9 @@ class ChromaBackend(KnowledgeBackend):
 			if all(cint(meta.get("generation")) == generation for meta in result["metadatas"][0]):
 				return self._hits(result)
 		where.insert(0, {"generation": generation})
-		return self._hits(self._run_query(collection, vector, top_k, where[0] if len(where) == 1 else {"$and": where}))
+		return self._hits(
+			self._run_query(collection, vector, top_k, where[0] if len(where) == 1 else {"$and": where})
+		)
 
 	@staticmethod
 	def _run_query(collection: Any, vector: list[float], top_k: int, where: dict | None) -> dict:

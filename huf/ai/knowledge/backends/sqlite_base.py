@@ -216,7 +216,9 @@ class SQLiteBackend(KnowledgeBackend):
 		"""Work done before the write transaction (embeddings), so the file is not locked meanwhile."""
 		return None
 
-	def index_chunks(self, conn: Any, ids: list[int], chunks: list[Chunk], prepared: Any, generation: int) -> None:
+	def index_chunks(
+		self, conn: Any, ids: list[int], chunks: list[Chunk], prepared: Any, generation: int
+	) -> None:
 		"""Add freshly inserted chunks to the search index (FTS does it with triggers)."""
 
 	def unindex(self, conn: Any, where: str, params: tuple) -> None:

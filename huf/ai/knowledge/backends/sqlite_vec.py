@@ -49,14 +49,23 @@ class SQLiteVecBackend(SQLiteBackend):
 	def prepare_chunks(self, chunks: list[Chunk]) -> list[list[float]]:
 		return embed_texts(self.source, [chunk.text for chunk in chunks])
 
-	def index_chunks(self, conn: Any, ids: list[int], chunks: list[Chunk], prepared: Any, generation: int) -> None:
+	def index_chunks(
+		self, conn: Any, ids: list[int], chunks: list[Chunk], prepared: Any, generation: int
+	) -> None:
 		from sqlite_vec import serialize_float32
 
 		conn.executemany(
 			"INSERT INTO vec_chunks (chunk_id, embedding, generation, knowledge_input, input_type, title)"
 			" VALUES (?, ?, ?, ?, ?, ?)",
 			[
-				(chunk_id, serialize_float32(vector), generation, c.knowledge_input, c.input_type or "", c.title or "")
+				(
+					chunk_id,
+					serialize_float32(vector),
+					generation,
+					c.knowledge_input,
+					c.input_type or "",
+					c.title or "",
+				)
 				for chunk_id, c, vector in zip(ids, chunks, prepared, strict=True)
 			],
 		)

@@ -39,7 +39,9 @@ class Agent(Document):
 		if cint(self.history_limit) < 1:
 			frappe.throw(_("History Limit must be at least 1."))
 		if not 0 < flt(self.summary_ratio) < 1:
-			frappe.throw(_("Summary Ratio must be greater than 0 and less than 1 (0.7 summarizes the oldest 70%)."))
+			frappe.throw(
+				_("Summary Ratio must be greater than 0 and less than 1 (0.7 summarizes the oldest 70%).")
+			)
 		for fieldname in ("max_knowledge_tokens", "max_context_chars"):
 			if cint(self.get(fieldname)) < 0:
 				frappe.throw(_("{0} cannot be negative.").format(_(self.meta.get_label(fieldname))))
@@ -52,7 +54,9 @@ class Agent(Document):
 			if not self.agent_prompt:
 				frappe.throw(_("Agent Prompt is required when Prompt Mode is Template."))
 			if self._changed("agent_prompt"):
-				self.template_version_at_attach = cint(frappe.db.get_value("Agent Prompt", self.agent_prompt, "version"))
+				self.template_version_at_attach = cint(
+					frappe.db.get_value("Agent Prompt", self.agent_prompt, "version")
+				)
 		if self.summary_prompt_mode == "Template":
 			if not self.summary_prompt_template:
 				frappe.throw(_("Summary Prompt Template is required when Summary Prompt Mode is Template."))
@@ -80,7 +84,7 @@ def validate_model_of_provider(model: str, provider: str) -> None:
 	model_provider = frappe.db.get_value("AI Model", model, "provider")
 	if model_provider and model_provider != provider and "/" not in model:
 		frappe.throw(
-			_("Model {0} belongs to the provider {1}, not {2}. Pick a model of {2}, or a model name with a provider prefix such as openai/gpt-4o.").format(
-				frappe.bold(model), frappe.bold(model_provider), frappe.bold(provider)
-			)
+			_(
+				"Model {0} belongs to the provider {1}, not {2}. Pick a model of {2}, or a model name with a provider prefix such as openai/gpt-4o."
+			).format(frappe.bold(model), frappe.bold(model_provider), frappe.bold(provider))
 		)

@@ -7,7 +7,13 @@ from huf.huf.factories import make_model, make_provider
 def new_agent(**values):
 	make_model("test-model", "Test Provider")
 	return frappe.get_doc(
-		{"doctype": "Agent", "agent_name": "Validated Agent", "provider": "Test Provider", "model": "test-model", **values}
+		{
+			"doctype": "Agent",
+			"agent_name": "Validated Agent",
+			"provider": "Test Provider",
+			"model": "test-model",
+			**values,
+		}
 	)
 
 

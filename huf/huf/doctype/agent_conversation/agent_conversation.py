@@ -25,7 +25,10 @@ class AgentConversation(Document):
 		if self.user != frappe.session.user and (not before or before.user != self.user):
 			frappe.throw(_("You can only start conversations for yourself."), frappe.PermissionError)
 		if self.agent and (not before or before.agent != self.agent) and not is_agent_open_to(self.agent):
-			frappe.throw(_("You are not allowed to use the agent {0}.").format(frappe.bold(self.agent)), frappe.PermissionError)
+			frappe.throw(
+				_("You are not allowed to use the agent {0}.").format(frappe.bold(self.agent)),
+				frappe.PermissionError,
+			)
 
 
 def normalize_conversation_data(value) -> str | None:

@@ -24,6 +24,8 @@ class AgentMessage(Document):
 				"Error": "error",
 			}.get(self.kind, "message")
 		if self.tool_call and not self.tool_name:
-			call = frappe.db.get_value("Agent Tool Call", self.tool_call, ["tool", "tool_args", "status"], as_dict=True)
+			call = frappe.db.get_value(
+				"Agent Tool Call", self.tool_call, ["tool", "tool_args", "status"], as_dict=True
+			)
 			if call:
 				self.tool_name, self.tool_args, self.tool_status = call.tool, call.tool_args, call.status

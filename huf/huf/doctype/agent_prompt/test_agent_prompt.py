@@ -5,7 +5,9 @@ from frappe.tests import IntegrationTestCase
 def lineage_rows(doctype: str, lineage: str) -> list[tuple]:
 	return [
 		(row.version, row.is_latest)
-		for row in frappe.get_all(doctype, filters={"lineage": lineage}, fields=["version", "is_latest"], order_by="version asc")
+		for row in frappe.get_all(
+			doctype, filters={"lineage": lineage}, fields=["version", "is_latest"], order_by="version asc"
+		)
 	]
 
 
@@ -13,7 +15,9 @@ class PromptVersioningTests:
 	doctype = ""
 
 	def new_prompt(self, **values):
-		return frappe.get_doc({"doctype": self.doctype, "title": "Sales Assistant", "prompt_body": "You sell.", **values})
+		return frappe.get_doc(
+			{"doctype": self.doctype, "title": "Sales Assistant", "prompt_body": "You sell.", **values}
+		)
 
 	def test_versions_increment_with_one_latest(self):
 		first = self.new_prompt().insert()

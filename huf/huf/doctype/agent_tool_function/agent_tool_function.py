@@ -22,14 +22,25 @@ from huf.huf.validators import throw_if_duplicate_rows, validate_http_url
 TOOL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FIELDNAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
-ANNOTATION_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array", "tuple": "array", "set": "array", "dict": "object"}
+ANNOTATION_TYPES = {
+	"str": "string",
+	"int": "integer",
+	"float": "number",
+	"bool": "boolean",
+	"list": "array",
+	"tuple": "array",
+	"set": "array",
+	"dict": "object",
+}
 
 
 class AgentToolFunction(Document):
 	def validate(self) -> None:
 		self.tool_name = (self.tool_name or "").strip()
 		if not TOOL_NAME_PATTERN.match(self.tool_name):
-			frappe.throw(_("Tool Name may contain only letters, digits, _ and -, at most 64 characters (no spaces)."))
+			frappe.throw(
+				_("Tool Name may contain only letters, digits, _ and -, at most 64 characters (no spaces).")
+			)
 		self.validate_parameters()
 		self.validate_type_fields()
 		self.validate_http_headers()
@@ -65,12 +76,18 @@ class AgentToolFunction(Document):
 			registered = find_registered_tool(path)
 			if not registered:
 				frappe.throw(
-					_("{0} is not registered by any installed app's huf_tools hook, so it cannot be an App Provided tool.").format(frappe.bold(path)),
+					_(
+						"{0} is not registered by any installed app's huf_tools hook, so it cannot be an App Provided tool."
+					).format(frappe.bold(path)),
 					frappe.PermissionError,
 				)
 			app = registered[0]
 			if self.provider_app and self.provider_app != app:
-				frappe.throw(_("{0} is registered by the app {1}, not {2}.").format(frappe.bold(path), app, self.provider_app))
+				frappe.throw(
+					_("{0} is registered by the app {1}, not {2}.").format(
+						frappe.bold(path), app, self.provider_app
+					)
+				)
 			self.provider_app = app
 			return None
 		try:
@@ -81,7 +98,9 @@ class AgentToolFunction(Document):
 			frappe.throw(_("{0} is not a function.").format(frappe.bold(path)))
 		if getattr(function, "__func__", function) not in frappe.whitelisted:
 			frappe.throw(
-				_("Function {0} must be decorated with @frappe.whitelist() to be used as a tool.").format(frappe.bold(path)),
+				_("Function {0} must be decorated with @frappe.whitelist() to be used as a tool.").format(
+					frappe.bold(path)
+				),
 				frappe.PermissionError,
 			)
 		return function
@@ -95,20 +114,34 @@ class AgentToolFunction(Document):
 			row.child_table_name = (row.child_table_name or "").strip() or None
 			row.label = row.label or frappe.unscrub(row.fieldname)
 			if not FIELDNAME_PATTERN.match(row.fieldname):
-				frappe.throw(_("Parameters row {0}: {1} is not a valid fieldname (letters, digits and _, not starting with a digit).").format(row.idx, frappe.bold(row.fieldname)))
+				frappe.throw(
+					_(
+						"Parameters row {0}: {1} is not a valid fieldname (letters, digits and _, not starting with a digit)."
+					).format(row.idx, frappe.bold(row.fieldname))
+				)
 			key = (row.child_table_name, row.fieldname)
 			if key in seen:
-				frappe.throw(_("Parameters row {0}: {1} is defined twice.").format(row.idx, frappe.bold(row.fieldname)))
+				frappe.throw(
+					_("Parameters row {0}: {1} is defined twice.").format(row.idx, frappe.bold(row.fieldname))
+				)
 			seen.add(key)
 			options = split_options(row.options)
 			if options and row.type not in ENUM_TYPES:
-				frappe.throw(_("Parameters row {0}: options can only be given for string, integer, number or array parameters.").format(row.idx))
+				frappe.throw(
+					_(
+						"Parameters row {0}: options can only be given for string, integer, number or array parameters."
+					).format(row.idx)
+				)
 			if row.type in ("integer", "number"):
 				for option in options:
 					try:
 						int(option) if row.type == "integer" else float(option)
 					except ValueError:
-						frappe.throw(_("Parameters row {0}: option {1} is not a {2}.").format(row.idx, frappe.bold(option), row.type))
+						frappe.throw(
+							_("Parameters row {0}: option {1} is not a {2}.").format(
+								row.idx, frappe.bold(option), row.type
+							)
+						)
 
 	def validate_parameters_against_doctype(self) -> None:
 		meta = frappe.get_meta(self.reference_doctype)
@@ -117,18 +150,30 @@ class AgentToolFunction(Document):
 			if row.child_table_name:
 				table = meta.get_field(row.child_table_name)
 				if not table or table.fieldtype not in ("Table", "Table MultiSelect"):
-					frappe.throw(_("Parameters row {0}: {1} is not a table of {2}.").format(row.idx, frappe.bold(row.child_table_name), self.reference_doctype))
+					frappe.throw(
+						_("Parameters row {0}: {1} is not a table of {2}.").format(
+							row.idx, frappe.bold(row.child_table_name), self.reference_doctype
+						)
+					)
 				target = frappe.get_meta(table.options)
 			if row.fieldname == "document_id" and not row.child_table_name:
 				continue
 			if row.fieldname != "name" and not target.has_field(row.fieldname):
-				frappe.throw(_("Parameters row {0}: {1} has no field {2}.").format(row.idx, target.name, frappe.bold(row.fieldname)))
+				frappe.throw(
+					_("Parameters row {0}: {1} has no field {2}.").format(
+						row.idx, target.name, frappe.bold(row.fieldname)
+					)
+				)
 
 	def validate_http_headers(self) -> None:
 		for row in self.http_headers:
 			row.key = (row.key or "").strip()
 			if not HEADER_NAME_PATTERN.match(row.key):
-				frappe.throw(_("HTTP Headers row {0}: {1} is not a valid header name.").format(row.idx, frappe.bold(row.key)))
+				frappe.throw(
+					_("HTTP Headers row {0}: {1} is not a valid header name.").format(
+						row.idx, frappe.bold(row.key)
+					)
+				)
 		throw_if_duplicate_rows(self.http_headers, "key", _("HTTP Headers"))
 
 	# -- Desk button ---------------------------------------------------------------------------------
@@ -138,7 +183,9 @@ class AgentToolFunction(Document):
 		"""Fill the Parameters table from the function's signature (or its huf_tools definition)."""
 		self.check_permission("write")
 		if self.types not in ("Custom Function", "App Provided"):
-			frappe.throw(_("Parameters can only be read from code for Custom Function and App Provided tools."))
+			frappe.throw(
+				_("Parameters can only be read from code for Custom Function and App Provided tools.")
+			)
 		function = self.get_function()
 		existing = {row.fieldname: row for row in self.parameters if not row.child_table_name}
 		if self.types == "App Provided":
@@ -160,12 +207,14 @@ def signature_parameters(function: Callable) -> list[dict]:
 	for name, parameter in inspect.signature(function).parameters.items():
 		if name in ("self", "cls") or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
 			continue
-		rows.append({
-			"fieldname": name,
-			"label": frappe.unscrub(name),
-			"type": annotation_json_type(parameter.annotation),
-			"required": int(parameter.default is inspect.Parameter.empty),
-		})
+		rows.append(
+			{
+				"fieldname": name,
+				"label": frappe.unscrub(name),
+				"type": annotation_json_type(parameter.annotation),
+				"required": int(parameter.default is inspect.Parameter.empty),
+			}
+		)
 	return rows
 
 

@@ -19,7 +19,15 @@ def not_whitelisted(city: str) -> str:
 
 
 def new_tool(**values):
-	return frappe.get_doc({"doctype": "Agent Tool Function", "tool_name": "test_tool", "tool_type": "Custom", "description": "Test", **values})
+	return frappe.get_doc(
+		{
+			"doctype": "Agent Tool Function",
+			"tool_name": "test_tool",
+			"tool_type": "Custom",
+			"description": "Test",
+			**values,
+		}
+	)
 
 
 class TestAgentToolFunction(IntegrationTestCase):
@@ -71,7 +79,9 @@ class TestAgentToolFunction(IntegrationTestCase):
 			new_tool(types="App Provided", function_path="subprocess.getoutput").insert()
 
 	def test_app_provided_registered_tool_saves(self):
-		doc = new_tool(tool_name="my_ocr", types="App Provided", function_path="huf.ai.sdk_tools.handle_ocr_document").insert()
+		doc = new_tool(
+			tool_name="my_ocr", types="App Provided", function_path="huf.ai.sdk_tools.handle_ocr_document"
+		).insert()
 		self.assertEqual(doc.provider_app, "huf")
 
 	def test_run_agent_needs_agent(self):
@@ -84,7 +94,9 @@ class TestAgentToolFunction(IntegrationTestCase):
 		with self.assertRaisesRegex(frappe.ValidationError, "Base URL or a parameter named url"):
 			new_tool(types="GET").insert()
 		new_tool(tool_name="get_with_base", types="GET", base_url="https://api.example.com").insert()
-		new_tool(tool_name="get_with_url", types="POST", parameters=[{"fieldname": "url", "type": "string"}]).insert()
+		new_tool(
+			tool_name="get_with_url", types="POST", parameters=[{"fieldname": "url", "type": "string"}]
+		).insert()
 
 	def test_tool_name_without_spaces(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "Tool Name"):
@@ -93,6 +105,7 @@ class TestAgentToolFunction(IntegrationTestCase):
 	def test_fetch_parameters_from_code(self):
 		doc = new_tool(types="Custom Function", function_path=f"{THIS_MODULE}.sample_tool").insert()
 		rows = doc.fetch_parameters_from_code()
-		self.assertEqual([(r["fieldname"], r["type"], r["required"]) for r in rows], [
-			("city", "string", 1), ("days", "integer", 0), ("metric", "boolean", 0)
-		])
+		self.assertEqual(
+			[(r["fieldname"], r["type"], r["required"]) for r in rows],
+			[("city", "string", 1), ("days", "integer", 0), ("metric", "boolean", 0)],
+		)

@@ -25,7 +25,13 @@ UNTRIGGERABLE_DOCTYPES = frozenset(
 	("Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Error Log")
 )
 
-INTERVAL_UNITS = {"Hourly": "hours", "Daily": "days", "Weekly": "weeks", "Monthly": "months", "Yearly": "years"}
+INTERVAL_UNITS = {
+	"Hourly": "hours",
+	"Daily": "days",
+	"Weekly": "weeks",
+	"Monthly": "months",
+	"Yearly": "years",
+}
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 SCHEDULE_FIELDS = ("trigger_type", "scheduled_interval", "interval_count", "cron_expression", "disabled")
 
@@ -69,11 +75,20 @@ class AgentTrigger(Document):
 				)
 			)
 		if frappe.get_meta(self.reference_doctype).istable:
-			frappe.throw(_("{0} is a child table; attach the trigger to its parent DocType.").format(frappe.bold(self.reference_doctype)))
-		if self.doc_event in ("on_submit", "on_cancel", "on_update_after_submit") and not frappe.get_meta(
-			self.reference_doctype
-		).is_submittable:
-			frappe.throw(_("{0} is not submittable, so {1} never happens.").format(frappe.bold(self.reference_doctype), self.doc_event))
+			frappe.throw(
+				_("{0} is a child table; attach the trigger to its parent DocType.").format(
+					frappe.bold(self.reference_doctype)
+				)
+			)
+		if (
+			self.doc_event in ("on_submit", "on_cancel", "on_update_after_submit")
+			and not frappe.get_meta(self.reference_doctype).is_submittable
+		):
+			frappe.throw(
+				_("{0} is not submittable, so {1} never happens.").format(
+					frappe.bold(self.reference_doctype), self.doc_event
+				)
+			)
 		validate_condition(self.condition)
 		self.validate_attachments()
 
@@ -84,11 +99,19 @@ class AgentTrigger(Document):
 			if row.source_type == "Child Table":
 				table = meta.get_field(row.child_table) if row.child_table else None
 				if not table or table.fieldtype not in ("Table", "Table MultiSelect"):
-					frappe.throw(_("File Attachments row {0}: {1} is not a table of {2}.").format(row.idx, frappe.bold(row.child_table or ""), self.reference_doctype))
+					frappe.throw(
+						_("File Attachments row {0}: {1} is not a table of {2}.").format(
+							row.idx, frappe.bold(row.child_table or ""), self.reference_doctype
+						)
+					)
 				target = frappe.get_meta(table.options)
 			field = target.get_field(row.field_name)
 			if not field or field.fieldtype not in ("Attach", "Attach Image"):
-				frappe.throw(_("File Attachments row {0}: {1} is not an Attach field of {2}.").format(row.idx, frappe.bold(row.field_name), target.name))
+				frappe.throw(
+					_("File Attachments row {0}: {1} is not an Attach field of {2}.").format(
+						row.idx, frappe.bold(row.field_name), target.name
+					)
+				)
 
 	def validate_schedule(self) -> None:
 		if not self.scheduled_interval:
@@ -96,7 +119,11 @@ class AgentTrigger(Document):
 		if self.scheduled_interval == "Cron":
 			self.cron_expression = (self.cron_expression or "").strip()
 			if not self.cron_expression or not _valid_cron(self.cron_expression):
-				frappe.throw(_("{0} is not a valid cron expression (five fields, e.g. 0 9 * * 1-5).").format(frappe.bold(self.cron_expression or _("(empty)"))))
+				frappe.throw(
+					_("{0} is not a valid cron expression (five fields, e.g. 0 9 * * 1-5).").format(
+						frappe.bold(self.cron_expression or _("(empty)"))
+					)
+				)
 		else:
 			if not self.interval_count:
 				self.interval_count = 1
@@ -120,12 +147,21 @@ class AgentTrigger(Document):
 		return add_to_date(after, **{unit: cint(self.interval_count) or 1})
 
 	def validate_webhook(self) -> None:
-		self.webhook_slug = (self.webhook_slug or "").strip().lower() or _slugify(self.trigger_name or self.agent)
+		self.webhook_slug = (self.webhook_slug or "").strip().lower() or _slugify(
+			self.trigger_name or self.agent
+		)
 		if not SLUG_PATTERN.match(self.webhook_slug):
 			frappe.throw(_("Webhook Slug may contain only lowercase letters, digits, - and _ (at most 80)."))
-		clash = frappe.db.get_value("Agent Trigger", {"webhook_slug": self.webhook_slug, "name": ("!=", self.name or "")})
+		clash = frappe.db.get_value(
+			"Agent Trigger", {"webhook_slug": self.webhook_slug, "name": ("!=", self.name or "")}
+		)
 		if clash:
-			frappe.throw(_("Webhook Slug {0} is already used by the trigger {1}.").format(frappe.bold(self.webhook_slug), clash), frappe.DuplicateEntryError)
+			frappe.throw(
+				_("Webhook Slug {0} is already used by the trigger {1}.").format(
+					frappe.bold(self.webhook_slug), clash
+				),
+				frappe.DuplicateEntryError,
+			)
 		if not self.webhook_key:
 			# A Password field: stored encrypted, never shown again in the form.
 			self.webhook_key = frappe.generate_hash(length=40)

@@ -11,7 +11,12 @@ def new_trigger(**values):
 
 class TestAgentTrigger(IntegrationTestCase):
 	def test_doc_event_trigger_saves_and_is_named(self):
-		doc = new_trigger(trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update", condition='doc.status == "Open"').insert()
+		doc = new_trigger(
+			trigger_type="Doc Event",
+			reference_doctype="ToDo",
+			doc_event="on_update",
+			condition='doc.status == "Open"',
+		).insert()
 		self.assertEqual(doc.name, "Test Agent - Doc Event")
 		self.assertEqual(new_trigger(trigger_type="Manual").insert().name, "Test Agent - Manual")
 
@@ -26,7 +31,9 @@ class TestAgentTrigger(IntegrationTestCase):
 
 	def test_own_log_doctypes_cannot_trigger(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "trigger it again"):
-			new_trigger(trigger_type="Doc Event", reference_doctype="Agent Run", doc_event="after_insert").insert()
+			new_trigger(
+				trigger_type="Doc Event", reference_doctype="Agent Run", doc_event="after_insert"
+			).insert()
 
 	def test_submit_events_need_a_submittable_doctype(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "not submittable"):
@@ -34,11 +41,21 @@ class TestAgentTrigger(IntegrationTestCase):
 
 	def test_condition_must_compile(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "not a valid expression"):
-			new_trigger(trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update", condition="doc.status ==").insert()
+			new_trigger(
+				trigger_type="Doc Event",
+				reference_doctype="ToDo",
+				doc_event="on_update",
+				condition="doc.status ==",
+			).insert()
 
 	def test_condition_must_pass_safe_eval(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "not allowed"):
-			new_trigger(trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update", condition="doc.__class__").insert()
+			new_trigger(
+				trigger_type="Doc Event",
+				reference_doctype="ToDo",
+				doc_event="on_update",
+				condition="doc.__class__",
+			).insert()
 
 	def test_schedule_computes_next_execution(self):
 		before = now_datetime()
@@ -51,10 +68,17 @@ class TestAgentTrigger(IntegrationTestCase):
 		self.assertLessEqual(get_datetime(doc.next_execution), add_to_date(now_datetime(), hours=2))
 
 	def test_schedule_cron(self):
-		doc = new_trigger(trigger_type="Schedule", scheduled_interval="Cron", cron_expression="0 9 * * *").insert()
+		doc = new_trigger(
+			trigger_type="Schedule", scheduled_interval="Cron", cron_expression="0 9 * * *"
+		).insert()
 		self.assertEqual(get_datetime(doc.next_execution).hour, 9)
 		with self.assertRaisesRegex(frappe.ValidationError, "cron"):
-			new_trigger(trigger_name="bad cron", trigger_type="Schedule", scheduled_interval="Cron", cron_expression="every day").insert()
+			new_trigger(
+				trigger_name="bad cron",
+				trigger_type="Schedule",
+				scheduled_interval="Cron",
+				cron_expression="every day",
+			).insert()
 
 	def test_schedule_needs_interval(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "Scheduled Interval is required"):
@@ -76,7 +100,9 @@ class TestAgentTrigger(IntegrationTestCase):
 		with self.assertRaisesRegex(frappe.DuplicateEntryError, "already used"):
 			new_trigger(trigger_name="hook two", trigger_type="Webhook", webhook_slug="orders").insert()
 		with self.assertRaisesRegex(frappe.ValidationError, "Webhook Slug"):
-			new_trigger(trigger_name="hook three", trigger_type="Webhook", webhook_slug="no spaces please").insert()
+			new_trigger(
+				trigger_name="hook three", trigger_type="Webhook", webhook_slug="no spaces please"
+			).insert()
 
 	def test_app_event_needs_app_and_event(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "App Name and Event Name"):

@@ -16,7 +16,9 @@ class TestAIModel(IntegrationTestCase):
 		self.assertEqual(doc.use_custom_pricing, 1)
 
 	def test_free_model_with_custom_pricing(self):
-		doc = new_model(use_custom_pricing=1, input_cost_per_1m_tokens=0, output_cost_per_1m_tokens=0).insert()
+		doc = new_model(
+			use_custom_pricing=1, input_cost_per_1m_tokens=0, output_cost_per_1m_tokens=0
+		).insert()
 		self.assertEqual(doc.use_custom_pricing, 1)
 
 	def test_prices_must_be_set_together(self):

@@ -21,6 +21,8 @@ class AIProvider(Document):
 		)
 		if clash:
 			frappe.throw(
-				_("An AI Provider named {0} already exists (names are not case-sensitive).").format(frappe.bold(clash[0][0])),
+				_("An AI Provider named {0} already exists (names are not case-sensitive).").format(
+					frappe.bold(clash[0][0])
+				),
 				frappe.DuplicateEntryError,
 			)

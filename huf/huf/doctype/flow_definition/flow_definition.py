@@ -20,7 +20,10 @@ class FlowDefinition(Document):
 		errors = flow_errors(definition, self.flow_id)
 		if errors:
 			frappe.throw(
-				_("The flow definition is not valid:") + "<ul>" + "".join(f"<li>{escape_html(e)}</li>" for e in errors) + "</ul>",
+				_("The flow definition is not valid:")
+				+ "<ul>"
+				+ "".join(f"<li>{escape_html(e)}</li>" for e in errors)
+				+ "</ul>",
 				title=_("Invalid Flow"),
 			)
 		self.schema_version = cint(definition.get("schema_version")) or 1

@@ -38,7 +38,9 @@ def flow_errors(definition, flow_id: str | None = None) -> list[str]:
 		return ["The definition must be a JSON object."]
 	errors: list[str] = []
 	if flow_id is not None and definition.get("id") != flow_id:
-		errors.append(f"The id of the definition ({definition.get('id')}) must equal the Flow ID ({flow_id}).")
+		errors.append(
+			f"The id of the definition ({definition.get('id')}) must equal the Flow ID ({flow_id})."
+		)
 	nodes, edges = definition.get("nodes"), definition.get("edges", [])
 	if not isinstance(nodes, list) or not nodes:
 		return [*errors, "The definition needs a non-empty list of nodes."]

@@ -15,16 +15,27 @@ GOOD = {
 	],
 	"edges": [
 		{"id": "e1", "source": "start", "target": "check", "type": "always"},
-		{"id": "e2", "source": "check", "target": "done", "type": "expression", "condition": "context.total > 10"},
+		{
+			"id": "e2",
+			"source": "check",
+			"target": "done",
+			"type": "expression",
+			"condition": "context.total > 10",
+		},
 	],
 }
 
 
 def new_flow(definition=None, **values):
-	return frappe.get_doc({
-		"doctype": "Flow Definition", "flow_id": "order-flow", "flow_name": "Orders",
-		"definition_json": json.dumps(definition or GOOD), **values,
-	})
+	return frappe.get_doc(
+		{
+			"doctype": "Flow Definition",
+			"flow_id": "order-flow",
+			"flow_name": "Orders",
+			"definition_json": json.dumps(definition or GOOD),
+			**values,
+		}
+	)
 
 
 def broken(change):
@@ -36,7 +47,9 @@ def broken(change):
 class TestFlowDefinition(IntegrationTestCase):
 	def test_good_flow_saves_and_versions_increment(self):
 		doc = new_flow().insert()
-		self.assertEqual((doc.name, doc.version, doc.schema_version, doc.status), ("order-flow", 1, 1, "Draft"))
+		self.assertEqual(
+			(doc.name, doc.version, doc.schema_version, doc.status), ("order-flow", 1, 1, "Draft")
+		)
 		self.assertEqual(doc.updated_by, "Administrator")
 		doc.flow_name = "Orders v2"
 		doc.save()
@@ -48,8 +61,12 @@ class TestFlowDefinition(IntegrationTestCase):
 		cases = {
 			"must equal the Flow ID": lambda d: d.update(id="other"),
 			"used more than once": lambda d: d["nodes"].append({"id": "check", "type": "end"}),
-			"unknown target node": lambda d: d["edges"].append({"id": "e3", "source": "check", "target": "nowhere"}),
-			"unknown source node": lambda d: d["edges"].append({"id": "e4", "source": "ghost", "target": "done"}),
+			"unknown target node": lambda d: d["edges"].append(
+				{"id": "e3", "source": "check", "target": "nowhere"}
+			),
+			"unknown source node": lambda d: d["edges"].append(
+				{"id": "e4", "source": "ghost", "target": "done"}
+			),
 			"entry node missing does not exist": lambda d: d.update(entry_node_id="missing"),
 			"no entry_node_id": lambda d: d.pop("entry_node_id"),
 			"unknown type shell.exec": lambda d: d["nodes"].append({"id": "x", "type": "shell.exec"}),
@@ -62,7 +79,9 @@ class TestFlowDefinition(IntegrationTestCase):
 
 	def test_definition_must_be_json(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "not valid JSON"):
-			frappe.get_doc({"doctype": "Flow Definition", "flow_id": "x", "flow_name": "X", "definition_json": "{nope"}).insert()
+			frappe.get_doc(
+				{"doctype": "Flow Definition", "flow_id": "x", "flow_name": "X", "definition_json": "{nope"}
+			).insert()
 
 
 class TestFlowRun(IntegrationTestCase):
@@ -70,7 +89,9 @@ class TestFlowRun(IntegrationTestCase):
 		flow = new_flow().insert()
 		flow.save()
 		run = frappe.get_doc({"doctype": "Flow Run", "flow_definition": flow.name}).insert()
-		self.assertEqual((run.flow_id, run.flow_version, run.status, run.max_hops), ("order-flow", 2, "Queued", 100))
+		self.assertEqual(
+			(run.flow_id, run.flow_version, run.status, run.max_hops), ("order-flow", 2, "Queued", 100)
+		)
 		self.assertEqual(len(run.name), 10)
 
 	def test_max_hops_at_least_one(self):

@@ -12,7 +12,11 @@ class HufDataTable(Document):
 	def validate(self) -> None:
 		self.table_name = " ".join((self.table_name or "").split())
 		if not TABLE_NAME_PATTERN.match(self.table_name):
-			frappe.throw(_("Table Name must start with a letter and contain only letters, digits, spaces, _ and - (at most 58)."))
+			frappe.throw(
+				_(
+					"Table Name must start with a letter and contain only letters, digits, spaces, _ and - (at most 58)."
+				)
+			)
 		doctype_name = f"HF {self.table_name}"
 		before = self.get_doc_before_save()
 		if before and before.doctype_name and before.doctype_name != doctype_name:

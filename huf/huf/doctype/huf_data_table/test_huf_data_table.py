@@ -14,4 +14,6 @@ class TestHufDataTable(IntegrationTestCase):
 		with self.assertRaisesRegex(frappe.ValidationError, "Table Name"):
 			frappe.get_doc({"doctype": "Huf Data Table", "table_name": "1; drop"}).insert()
 		with self.assertRaisesRegex(frappe.ValidationError, "Naming Field is required"):
-			frappe.get_doc({"doctype": "Huf Data Table", "table_name": "Leads", "autoname_method": "Field"}).insert()
+			frappe.get_doc(
+				{"doctype": "Huf Data Table", "table_name": "Leads", "autoname_method": "Field"}
+			).insert()

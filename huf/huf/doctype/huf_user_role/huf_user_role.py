@@ -10,7 +10,11 @@ class HufUserRole(Document):
 	def validate(self) -> None:
 		self.frappe_role = frappe.db.get_value("Huf Role", self.huf_role, "frappe_role")
 		before = self.get_doc_before_save()
-		if not before or (before.huf_role, before.enabled, before.user) != (self.huf_role, self.enabled, self.user):
+		if not before or (before.huf_role, before.enabled, before.user) != (
+			self.huf_role,
+			self.enabled,
+			self.user,
+		):
 			check_can_grant(self.frappe_role, to_user=self.user)
 			self.assigned_by = frappe.session.user
 			self.assigned_on = now_datetime()
@@ -28,7 +32,11 @@ class HufUserRole(Document):
 
 		System Manager is granted but never taken away here: that stays a deliberate act on the User.
 		"""
-		grant = None if remove_only or not self.enabled else frappe.db.get_value("Huf Role", self.huf_role, "frappe_role")
+		grant = (
+			None
+			if remove_only or not self.enabled
+			else frappe.db.get_value("Huf Role", self.huf_role, "frappe_role")
+		)
 		# One Huf role per user: every other Huf-managed Frappe role goes.
 		revoke = ({previous_role} if remove_only else set(HUF_FRAPPE_ROLES)) & set(HUF_FRAPPE_ROLES)
 		revoke.discard(grant)

@@ -15,7 +15,9 @@ class TestHufUserRole(IntegrationTestCase):
 
 	def test_assignment_grants_and_swaps_the_frappe_role(self):
 		doc = assign(self.member, "Huf User").insert()
-		self.assertEqual((doc.name, doc.frappe_role, doc.assigned_by), (self.member, "Huf User", "Administrator"))
+		self.assertEqual(
+			(doc.name, doc.frappe_role, doc.assigned_by), (self.member, "Huf User", "Administrator")
+		)
 		self.assertIn("Huf User", frappe.get_roles(self.member))
 		doc.huf_role = "Huf Viewer"
 		doc.save()
@@ -59,5 +61,8 @@ class TestHufUserRole(IntegrationTestCase):
 		self.assertIn("Huf Manager", frappe.get_roles(self.member))
 
 	def test_manager_cannot_grant_a_role_they_lack(self):
-		with self.set_user(self.manager), self.assertRaisesRegex(frappe.PermissionError, "do not have it yourself"):
+		with (
+			self.set_user(self.manager),
+			self.assertRaisesRegex(frappe.PermissionError, "do not have it yourself"),
+		):
 			assign(self.member, "Huf User").insert(ignore_permissions=True)

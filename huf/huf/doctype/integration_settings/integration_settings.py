@@ -21,7 +21,9 @@ class IntegrationSettings(Document):
 		present = {row.key for row in self.credentials if row.value}
 		missing = [key for key in service.credential_keys(required_only=True) if key not in present]
 		if missing:
-			frappe.throw(_("{0} needs the credentials: {1}.").format(frappe.bold(self.service), ", ".join(missing)))
+			frappe.throw(
+				_("{0} needs the credentials: {1}.").format(frappe.bold(self.service), ", ".join(missing))
+			)
 
 	def on_update(self) -> None:
 		if self.is_default:

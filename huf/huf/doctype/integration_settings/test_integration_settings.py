@@ -5,10 +5,13 @@ from frappe.tests import IntegrationTestCase
 class TestIntegrationSettings(IntegrationTestCase):
 	def setUp(self):
 		if not frappe.db.exists("Integration Service", "telegram"):
-			frappe.get_doc({
-				"doctype": "Integration Service", "service_name": "telegram",
-				"required_credentials": '[{"key": "bot_token", "required": 1}, {"key": "chat", "required": 0}]',
-			}).insert()
+			frappe.get_doc(
+				{
+					"doctype": "Integration Service",
+					"service_name": "telegram",
+					"required_credentials": '[{"key": "bot_token", "required": 1}, {"key": "chat", "required": 0}]',
+				}
+			).insert()
 
 	def new_settings(self, **values):
 		return frappe.get_doc({"doctype": "Integration Settings", "service": "telegram", **values})

@@ -13,10 +13,17 @@ class KnowledgeInput(Document):
 		self.source_hash = hashlib.sha256(f"{self.input_type}:{content}".encode()).hexdigest()
 		clash = frappe.db.get_value(
 			"Knowledge Input",
-			{"knowledge_source": self.knowledge_source, "source_hash": self.source_hash, "name": ("!=", self.name or "")},
+			{
+				"knowledge_source": self.knowledge_source,
+				"source_hash": self.source_hash,
+				"name": ("!=", self.name or ""),
+			},
 		)
 		if clash:
-			frappe.throw(_("This content is already in {0} as {1}.").format(frappe.bold(self.knowledge_source), clash), frappe.DuplicateEntryError)
+			frappe.throw(
+				_("This content is already in {0} as {1}.").format(frappe.bold(self.knowledge_source), clash),
+				frappe.DuplicateEntryError,
+			)
 		if not self.title:
 			self.title = (content.splitlines() or [""])[0][:140]
 

@@ -13,9 +13,15 @@ class KnowledgeSource(Document):
 			frappe.throw(_("Source Name cannot contain / or .. (it names the index file)."))
 		if self.knowledge_type in VECTOR_TYPES:
 			if not (self.embedding_model or "").strip():
-				frappe.throw(_("Embedding Model is required for the {0} backend.").format(self.knowledge_type))
+				frappe.throw(
+					_("Embedding Model is required for the {0} backend.").format(self.knowledge_type)
+				)
 			if cint(self.vector_dimension) <= 0:
-				frappe.throw(_("Vector Dimension must be a positive number for the {0} backend.").format(self.knowledge_type))
+				frappe.throw(
+					_("Vector Dimension must be a positive number for the {0} backend.").format(
+						self.knowledge_type
+					)
+				)
 		if self.knowledge_type == "chroma" and self.chroma_mode == "Server":
 			if not (self.chroma_host or "").strip():
 				frappe.throw(_("Chroma Host is required when Chroma Mode is Server."))
@@ -32,7 +38,14 @@ class KnowledgeSource(Document):
 		before = self.get_doc_before_save()
 		if not before or self.status == "Pending":
 			return
-		fields = ("knowledge_type", "embedding_model", "vector_dimension", "chunk_size", "chunk_overlap", "chroma_mode")
+		fields = (
+			"knowledge_type",
+			"embedding_model",
+			"vector_dimension",
+			"chunk_size",
+			"chunk_overlap",
+			"chroma_mode",
+		)
 		if any(before.get(f) != self.get(f) for f in fields):
 			self.status = "Pending"
 

@@ -14,14 +14,25 @@ class TestKnowledgeSource(IntegrationTestCase):
 
 	def test_vector_backends_need_embedding_model_and_dimension(self):
 		for backend in ("sqlite_vec", "chroma"):
-			with self.subTest(backend), self.assertRaisesRegex(frappe.ValidationError, "Embedding Model is required"):
+			with (
+				self.subTest(backend),
+				self.assertRaisesRegex(frappe.ValidationError, "Embedding Model is required"),
+			):
 				new_source(knowledge_type=backend).insert()
 		with self.assertRaisesRegex(frappe.ValidationError, "Vector Dimension"):
-			new_source(knowledge_type="sqlite_vec", embedding_model="openai/text-embedding-3-small", vector_dimension=-1).insert()
+			new_source(
+				knowledge_type="sqlite_vec",
+				embedding_model="openai/text-embedding-3-small",
+				vector_dimension=-1,
+			).insert()
 		new_source(knowledge_type="sqlite_vec", embedding_model="openai/text-embedding-3-small").insert()
 
 	def test_chroma_server_needs_host_and_port(self):
-		base = {"knowledge_type": "chroma", "embedding_model": "openai/text-embedding-3-small", "chroma_mode": "Server"}
+		base = {
+			"knowledge_type": "chroma",
+			"embedding_model": "openai/text-embedding-3-small",
+			"chroma_mode": "Server",
+		}
 		with self.assertRaisesRegex(frappe.ValidationError, "Chroma Host is required"):
 			new_source(**base, chroma_host=" ").insert()
 		with self.assertRaisesRegex(frappe.ValidationError, "Chroma Port"):

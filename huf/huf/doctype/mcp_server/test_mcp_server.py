@@ -3,13 +3,22 @@ from frappe.tests import IntegrationTestCase
 
 
 def new_server(**values):
-	return frappe.get_doc({"doctype": "MCP Server", "server_name": "github", "server_url": "https://mcp.example.com/mcp", **values})
+	return frappe.get_doc(
+		{
+			"doctype": "MCP Server",
+			"server_name": "github",
+			"server_url": "https://mcp.example.com/mcp",
+			**values,
+		}
+	)
 
 
 class TestMCPServer(IntegrationTestCase):
 	def test_good_server_saves(self):
 		doc = new_server(custom_headers=[{"header_name": "X-Org", "header_value": "acme"}]).insert()
-		self.assertEqual((doc.name, doc.auth_type, doc.transport_type, doc.timeout_seconds), ("github", "none", "http", 30))
+		self.assertEqual(
+			(doc.name, doc.auth_type, doc.transport_type, doc.timeout_seconds), ("github", "none", "http", 30)
+		)
 
 	def test_only_http_urls(self):
 		for url in ("ftp://mcp.example.com", "mcp.example.com", "javascript:alert(1)"):
@@ -34,7 +43,11 @@ class TestMCPServer(IntegrationTestCase):
 			new_server(auth_type="oauth", oauth_token_endpoint="not a url").insert()
 		with self.assertRaisesRegex(frappe.ValidationError, "JSON object"):
 			new_server(auth_type="oauth", oauth_extra_authorize_params="[1]").insert()
-		new_server(auth_type="oauth", oauth_token_endpoint="https://auth.example.com/token", oauth_extra_authorize_params='{"access_type": "offline"}').insert()
+		new_server(
+			auth_type="oauth",
+			oauth_token_endpoint="https://auth.example.com/token",
+			oauth_extra_authorize_params='{"access_type": "offline"}',
+		).insert()
 
 	def test_timeout_and_namespace(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "Timeout"):
