@@ -55,12 +55,13 @@ site: setup
 run: site
 	$(BIN)/huf --site $(SITE) serve --host $(HOST) --port $(PORT)
 
-test: setup
+test: setup lint
 	cd frontend && npm test
 	$(BIN)/pytest -q
 
 lint: setup
 	$(BIN)/ruff check huf lite tests benchmarks
+	$(BIN)/ruff format --check --quiet huf lite tests benchmarks
 
 bench: setup
 	$(BIN)/python benchmarks/run.py
