@@ -41,6 +41,18 @@ huf_tool_providers = [
 huf_mandatory_knowledge = ["huf.ai.knowledge.context_builder.build_knowledge_context"]
 
 doc_events = {
+	# Agent Triggers of type Doc Event (one cached lookup per event; Huf's own log DocTypes are skipped).
+	"*": {
+		"after_insert": "huf.ai.agent_hooks.run_hooked_agents",
+		"validate": "huf.ai.agent_hooks.run_hooked_agents",
+		"before_save": "huf.ai.agent_hooks.run_hooked_agents",
+		"on_update": "huf.ai.agent_hooks.run_hooked_agents",
+		"on_submit": "huf.ai.agent_hooks.run_hooked_agents",
+		"on_cancel": "huf.ai.agent_hooks.run_hooked_agents",
+		"on_trash": "huf.ai.agent_hooks.run_hooked_agents",
+		"on_change": "huf.ai.agent_hooks.run_hooked_agents",
+		"on_update_after_submit": "huf.ai.agent_hooks.run_hooked_agents",
+	},
 	# Agent MCP Server rows show their server's URL and number of enabled tools.
 	"Agent": {"validate": ["huf.ai.mcp.sync.fill_agent_mcp_rows"]},
 	# (Re)index when inputs or indexing settings change; remove chunks and index files on delete.
@@ -57,7 +69,10 @@ doc_events = {
 scheduler_events = {
 	# Recover runs and locks left by a crashed process, restart stalled queues.
 	"cron": {
-		"* * * * *": ["huf.ai.runtime.recovery.recover_stale_runs"],
+		"* * * * *": [
+			"huf.ai.runtime.recovery.recover_stale_runs",
+			"huf.ai.agent_scheduler.run_scheduled_agents",
+		],
 	},
 	# Auto-sync of MCP servers with Enable Auto Sync (each at its own interval).
 	"hourly": ["huf.ai.mcp_client.auto_sync_mcp_server_tools"],

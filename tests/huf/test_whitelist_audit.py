@@ -47,6 +47,7 @@ MISSING = "huf-audit-no-such-record"
 GUEST_ALLOWED = {
 	"huf.ai.agent_integration.run_agent_sync": "runs only agents with Allow Guest (runtime.access.check_can_run)",
 	"huf.ai.agent_integration.get_agent_run_status": "a guest polls its own run with the run's session id",
+	"huf.ai.agent_hooks.handle_webhook": "external systems call webhooks; the trigger's secret key is checked (403)",
 }
 
 # Functions that accept GET: they only read (a GET is not CSRF-checked, so it must never change state).
