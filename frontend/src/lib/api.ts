@@ -192,3 +192,21 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return "Something went wrong. Please try again.";
 }
+
+/** Upload `file` as a private File attached to `doctype`/`docname`; returns its file URL. */
+export async function uploadFile(file: File, doctype: string, docname: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  form.append("is_private", "1");
+  form.append("doctype", doctype);
+  form.append("docname", docname);
+  const response = await fetch("/api/method/upload_file", {
+    method: "POST",
+    body: form,
+    credentials: "same-origin",
+    headers: { "X-Frappe-CSRF-Token": getBoot().csrf_token, Accept: "application/json" },
+  });
+  if (!response.ok) throw new ApiError("The file could not be uploaded.", response.status);
+  const data = (await response.json()) as { message?: { file_url?: string } };
+  return data.message?.file_url ?? "";
+}

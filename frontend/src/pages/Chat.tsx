@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import { PaperclipIcon, ThumbDownIcon, ThumbUpIcon } from "../components/icons";
 import { Markdown } from "../components/Markdown";
 import { Button, EmptyState, ErrorBanner, Select, Spinner, Textarea, cx } from "../components/ui";
-import { ApiError, call, errorMessage, getList } from "../lib/api";
+import { call, errorMessage, getList, uploadFile } from "../lib/api";
 import { can, getBoot } from "../lib/boot";
 import { formatCost, formatDate, formatNumber } from "../lib/format";
 import { streamAgent } from "../lib/stream";
@@ -132,23 +132,6 @@ export default function Chat() {
     }
   };
 
-  const upload = async (target: string, f: File): Promise<string> => {
-    const form = new FormData();
-    form.append("file", f, f.name);
-    form.append("is_private", "1");
-    form.append("doctype", "Agent Conversation");
-    form.append("docname", target);
-    const response = await fetch("/api/method/upload_file", {
-      method: "POST",
-      body: form,
-      credentials: "same-origin",
-      headers: { "X-Frappe-CSRF-Token": getBoot().csrf_token, Accept: "application/json" },
-    });
-    if (!response.ok) throw new ApiError("The file could not be uploaded.", response.status);
-    const data = (await response.json()) as { message?: { file_url?: string } };
-    return data.message?.file_url ?? "";
-  };
-
   const send = async (prompt: string, attach: File | null) => {
     if (!agent || !prompt.trim() || live?.state === "streaming") return;
     setError(null);
@@ -157,7 +140,7 @@ export default function Chat() {
     let attachment: string | undefined;
     if (attach) {
       try {
-        attachment = await upload(target, attach);
+        attachment = await uploadFile(attach, "Agent Conversation", target);
       } catch (e) {
         setError(errorMessage(e));
         return;

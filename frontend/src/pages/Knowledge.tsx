@@ -5,8 +5,8 @@ import { ActionButton, summarize } from "../components/ActionButton";
 import { MasterDetail } from "../components/MasterDetail";
 import { RecordEditor } from "../components/RecordEditor";
 import { Badge, Button, Card, ErrorBanner, Input, Select, Textarea } from "../components/ui";
-import { ApiError, call, errorMessage, getList, insertDoc } from "../lib/api";
-import { can, getBoot } from "../lib/boot";
+import { call, errorMessage, getList, insertDoc, uploadFile } from "../lib/api";
+import { can } from "../lib/boot";
 import { formatDate } from "../lib/format";
 import type { FieldDef } from "../lib/forms";
 
@@ -40,23 +40,6 @@ interface InputRow {
   modified: string;
 }
 
-async function uploadFile(file: File, source: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", file, file.name);
-  form.append("is_private", "1");
-  form.append("doctype", "Knowledge Source");
-  form.append("docname", source);
-  const response = await fetch("/api/method/upload_file", {
-    method: "POST",
-    body: form,
-    credentials: "same-origin",
-    headers: { "X-Frappe-CSRF-Token": getBoot().csrf_token, Accept: "application/json" },
-  });
-  if (!response.ok) throw new ApiError("The file could not be uploaded.", response.status);
-  const data = (await response.json()) as { message?: { file_url?: string } };
-  return data.message?.file_url ?? "";
-}
-
 function Inputs({ source }: { source: string }) {
   const queryClient = useQueryClient();
   const canAdd = can("Knowledge Input", "create");
@@ -88,7 +71,7 @@ function Inputs({ source }: { source: string }) {
       if (kind === "URL") doc.url = url;
       if (kind === "File") {
         if (!file) throw new Error("Choose a file first.");
-        doc.file = await uploadFile(file, source);
+        doc.file = await uploadFile(file, "Knowledge Source", source);
         doc.title = title || file.name;
       }
       await insertDoc("Knowledge Input", doc);
