@@ -14,7 +14,7 @@ FRONTEND_BUILD := huf/public/frontend/index.html
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts \
 	frontend/tailwind.config.js frontend/postcss.config.js frontend/tsconfig.json
 
-.PHONY: setup system-packages frontend run site test lint bench clean
+.PHONY: setup system-packages frontend run site test test-frappe lint bench clean
 
 setup: system-packages $(VENV)/.installed frontend
 
@@ -55,9 +55,16 @@ site: setup
 run: site
 	$(BIN)/huf --site $(SITE) serve --host $(HOST) --port $(PORT)
 
+# HUF_TEST_REPORT: every Huf test's outcome, compared test by test with the real-bench run (test-frappe)
 test: setup lint
 	cd frontend && npm test
-	$(BIN)/pytest -q
+	@mkdir -p .test-results && rm -f .test-results/lite.jsonl
+	HUF_TEST_REPORT=$(CURDIR)/.test-results/lite.jsonl $(BIN)/pytest -q
+
+# The same Huf tests with Frappe's own runner on a real bench (MariaDB, Redis, a worker) built from
+# ../shared/frappe and kept in ~/.cache/huf-bench; run `make test` first for the side-by-side counts.
+test-frappe:
+	tools/real_bench.sh test
 
 lint: setup
 	$(BIN)/ruff check huf lite tests benchmarks

@@ -99,7 +99,7 @@ def main() -> None:
 	from huf.ai.agent_integration import run_agent_sync
 	from huf.ai.providers.litellm import ProviderConfig, completion
 	from huf.ai.runtime.tools import Tool, registered_tools
-	from tests.support.llm_server import Reply, ScriptedLLM, tool_call
+	from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 
 	sites_path = tempfile.mkdtemp(prefix="huf-runtime-bench-")
 	os.environ["HUF_SITES_PATH"] = sites_path

@@ -120,7 +120,7 @@ def main() -> None:
 
 	import frappe
 
-	from tests.support.llm_server import ScriptedLLM
+	from huf.tests.support.llm_server import ScriptedLLM
 
 	sites_path = tempfile.mkdtemp(prefix="huf-knowledge-bench-")
 	try:

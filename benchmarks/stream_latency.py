@@ -5,7 +5,7 @@
 
 A throw-away site serves `POST /huf/stream/<agent>` (`frappe.app.make_app` in a threaded werkzeug
 server on 127.0.0.1). The agent's provider is the scripted OpenAI-compatible server
-(tests/support/llm_server.py) reached by the real LiteLLM; it writes one delta every `--gap`
+(huf/tests/support/llm_server.py) reached by the real LiteLLM; it writes one delta every `--gap`
 seconds and records when each was sent. The client (httpx, same process, same clock) records when
 each delta frame arrives. Per delta: arrival minus send, i.e. LiteLLM's parsing, the agent loop,
 the renderer, werkzeug and the loopback socket. Prints numbers, asserts nothing but correctness.
@@ -52,7 +52,7 @@ def run(streams: int, deltas: int, gap: float) -> None:
 	from benchmarks.agent_runtime import percentile
 	from huf.ai.runtime.events import validate_event
 	from huf.ai.stream_events import iter_frames
-	from tests.support.llm_server import Reply, ScriptedLLM
+	from huf.tests.support.llm_server import Reply, ScriptedLLM
 
 	sites_path = tempfile.mkdtemp(prefix="huf-stream-bench-")
 	os.environ["HUF_SITES_PATH"] = sites_path

@@ -6,7 +6,7 @@ import frappe
 
 from huf.ai import agent_chat
 from huf.ai.runtime.fixtures import LiveAgentTestCase
-from tests.support.llm_server import Reply
+from huf.tests.support.llm_server import Reply
 
 ALICE = "chat-alice@example.com"
 BOB = "chat-bob@example.com"

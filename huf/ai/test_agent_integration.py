@@ -10,7 +10,7 @@ from frappe.utils import get_site_path
 from huf.ai.agent_integration import AgentManager, get_agent_run_status, run_agent_sync, stream_agent_run
 from huf.ai.runtime.events import validate_event
 from huf.ai.runtime.fixtures import API_KEY, MODEL, RuntimeTestCase, make_runtime_model
-from tests.support.llm_server import Reply
+from huf.tests.support.llm_server import Reply
 
 ALICE = "runtime-alice@example.com"
 BOB = "runtime-bob@example.com"

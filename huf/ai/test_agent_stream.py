@@ -14,7 +14,7 @@ from huf.ai.runtime.events import validate_event
 from huf.ai.runtime.fixtures import LiveAgentTestCase
 from huf.ai.runtime.tools import Tool, registered_tools
 from huf.ai.stream_events import iter_frames
-from tests.support.llm_server import Reply, tool_call
+from huf.tests.support.llm_server import Reply, tool_call
 
 ALICE = "stream-alice@example.com"
 BOB = "stream-bob@example.com"

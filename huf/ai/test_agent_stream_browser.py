@@ -16,7 +16,7 @@ import frappe
 import httpx
 
 from huf.ai.runtime.fixtures import PASSWORD, LiveAgentTestCase
-from tests.support.llm_server import Reply
+from huf.tests.support.llm_server import Reply
 
 ALICE = "stream-browser@example.com"
 AGENT = "Stream Browser Agent"

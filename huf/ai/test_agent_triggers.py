@@ -8,7 +8,7 @@ from frappe.utils.password import get_decrypted_password
 
 from huf.ai.agent_scheduler import run_scheduled_agents
 from huf.ai.runtime.fixtures import RuntimeTestCase, start_web_server
-from tests.support.llm_server import Reply
+from huf.tests.support.llm_server import Reply
 
 AGENT = "Trigger Test Agent"
 

@@ -4,12 +4,12 @@ import json
 import threading
 
 import frappe
-from frappe.tests import IntegrationTestCase
 from frappe.utils import now_datetime
 
 from huf.ai.conversation.title import default_title
 from huf.ai.conversation_manager import ConversationManager
 from huf.huf.factories import make_agent, make_user
+from huf.tests.support.case import HufTestCase
 
 ALICE = "conv-alice@example.com"
 BOB = "conv-bob@example.com"
@@ -34,7 +34,7 @@ def weather_call(call_id: str, city: str = "Pune") -> dict:
 	}
 
 
-class TestConversationOwnership(IntegrationTestCase):
+class TestConversationOwnership(HufTestCase):
 	def setUp(self):
 		make_user(ALICE, "Huf User")
 		make_user(BOB, "Huf User")
@@ -125,7 +125,7 @@ class TestConversationOwnership(IntegrationTestCase):
 				)
 
 
-class TestAddMessage(IntegrationTestCase):
+class TestAddMessage(HufTestCase):
 	def setUp(self):
 		self.agent = make_agent(AGENT)
 
@@ -264,7 +264,7 @@ class TestAddMessage(IntegrationTestCase):
 		)
 
 
-class TestHistory(IntegrationTestCase):
+class TestHistory(HufTestCase):
 	def setUp(self):
 		self.agent = make_agent(AGENT, context_strategy="None")
 		self.manager = ConversationManager(AGENT, "api", f"history-{frappe.generate_hash(length=6)}")

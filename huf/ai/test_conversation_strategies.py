@@ -1,7 +1,6 @@
 """Context strategies: None, FIFO and Summarize (the real LiteLLM over HTTP to a scripted server)."""
 
 import frappe
-from frappe.tests import IntegrationTestCase
 from frappe.utils import now_datetime
 
 from huf.ai.conversation.strategies import apply_context_strategy, needs_summary, schedule_context_strategy
@@ -9,7 +8,8 @@ from huf.ai.conversation.summarizer import DEFAULT_SUMMARY_PROMPT, summary_promp
 from huf.ai.conversation_manager import ConversationManager
 from huf.ai.test_conversation_manager import delete_created_since
 from huf.huf.factories import make_agent
-from tests.support.llm_server import Reply, ScriptedLLM
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.llm_server import Reply, ScriptedLLM
 
 PROVIDER = "Scripted Summaries"
 SUMMARY_MODEL = "summary-model"
@@ -19,7 +19,7 @@ def weather_call(call_id: str) -> dict:
 	return {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
 
 
-class StrategyTestCase(IntegrationTestCase):
+class StrategyTestCase(HufTestCase):
 	llm: ScriptedLLM
 
 	@classmethod

@@ -2,11 +2,11 @@
 
 import frappe
 import pytest
-from frappe.tests import IntegrationTestCase
 
 from huf.ai.cost_calculator import calculate_cost, cost_from_prices, invalidate_pricing_cache
 from huf.ai.providers.litellm import ProviderConfig, completion, get_litellm
-from tests.support.llm_server import Reply, ScriptedLLM
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.llm_server import Reply, ScriptedLLM
 
 
 def litellm_prices(model: str) -> tuple[float, float, float]:
@@ -62,7 +62,7 @@ def test_unknown_model_costs_nothing_and_never_raises():
 	assert calculate_cost("gpt-4o", None, None, None, provider="OpenAI").cost == 0.0
 
 
-class TestCustomPricing(IntegrationTestCase):
+class TestCustomPricing(HufTestCase):
 	def setUp(self):
 		invalidate_pricing_cache()
 		for provider in ("OpenAI", "Pricing Test Provider"):

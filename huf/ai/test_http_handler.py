@@ -10,7 +10,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.ai.http_handler import (
 	BlockedURLError,
@@ -23,6 +22,7 @@ from huf.ai.http_handler import (
 	safe_request,
 )
 from huf.huf.factories import make_user
+from huf.tests.support.case import HufTestCase
 
 
 class EchoServer:
@@ -118,7 +118,7 @@ def make_http_tool(name: str, base_url: str | None, types: str = "GET", headers:
 	return doc.name
 
 
-class EchoServersCase(IntegrationTestCase):
+class EchoServersCase(HufTestCase):
 	"""Two echo servers on loopback, their request logs cleared before each test."""
 
 	@classmethod
@@ -385,7 +385,7 @@ def make_tls_files(folder: str, host: str) -> tuple[str, str, str]:
 	return paths
 
 
-class TestHttps(IntegrationTestCase):
+class TestHttps(HufTestCase):
 	"""TLS goes to the checked address while SNI and the certificate check use the host name."""
 
 	def test_https_with_sni_and_certificate_check(self):

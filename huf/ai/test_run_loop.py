@@ -8,7 +8,7 @@ from huf.ai.agent_integration import run_agent_sync, stream_agent_run
 from huf.ai.runtime.events import validate_event
 from huf.ai.runtime.fixtures import MODEL, PROVIDER, RuntimeTestCase, make_runtime_model
 from huf.ai.runtime.tools import Tool, registered_tools
-from tests.support.llm_server import Reply, tool_call
+from huf.tests.support.llm_server import Reply, tool_call
 
 NO_WAIT = {"Retry-After": "0"}
 

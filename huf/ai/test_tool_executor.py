@@ -1,7 +1,5 @@
 """Argument repair at the executor seam: coercions gated by the schema and the tool type, identity on no-op."""
 
-from frappe.tests import IntegrationTestCase
-
 from huf.ai.tool_executor import (
 	ToolSpec,
 	coerce_value,
@@ -9,6 +7,7 @@ from huf.ai.tool_executor import (
 	strip_forbidden,
 	validate_arguments,
 )
+from huf.tests.support.case import HufTestCase
 
 SCHEMA = {
 	"type": "object",
@@ -34,7 +33,7 @@ def coerce(value, schema=SCHEMA):
 	return coerce_value(value, schema, [], "")
 
 
-class TestCoercion(IntegrationTestCase):
+class TestCoercion(HufTestCase):
 	def test_recoverable_mistakes_are_repaired(self):
 		out = coerce(
 			{
@@ -145,7 +144,7 @@ class TestCoercion(IntegrationTestCase):
 		)
 
 
-class TestSerializer(IntegrationTestCase):
+class TestSerializer(HufTestCase):
 	def test_openai_function_format_each_name_once(self):
 		from huf.ai.runtime.tools import Tool
 		from huf.ai.tool_serializer import serialize_tools

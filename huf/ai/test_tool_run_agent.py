@@ -6,7 +6,7 @@ import frappe
 
 from huf.ai.agent_integration import run_agent_sync
 from huf.ai.tool_test_support import ToolTestCase
-from tests.support.llm_server import Reply, tool_call
+from huf.tests.support.llm_server import Reply, tool_call
 
 USER = "tool-subagent-user@example.com"
 

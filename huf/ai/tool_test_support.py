@@ -8,7 +8,7 @@ import frappe
 
 from huf.ai.agent_integration import run_agent_sync
 from huf.ai.runtime.fixtures import RuntimeTestCase
-from tests.support.llm_server import Reply, tool_call
+from huf.tests.support.llm_server import Reply, tool_call
 
 
 class ToolTestCase(RuntimeTestCase):

@@ -8,10 +8,10 @@ import threading
 
 import frappe
 import httpx
-from frappe.tests import IntegrationTestCase
 from frappe.utils.password import update_password
 
 from huf.huf.factories import make_user
+from huf.tests.support.case import HufTestCase
 from huf.www.huf import script_json
 
 VIEWER = "huf-page-viewer@example.com"
@@ -19,7 +19,7 @@ PASSWORD = "Huf-Page-Test-Pass-3"
 BOOT = re.compile(r"window\.huf_boot = (\{.*?\});</script>", re.DOTALL)
 
 
-class TestHufPage(IntegrationTestCase):
+class TestHufPage(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
 		from frappe.app import make_app

@@ -94,7 +94,7 @@ class TestDashboardInBrowser(IntegrationTestCase):
 		from frappe.utils.password import update_password
 
 		from huf.ai.runtime.tools import Tool, registered_tools
-		from tests.support.llm_server import Reply, ScriptedLLM, tool_call
+		from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 
 		super().setUpClass()
 		remove_records()

@@ -30,7 +30,7 @@ from frappe.utils.password import update_password
 import huf
 from huf.ai.runtime.fixtures import API_KEY, RuntimeTestCase
 from huf.huf.factories import make_agent, make_user
-from tests.support.llm_server import Reply
+from huf.tests.support.llm_server import Reply
 
 NO_ROLES = "huf-audit-no-roles@example.com"
 VIEWER = "huf-audit-viewer@example.com"

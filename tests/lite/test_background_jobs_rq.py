@@ -18,7 +18,7 @@ from frappe.utils.background_jobs import (
 	wait_for_jobs,
 )
 
-from tests.support.redis_server import RedisServer
+from huf.tests.support.redis_server import RedisServer
 
 PREFIX = "rqjob-test"
 HERE = os.path.dirname(os.path.abspath(__file__))

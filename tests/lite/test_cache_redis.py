@@ -10,7 +10,7 @@ import frappe
 from frappe.tests import IntegrationTestCase
 from test_cache import CacheBehaviour
 
-from tests.support.redis_server import RedisServer
+from huf.tests.support.redis_server import RedisServer
 
 
 class TestRedisCache(CacheBehaviour, IntegrationTestCase):

@@ -10,7 +10,7 @@ from frappe.realtime import subscribe, unsubscribe
 from frappe.tests import IntegrationTestCase
 from frappe.utils.background_jobs import wait_for_jobs
 
-from tests.support.redis_server import RedisServer
+from huf.tests.support.redis_server import RedisServer
 
 
 def publish_from_job(value: str) -> None:

@@ -3,7 +3,6 @@
 import json
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.ai.conversation.conversation_data import (
 	delete_conversation_data,
@@ -14,13 +13,14 @@ from huf.ai.conversation.conversation_data import (
 )
 from huf.ai.conversation_manager import ConversationManager
 from huf.huf.factories import make_agent, make_user
+from huf.tests.support.case import HufTestCase
 
 AGENT = "Memory Test Agent"
 OWNER = "memory-owner@example.com"
 STRANGER = "memory-stranger@example.com"
 
 
-class TestConversationData(IntegrationTestCase):
+class TestConversationData(HufTestCase):
 	def setUp(self):
 		make_user(OWNER, "Huf User")
 		make_user(STRANGER, "Huf User")

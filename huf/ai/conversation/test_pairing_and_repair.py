@@ -4,7 +4,6 @@ import json
 import logging
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.ai.conversation.repair import PLACEHOLDER_RESULT
 from huf.ai.conversation_manager import (
@@ -14,6 +13,7 @@ from huf.ai.conversation_manager import (
 	safe_history_split,
 )
 from huf.huf.factories import make_agent
+from huf.tests.support.case import HufTestCase
 
 
 def call(call_id: str, name: str = "get_weather", arguments: str = "{}") -> dict:
@@ -47,7 +47,7 @@ HISTORY = [
 ]
 
 
-class TestSafeCuts(IntegrationTestCase):
+class TestSafeCuts(HufTestCase):
 	def test_slice_never_starts_inside_a_group(self):
 		self.assertEqual(safe_history_slice(HISTORY, 2), HISTORY[5:])
 		self.assertEqual(safe_history_slice(HISTORY, 3), HISTORY[5:])  # would start at c1's result
@@ -69,7 +69,7 @@ class TestSafeCuts(IntegrationTestCase):
 		self.assertEqual(safe_history_split(HISTORY, 99), (HISTORY, []))
 
 
-class TestRepair(IntegrationTestCase):
+class TestRepair(HufTestCase):
 	def setUp(self):
 		self.records = []
 		self.handler = _ListHandler(self.records)

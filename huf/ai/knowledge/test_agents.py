@@ -13,7 +13,7 @@ from huf.ai.media import sample_files
 from huf.ai.runtime.fixtures import make_runtime_agent
 from huf.huf.doctype.knowledge_source import knowledge_source as source_actions
 from huf.huf.factories import make_user
-from tests.support.llm_server import Reply, tool_call
+from huf.tests.support.llm_server import Reply, tool_call
 
 OUTSIDER = "knowledge-agent-outsider@example.com"
 

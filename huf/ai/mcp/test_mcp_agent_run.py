@@ -12,7 +12,7 @@ from huf.ai.agent_integration import run_agent_sync
 from huf.ai.mcp.fixtures import demo_server, serve_streamable
 from huf.ai.mcp_client import sync_mcp_server_tools
 from huf.ai.runtime.fixtures import RuntimeTestCase
-from tests.support.llm_server import Reply, tool_call
+from huf.tests.support.llm_server import Reply, tool_call
 
 AGENT = "MCP Run Agent"
 

@@ -6,7 +6,6 @@ import json
 import time
 
 import frappe
-from frappe.tests import IntegrationTestCase
 from frappe.utils import add_to_date, now_datetime
 
 from huf.ai import mcp_client
@@ -14,6 +13,7 @@ from huf.ai.mcp.connection import MCPClientError
 from huf.ai.mcp.fixtures import demo_server, free_port, serve_sse, serve_streamable
 from huf.ai.mcp.provider import create_mcp_tools, llm_name
 from huf.huf.factories import make_agent, make_user
+from huf.tests.support.case import HufTestCase
 
 TOKEN = "s3cret-token-9a8b7c"
 
@@ -24,7 +24,7 @@ def new_server(name: str, url: str, **values) -> str:
 	return doc.name
 
 
-class MCPTestCase(IntegrationTestCase):
+class MCPTestCase(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()

@@ -12,17 +12,17 @@ from urllib.parse import parse_qs, urlsplit
 
 import frappe
 import httpx
-from frappe.tests import IntegrationTestCase
 from frappe.utils import add_to_date, now_datetime
 
 from huf.ai import mcp_client
 from huf.ai.mcp.connection import MCPClientError
 from huf.ai.mcp.fixtures import AuthorizationServer, oauth_protected_server
+from huf.tests.support.case import HufTestCase
 
 SERVER = "oauth-demo"
 
 
-class TestMCPOAuth(IntegrationTestCase):
+class TestMCPOAuth(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
 		from frappe.app import make_app

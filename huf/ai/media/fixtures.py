@@ -6,7 +6,8 @@ Records are created inside each test's transaction (IntegrationTestCase rolls th
 from __future__ import annotations
 
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 MAIN_PROVIDER = "Media LLM"
 MAIN_KEY = "sk-media-main-7c1d9e2b"
@@ -15,12 +16,12 @@ VOICE_KEY = "sk-media-voice-4a8f3c6d"
 AGENT = "Media Agent"
 
 
-class MediaTestCase(IntegrationTestCase):
+class MediaTestCase(HufTestCase):
 	"""`self.llm` (main provider) and `self.voice` (a second provider) are scripted servers."""
 
 	@classmethod
 	def setUpClass(cls) -> None:
-		from tests.support.llm_server import ScriptedLLM
+		from huf.tests.support.llm_server import ScriptedLLM
 
 		super().setUpClass()
 		cls.llm = ScriptedLLM().__enter__()

@@ -7,7 +7,6 @@ import time
 
 import frappe
 import pytest
-from frappe.tests import IntegrationTestCase
 
 from huf.ai.providers import ContextWindowError, ProviderError, ProviderNotConfiguredError
 from huf.ai.providers.litellm import (
@@ -18,7 +17,8 @@ from huf.ai.providers.litellm import (
 	get_provider_config,
 )
 from huf.ai.providers.retry import RetryPolicy
-from tests.support.llm_server import Reply, ScriptedLLM, tool_call
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 
 KEY = "sk-test-7f3a9c1e5b2d4f60"
 FAST = RetryPolicy(attempts=3, base_delay=0.01, max_delay=0.05)
@@ -315,7 +315,7 @@ def test_prompt_caching_leaves_automatic_or_unknown_models_alone():
 	assert apply_prompt_caching(messages, "no-such-model", "Anthropic") is messages
 
 
-class TestProviderFromDocType(IntegrationTestCase):
+class TestProviderFromDocType(HufTestCase):
 	"""The key is read from the AI Provider's Password field and sent per call."""
 
 	@classmethod

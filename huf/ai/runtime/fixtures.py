@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.huf.factories import make_user
+from huf.tests.support.case import HufTestCase
 
 API_KEY = "sk-runtime-3b8f2e7d9c4a1f6e"
 PROVIDER = "Runtime LLM"
@@ -27,7 +27,7 @@ MODEL = "runtime-model"
 PASSWORD = "Chat-Stream-Test-Pass-1"
 
 
-class RuntimeTestCase(IntegrationTestCase):
+class RuntimeTestCase(HufTestCase):
 	"""Starts one ScriptedLLM per class; `self.llm` is reset before each test, runs are deleted after it."""
 
 	PROVIDER = PROVIDER
@@ -36,7 +36,7 @@ class RuntimeTestCase(IntegrationTestCase):
 
 	@classmethod
 	def setUpClass(cls) -> None:
-		from tests.support.llm_server import ScriptedLLM
+		from huf.tests.support.llm_server import ScriptedLLM
 
 		super().setUpClass()
 		cls.llm = ScriptedLLM().__enter__()

@@ -1,16 +1,16 @@
 """The event schema and the tool seam, without a model."""
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.ai.runtime import events
 from huf.ai.runtime.knowledge import mandatory_knowledge
 from huf.ai.runtime.tools import Tool, ToolContext, Toolset, load_toolset, registered_tools
+from huf.tests.support.case import HufTestCase
 
 CONTEXT = ToolContext(agent="Any Agent", agent_run="run-1", conversation="conv-1", user="Administrator")
 
 
-class TestEventSchema(IntegrationTestCase):
+class TestEventSchema(HufTestCase):
 	def test_every_event_constructor_matches_the_schema(self):
 		usage = {
 			"input_tokens": 1,
@@ -55,7 +55,7 @@ class TestEventSchema(IntegrationTestCase):
 				events.validate_event(event)
 
 
-class TestToolSeam(IntegrationTestCase):
+class TestToolSeam(HufTestCase):
 	def test_without_a_tools_registry_an_agent_has_no_tools(self):
 		agent = frappe._dict(name="Any Agent")
 		self.assertEqual(load_toolset(agent, CONTEXT).schemas(), [])

@@ -12,7 +12,7 @@ from frappe.utils.background_jobs import wait_for_jobs
 from huf.ai.agent_integration import run_agent_sync
 from huf.ai.runtime import locks
 from huf.ai.runtime.fixtures import RuntimeTestCase
-from tests.support.llm_server import Reply
+from huf.tests.support.llm_server import Reply
 
 
 def in_threads(count: int, target) -> tuple[list, list]:

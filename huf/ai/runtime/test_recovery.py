@@ -15,7 +15,7 @@ from huf.ai.agent_integration import get_agent_run_status, run_agent_sync
 from huf.ai.runtime import locks
 from huf.ai.runtime.fixtures import RuntimeTestCase
 from huf.ai.runtime.recovery import recover_run, recover_stale_runs
-from tests.support.llm_server import Reply
+from huf.tests.support.llm_server import Reply
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 

@@ -72,11 +72,10 @@ class UnitTestCase(unittest.TestCase):
 
 
 class IntegrationTestCase(UnitTestCase):
-	"""Tests against the test site: connected as Administrator, every test rolled back.
+	"""Tests against the test site, as Frappe's: connected as Administrator, rolled back once per class.
 
-	Records made in `setUpClass` (after `super().setUpClass()`) live for the whole class and are
-	rolled back after it; what a test writes is undone when it ends. A test that needs another thread
-	(web server, worker) to see its data must `frappe.db.commit()` and clean up itself.
+	As on a bench, `setUpClass` commits what came before it and the class's cleanup rolls back what is
+	left uncommitted when the class ends; nothing is undone between two tests of a class.
 	"""
 
 	TEST_SITE: str | None = None
@@ -92,17 +91,8 @@ class IntegrationTestCase(UnitTestCase):
 		cls.ADMIN_PASSWORD = frappe.local.conf.get("admin_password")
 		frappe.set_user("Administrator")
 		frappe.db.commit()
+		cls.addClassCleanup(_restore_ctx_locals, frappe._dict(frappe.local.flags))
 		cls.addClassCleanup(_rollback_db)
-
-	def run(self, result=None):
-		from frappe.testing import TestTransaction
-
-		transaction = TestTransaction()
-		transaction.begin()
-		try:
-			return super().run(result)
-		finally:
-			transaction.end()
 
 	@contextmanager
 	def assertQueryCount(self, count: int) -> Iterator[None]:
@@ -142,5 +132,13 @@ class IntegrationTestCase(UnitTestCase):
 
 def _rollback_db() -> None:
 	if getattr(frappe.local, "db", None) is not None:
+		frappe.db.value_cache.clear()
 		frappe.db.rollback()
-	frappe.set_user("Administrator")
+
+
+def _restore_ctx_locals(flags: dict) -> None:
+	frappe.local.flags = flags
+	frappe.local.message_log = []
+	frappe.local.debug_log = []
+	frappe.local.response = frappe._dict({"docs": []})
+	frappe.local.lang = "en"

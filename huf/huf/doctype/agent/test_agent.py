@@ -1,7 +1,7 @@
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.huf.factories import make_model, make_provider
+from huf.tests.support.case import HufTestCase
 
 
 def new_agent(**values):
@@ -17,7 +17,7 @@ def new_agent(**values):
 	)
 
 
-class TestAgent(IntegrationTestCase):
+class TestAgent(HufTestCase):
 	def test_good_agent_saves(self):
 		doc = new_agent(temperature=0.2, top_p=0.9).insert()
 		self.assertEqual(doc.name, "Validated Agent")
@@ -57,7 +57,7 @@ class TestAgent(IntegrationTestCase):
 			new_agent(agent_knowledge=rows).insert()
 
 
-class TestAgentChat(IntegrationTestCase):
+class TestAgentChat(HufTestCase):
 	def test_only_for_agents_that_allow_chat(self):
 		agent = new_agent().insert()
 		with self.assertRaisesRegex(frappe.ValidationError, "Chat is not enabled"):

@@ -4,7 +4,7 @@ import frappe
 
 from huf.ai.runtime.fixtures import LiveAgentTestCase
 from huf.huf.doctype.agent_console.agent_console import run_console
-from tests.support.llm_server import Reply
+from huf.tests.support.llm_server import Reply
 
 AGENT = "Console Test Agent"
 USER = "console-user@example.com"

@@ -1,5 +1,6 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
 def lineage_rows(doctype: str, lineage: str) -> list[tuple]:
@@ -46,5 +47,5 @@ class PromptVersioningTests:
 			self.new_prompt(prompt_body="  ").insert()
 
 
-class TestAgentPrompt(PromptVersioningTests, IntegrationTestCase):
+class TestAgentPrompt(PromptVersioningTests, HufTestCase):
 	doctype = "Agent Prompt"

@@ -1,10 +1,10 @@
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.huf.factories import make_agent
+from huf.tests.support.case import HufTestCase
 
 
-class TestAgentRun(IntegrationTestCase):
+class TestAgentRun(HufTestCase):
 	def test_totals_user_and_agent_settings(self):
 		agent = make_agent()
 		run = frappe.get_doc(
@@ -24,7 +24,7 @@ class TestAgentRun(IntegrationTestCase):
 			frappe.get_doc({"doctype": "Agent Run", "agent": make_agent().name, "input_tokens": -1}).insert()
 
 
-class TestAgentMessage(IntegrationTestCase):
+class TestAgentMessage(HufTestCase):
 	def test_messages_numbered_within_conversation(self):
 		agent = make_agent()
 		conversation = frappe.get_doc(

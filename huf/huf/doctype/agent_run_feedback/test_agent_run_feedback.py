@@ -1,11 +1,11 @@
 """Agent Run Feedback: thumbs up/down on agent answers, only on conversations the user can read."""
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.ai.conversation_manager import ConversationManager
 from huf.huf.doctype.agent_run_feedback.agent_run_feedback import get_message_feedback, rate_message
 from huf.huf.factories import make_agent, make_user
+from huf.tests.support.case import HufTestCase
 
 ALICE = "feedback-alice@example.com"
 BOB = "feedback-bob@example.com"
@@ -13,7 +13,7 @@ MANAGER = "feedback-manager@example.com"
 AGENT = "Feedback Test Agent"
 
 
-class TestAgentRunFeedback(IntegrationTestCase):
+class TestAgentRunFeedback(HufTestCase):
 	def setUp(self):
 		make_user(ALICE, "Huf User")
 		make_user(BOB, "Huf User")

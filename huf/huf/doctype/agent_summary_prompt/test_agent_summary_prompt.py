@@ -1,7 +1,6 @@
-from frappe.tests import IntegrationTestCase
-
 from huf.huf.doctype.agent_prompt.test_agent_prompt import PromptVersioningTests
+from huf.tests.support.case import HufTestCase
 
 
-class TestAgentSummaryPrompt(PromptVersioningTests, IntegrationTestCase):
+class TestAgentSummaryPrompt(PromptVersioningTests, HufTestCase):
 	doctype = "Agent Summary Prompt"

@@ -1,9 +1,9 @@
 import json
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.huf.factories import make_agent
+from huf.tests.support.case import HufTestCase
 
 THIS_MODULE = "huf.huf.doctype.agent_tool_function.test_agent_tool_function"
 
@@ -30,7 +30,7 @@ def new_tool(**values):
 	)
 
 
-class TestAgentToolFunction(IntegrationTestCase):
+class TestAgentToolFunction(HufTestCase):
 	def test_definition_built_from_parameters(self):
 		doc = new_tool(
 			types="Custom Function",

@@ -1,15 +1,15 @@
 import frappe
-from frappe.tests import IntegrationTestCase
 from frappe.utils import add_to_date, get_datetime, now_datetime
 
 from huf.huf.factories import make_agent
+from huf.tests.support.case import HufTestCase
 
 
 def new_trigger(**values):
 	return frappe.get_doc({"doctype": "Agent Trigger", "agent": make_agent().name, **values})
 
 
-class TestAgentTrigger(IntegrationTestCase):
+class TestAgentTrigger(HufTestCase):
 	def test_doc_event_trigger_saves_and_is_named(self):
 		doc = new_trigger(
 			trigger_type="Doc Event",

@@ -1,15 +1,15 @@
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.huf.doctype.ai_model.ai_model import PRICING_CACHE_KEY
 from huf.huf.factories import make_provider
+from huf.tests.support.case import HufTestCase
 
 
 def new_model(name: str = "priced-model", **values):
 	return frappe.get_doc({"doctype": "AI Model", "model_name": name, "provider": make_provider(), **values})
 
 
-class TestAIModel(IntegrationTestCase):
+class TestAIModel(HufTestCase):
 	def test_both_prices_set_enable_custom_pricing(self):
 		doc = new_model(input_cost_per_1m_tokens=2.5, output_cost_per_1m_tokens=10).insert()
 		self.assertEqual(doc.name, "priced-model")

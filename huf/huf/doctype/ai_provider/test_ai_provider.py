@@ -1,12 +1,13 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
 def new_provider(name: str, **values):
 	return frappe.get_doc({"doctype": "AI Provider", "provider_name": name, **values})
 
 
-class TestAIProvider(IntegrationTestCase):
+class TestAIProvider(HufTestCase):
 	def test_named_after_provider_name(self):
 		doc = new_provider("  Acme LLM ", api_base="http://127.0.0.1:11434/").insert()
 		self.assertEqual(doc.name, "Acme LLM")

@@ -2,7 +2,8 @@ import copy
 import json
 
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 GOOD = {
 	"id": "order-flow",
@@ -44,7 +45,7 @@ def broken(change):
 	return definition
 
 
-class TestFlowDefinition(IntegrationTestCase):
+class TestFlowDefinition(HufTestCase):
 	def test_good_flow_saves_and_versions_increment(self):
 		doc = new_flow().insert()
 		self.assertEqual(
@@ -84,7 +85,7 @@ class TestFlowDefinition(IntegrationTestCase):
 			).insert()
 
 
-class TestFlowRun(IntegrationTestCase):
+class TestFlowRun(HufTestCase):
 	def test_run_pins_flow_version(self):
 		flow = new_flow().insert()
 		flow.save()

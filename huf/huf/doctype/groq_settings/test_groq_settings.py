@@ -1,8 +1,9 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
-class TestEndpointSettings(IntegrationTestCase):
+class TestEndpointSettings(HufTestCase):
 	def test_enabled_settings_need_url_model_and_key(self):
 		for doctype in ("Groq Settings", "OpenAI Settings"):
 			settings = frappe.get_single(doctype)

@@ -1,8 +1,9 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
-class TestHufDataTable(IntegrationTestCase):
+class TestHufDataTable(HufTestCase):
 	def test_doctype_name_derived(self):
 		doc = frappe.get_doc({"doctype": "Huf Data Table", "table_name": " Leads  2026 "}).insert()
 		self.assertEqual((doc.table_name, doc.doctype_name), ("Leads 2026", "HF Leads 2026"))

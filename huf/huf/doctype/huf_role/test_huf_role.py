@@ -1,15 +1,15 @@
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES
 from huf.huf.factories import make_user
+from huf.tests.support.case import HufTestCase
 
 
 def new_role(**values):
 	return frappe.get_doc({"doctype": "Huf Role", "role_name": "Support Agent", **values})
 
 
-class TestHufRole(IntegrationTestCase):
+class TestHufRole(HufTestCase):
 	def test_capability_labels_filled(self):
 		doc = new_role(frappe_role="Huf User", permissions=[{"capability": "chat.use"}]).insert()
 		self.assertEqual(doc.permissions[0].label, CAPABILITIES["chat.use"])

@@ -1,14 +1,14 @@
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.huf.factories import make_user
+from huf.tests.support.case import HufTestCase
 
 
 def assign(user: str, huf_role: str, **values):
 	return frappe.get_doc({"doctype": "Huf User Role", "user": user, "huf_role": huf_role, **values})
 
 
-class TestHufUserRole(IntegrationTestCase):
+class TestHufUserRole(HufTestCase):
 	def setUp(self):
 		self.member = make_user("member@huf.test")
 		self.manager = make_user("manager@huf.test", "Huf Manager")

@@ -1,8 +1,9 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
-class TestIntegrationService(IntegrationTestCase):
+class TestIntegrationService(HufTestCase):
 	def test_good_service_saves(self):
 		doc = frappe.get_doc(
 			{

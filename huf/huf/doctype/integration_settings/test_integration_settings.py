@@ -1,8 +1,9 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
-class TestIntegrationSettings(IntegrationTestCase):
+class TestIntegrationSettings(HufTestCase):
 	def setUp(self):
 		if not frappe.db.exists("Integration Service", "telegram"):
 			frappe.get_doc(

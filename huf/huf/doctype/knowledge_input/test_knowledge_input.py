@@ -1,8 +1,9 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
-class TestKnowledgeInput(IntegrationTestCase):
+class TestKnowledgeInput(HufTestCase):
 	def setUp(self):
 		if not frappe.db.exists("Knowledge Source", "Inputs Source"):
 			frappe.get_doc({"doctype": "Knowledge Source", "source_name": "Inputs Source"}).insert()

@@ -1,12 +1,13 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
 def new_source(**values):
 	return frappe.get_doc({"doctype": "Knowledge Source", "source_name": "Test Source", **values})
 
 
-class TestKnowledgeSource(IntegrationTestCase):
+class TestKnowledgeSource(HufTestCase):
 	def test_keyword_source_saves_with_defaults(self):
 		doc = new_source().insert()
 		self.assertEqual((doc.name, doc.knowledge_type, doc.status), ("Test Source", "sqlite_fts", "Pending"))

@@ -1,5 +1,6 @@
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 
 def new_server(**values):
@@ -13,7 +14,7 @@ def new_server(**values):
 	)
 
 
-class TestMCPServer(IntegrationTestCase):
+class TestMCPServer(HufTestCase):
 	def test_good_server_saves(self):
 		doc = new_server(custom_headers=[{"header_name": "X-Org", "header_value": "acme"}]).insert()
 		self.assertEqual(

@@ -1,0 +1,1 @@
+"""Real test peers and helpers shared by Huf's tests (public Frappe APIs only)."""

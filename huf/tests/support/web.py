@@ -1,0 +1,32 @@
+"""The test site served over HTTP on 127.0.0.1 in a thread, through Frappe's own WSGI `application`."""
+
+from __future__ import annotations
+
+import threading
+
+import frappe
+
+
+class _SiteHeader:
+	"""WSGI middleware that names the site in `X-Frappe-Site-Name`, as a reverse proxy would."""
+
+	def __init__(self, app, site: str):
+		self.app, self.site = app, site
+
+	def __call__(self, environ, start_response):
+		environ["HTTP_X_FRAPPE_SITE_NAME"] = self.site
+		return self.app(environ, start_response)
+
+
+def serve_site(site: str | None = None) -> tuple:
+	"""Serve `site` (default: the current one) on a free loopback port; returns (server, base_url).
+
+	Requests run in their own threads with their own Frappe context and database connection, so they
+	see only what the test committed. Call `server.shutdown()` when done (e.g. with addClassCleanup).
+	"""
+	from frappe.app import application
+	from werkzeug.serving import make_server
+
+	server = make_server("127.0.0.1", 0, _SiteHeader(application, site or frappe.local.site), threaded=True)
+	threading.Thread(target=server.serve_forever, daemon=True).start()
+	return server, f"http://127.0.0.1:{server.server_port}"

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# Huf on a real Frappe bench: build one from ../shared/frappe (MariaDB, Redis, Frappe 16), install this
+# checkout as the `huf` app, and run Huf's suite with Frappe's own runner on a fresh site.
+#
+#   tools/real_bench.sh test      everything below, in order; exit status 1 on any failure (make test-frappe)
+#   tools/real_bench.sh system    apt-get the system packages (as root; skipped when present)
+#   tools/real_bench.sh services  start MariaDB (own data folder, no systemd) and two redis-servers
+#   tools/real_bench.sh build     bench layout, venv, Frappe, the bench CLI, this checkout as apps/huf
+#   tools/real_bench.sh site      a fresh site with huf installed and tests allowed
+#   tools/real_bench.sh worker    (re)start the background worker (after changing code the worker runs)
+#   tools/real_bench.sh run-tests [run-tests options]   run Frappe's runner on the site (default: --app huf)
+#   tools/real_bench.sh stop      stop the worker, MariaDB and the redis-servers
+#
+# The build is kept in $HUF_REAL_BENCH (default ~/.cache/huf-bench) and reused while frappe.tar.gz and
+# Huf's pyproject.toml are unchanged; apps/huf is a symlink to this checkout, so code changes need no
+# reinstall. Environment: HUF_REAL_BENCH, FRAPPE_SHARED_DIR (default ../shared/frappe beside the
+# checkout), SITE (default huf-test.localhost), MARIADB_PORT (3306), REDIS_CACHE_PORT (13000),
+# REDIS_QUEUE_PORT (11000), HUF_BENCH_TIMEOUT (whole test run, seconds, default 2400),
+# HUF_TEST_TIMEOUT (one test, seconds, default 300). Results: .test-results/frappe.jsonl, compared
+# with .test-results/lite.jsonl (written by `make test`) by tools/compare_test_runs.py.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="${HUF_REAL_BENCH:-$HOME/.cache/huf-bench}"
+SHARED="${FRAPPE_SHARED_DIR:-$HERE/../shared/frappe}"
+[ -f "$SHARED/frappe.tar.gz" ] || SHARED=/work/shared/frappe
+SHARED="$(cd "$SHARED" && pwd)"
+SITE="${SITE:-huf-test.localhost}"
+DB_ROOT_PASSWORD="${DB_ROOT_PASSWORD:-root}"
+MARIADB_PORT="${MARIADB_PORT:-3306}"
+REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-13000}"
+REDIS_QUEUE_PORT="${REDIS_QUEUE_PORT:-11000}"
+PYTHON="${PYTHON:-python3.11}"
+command -v "$PYTHON" >/dev/null || PYTHON=python3
+
+B="$ROOT/frappe-bench"
+M="$ROOT/mariadb"
+BENCH="$ROOT/bench-cli/bin/bench"
+LOGS="$ROOT/logs"
+OUT="${HUF_TEST_OUTPUT:-$HERE/.test-results}"
+mkdir -p "$ROOT" "$LOGS" "$OUT"
+export LITELLM_LOCAL_MODEL_COST_MAP=True DEBIAN_FRONTEND=noninteractive PATH="$B/env/bin:$PATH"
+
+# Frappe pins PyPika and gunicorn as git+https://github.com/frappe/<repo>@<sha>: git resolves them to
+# the bundles through the environment only (no global git config).
+export GIT_CONFIG_COUNT=4
+export GIT_CONFIG_KEY_0="url.$SHARED/pypika.bundle.insteadOf" GIT_CONFIG_VALUE_0=https://github.com/frappe/pypika
+export GIT_CONFIG_KEY_1="url.$SHARED/gunicorn.bundle.insteadOf" GIT_CONFIG_VALUE_1=https://github.com/frappe/gunicorn
+export GIT_CONFIG_KEY_2="url.$SHARED/air-datepicker.bundle.insteadOf" GIT_CONFIG_VALUE_2=https://github.com/frappe/air-datepicker
+export GIT_CONFIG_KEY_3=init.defaultBranch GIT_CONFIG_VALUE_3=pinned
+
+say() { echo "[real-bench $(date +%H:%M:%S)] $*"; }
+timed() { local t0; t0=$(date +%s); "$@"; say "$1 took $(($(date +%s) - t0)) s"; }
+
+system() {
+	local need=()
+	command -v mariadbd >/dev/null || need+=(mariadb-server)
+	command -v redis-server >/dev/null || need+=(redis-server)
+	[ -f /usr/include/mariadb/mysql.h ] || need+=(default-libmysqlclient-dev libmariadb-dev)
+	command -v pkg-config >/dev/null || need+=(pkg-config)
+	command -v git >/dev/null || need+=(git)
+	[ ${#need[@]} = 0 ] && return
+	[ "$(id -u)" = 0 ] || { echo "missing system packages: ${need[*]} (run as root)" >&2; return 1; }
+	apt-get update -qq && apt-get install -y -qq "${need[@]}" build-essential >"$LOGS/apt.log" 2>&1
+}
+
+mysql_root() { mariadb --no-defaults -uroot -S "$M/mysqld.sock" "$@"; }
+db_answers() { mariadb-admin --no-defaults -uroot -p"$DB_ROOT_PASSWORD" -h127.0.0.1 -P"$MARIADB_PORT" ping >/dev/null 2>&1; }
+
+start_mariadb() {
+	db_answers && return
+	mkdir -p "$M"
+	local fresh=0
+	if [ ! -d "$M/data/mysql" ]; then
+		mariadb-install-db --no-defaults --user="$(id -un)" --datadir="$M/data" \
+			--auth-root-authentication-method=normal --skip-test-db >"$M/install-db.log" 2>&1
+		fresh=1
+	fi
+	# throw-away test database: no fsync per commit
+	nohup mariadbd --no-defaults --user="$(id -un)" --datadir="$M/data" --socket="$M/mysqld.sock" \
+		--port="$MARIADB_PORT" --bind-address=127.0.0.1 --pid-file="$M/mariadbd.pid" \
+		--log-error="$M/mariadbd.err" --character-set-server=utf8mb4 \
+		--collation-server=utf8mb4_unicode_ci --innodb-flush-log-at-trx-commit=2 \
+		>"$M/mariadbd.out" 2>&1 &
+	for _ in $(seq 60); do mariadb-admin --no-defaults -uroot -S "$M/mysqld.sock" ping >/dev/null 2>&1 && break; sleep 1; done
+	if [ "$fresh" = 1 ]; then # new-site needs a root password (an empty one makes it prompt)
+		mysql_root -e "ALTER USER 'root'@'localhost' IDENTIFIED BY '$DB_ROOT_PASSWORD';
+			ALTER USER 'root'@'127.0.0.1' IDENTIFIED BY '$DB_ROOT_PASSWORD';
+			ALTER USER 'root'@'::1' IDENTIFIED BY '$DB_ROOT_PASSWORD'; FLUSH PRIVILEGES;"
+	fi
+	db_answers || { tail -20 "$M/mariadbd.err" >&2; return 1; }
+}
+
+start_redis() {
+	mkdir -p "$B/config/pids" "$B/config/redis" "$B/logs"
+	local p
+	for p in "$REDIS_CACHE_PORT" "$REDIS_QUEUE_PORT"; do
+		redis-cli -p "$p" ping >/dev/null 2>&1 && continue
+		redis-server --port "$p" --bind 127.0.0.1 --daemonize yes --save "" --appendonly no \
+			--dir "$B/config/redis" --pidfile "$B/config/pids/redis_$p.pid" --logfile "$B/logs/redis_$p.log"
+	done
+}
+
+services() { start_mariadb; start_redis; }
+
+stamp_of() { cat "$@" | sha256sum | cut -c1-16; }
+
+build() {
+	mkdir -p "$B"/{apps,sites,logs,config/pids}
+	local frappe_stamp; frappe_stamp=$(stamp_of "$SHARED/frappe.tar.gz")
+	if [ "$(cat "$B/.frappe-stamp" 2>/dev/null)" != "$frappe_stamp" ]; then
+		rm -rf "$B/apps/frappe" "$B/env"
+		tar -xzf "$SHARED/frappe.tar.gz" -C "$B/apps"
+		"$PYTHON" -m venv "$B/env"
+		# setuptools<81: a Frappe dependency (google-api-python-client) still imports pkg_resources
+		"$B/env/bin/pip" install -q --upgrade pip wheel "setuptools<81"
+		"$B/env/bin/pip" install -e "$B/apps/frappe[test]" >"$LOGS/pip-frappe.log" 2>&1 \
+			|| { tail -30 "$LOGS/pip-frappe.log"; return 1; }
+		echo "$frappe_stamp" >"$B/.frappe-stamp"
+		rm -f "$B/.huf-stamp"
+	fi
+	[ -x "$BENCH" ] || { "$PYTHON" -m venv "$ROOT/bench-cli" && "$ROOT/bench-cli/bin/pip" install -q frappe-bench; }
+	# apps/huf is this checkout: Frappe finds the app by its package path, tests see the working tree
+	if [ "$(readlink "$B/apps/huf" 2>/dev/null)" != "$HERE" ]; then rm -rf "$B/apps/huf"; ln -s "$HERE" "$B/apps/huf"; rm -f "$B/.huf-stamp"; fi
+	local huf_stamp; huf_stamp=$(stamp_of "$HERE/pyproject.toml")
+	if [ "$(cat "$B/.huf-stamp" 2>/dev/null)" != "$huf_stamp" ]; then
+		"$B/env/bin/pip" install -e "$B/apps/huf[test]" >"$LOGS/pip-huf.log" 2>&1 \
+			|| { tail -30 "$LOGS/pip-huf.log"; return 1; }
+		"$B/env/bin/pip" install -q "setuptools<81"
+		echo "$huf_stamp" >"$B/.huf-stamp"
+	fi
+	printf 'frappe\nhuf\n' >"$B/sites/apps.txt"
+	cat >"$B/sites/common_site_config.json" <<JSON
+{
+ "frappe_user": "$(id -un)",
+ "db_host": "127.0.0.1",
+ "db_port": $MARIADB_PORT,
+ "redis_cache": "redis://127.0.0.1:$REDIS_CACHE_PORT",
+ "redis_queue": "redis://127.0.0.1:$REDIS_QUEUE_PORT",
+ "redis_socketio": "redis://127.0.0.1:$REDIS_CACHE_PORT",
+ "webserver_port": 8000,
+ "live_reload": false
+}
+JSON
+	echo "-- pip check (Frappe's pins beside Huf's requirements):"
+	"$B/env/bin/pip" check 2>&1 | grep -v "is ignored" || true
+}
+
+site() {
+	cd "$B"
+	local force=()
+	[ -d "sites/$SITE" ] && force=(--force)
+	"$BENCH" new-site "$SITE" "${force[@]}" --db-type mariadb --db-root-username root \
+		--db-root-password "$DB_ROOT_PASSWORD" --admin-password admin --install-app huf \
+		>"$LOGS/new-site-$SITE.log" 2>&1 || { tr '\r' '\n' <"$LOGS/new-site-$SITE.log" | tail -30; return 1; }
+	"$BENCH" --site "$SITE" set-config allow_tests true >/dev/null
+	"$BENCH" --site "$SITE" set-config admin_password admin >/dev/null
+}
+
+stop_worker() {
+	local f="$B/config/pids/worker.pid"
+	[ -f "$f" ] || return 0
+	kill -- -"$(cat "$f")" 2>/dev/null || kill "$(cat "$f")" 2>/dev/null || true
+	rm -f "$f"
+}
+
+worker() {
+	# Real Frappe runs queued jobs only in a worker. No-fork workers (Frappe's worker pool) import
+	# LiteLLM once instead of once per job; restart them after changing code they run.
+	stop_worker
+	cd "$B"
+	FRAPPE_BACKGROUND_WORKERS_NOFORK=1 setsid "$BENCH" worker-pool --num-workers "${HUF_BENCH_WORKERS:-1}" \
+		>"$LOGS/worker.log" 2>&1 &
+	echo $! >"$B/config/pids/worker.pid"
+}
+
+run_tests() {
+	cd "$B"
+	[ $# -gt 0 ] || set -- --app huf
+	rm -f "$OUT/frappe.jsonl"
+	HUF_TEST_REPORT="$OUT/frappe.jsonl" HUF_TEST_TIMEOUT="${HUF_TEST_TIMEOUT:-300}" timeout --kill-after=30 "${HUF_BENCH_TIMEOUT:-2400}" \
+		"$BENCH" --site "$SITE" run-tests "$@"
+}
+
+test_all() {
+	timed system
+	timed services
+	timed build
+	timed site
+	worker
+	trap stop_worker EXIT
+	local rc
+	set +e
+	timed run_tests --app huf 2>&1 | tee "$LOGS/run-tests.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	[ "$rc" = 0 ] || { say "run-tests failed (exit $rc)"; rc=1; }
+	"$B/env/bin/python" "$HERE/tools/compare_test_runs.py" "$OUT/lite.jsonl" "$OUT/frappe.jsonl" || rc=1
+	return $rc
+}
+
+stop() {
+	stop_worker
+	local f pid
+	for f in "$B/config/pids/redis_$REDIS_CACHE_PORT.pid" "$B/config/pids/redis_$REDIS_QUEUE_PORT.pid" "$M/mariadbd.pid"; do
+		[ -f "$f" ] || continue
+		pid=$(cat "$f"); kill "$pid" 2>/dev/null || true
+		for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+		rm -f "$f"
+	done
+}
+
+case "${1:-test}" in
+	system) system ;;
+	services) services ;;
+	build) build ;;
+	site) site ;;
+	worker) worker ;;
+	run-tests) shift; run_tests "$@" ;;
+	test) test_all ;;
+	stop) stop ;;
+	*) echo "unknown step: $1" >&2; exit 2 ;;
+esac
