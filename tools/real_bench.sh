@@ -123,7 +123,8 @@ build() {
 	if [ "$(readlink "$B/apps/huf" 2>/dev/null)" != "$HERE" ]; then rm -rf "$B/apps/huf"; ln -s "$HERE" "$B/apps/huf"; rm -f "$B/.huf-stamp"; fi
 	local huf_stamp; huf_stamp=$(stamp_of "$HERE/pyproject.toml")
 	if [ "$(cat "$B/.huf-stamp" 2>/dev/null)" != "$huf_stamp" ]; then
-		"$B/env/bin/pip" install -e "$B/apps/huf[test]" >"$LOGS/pip-huf.log" 2>&1 \
+		# Frappe and Huf resolved together, so Huf's requirements take versions inside Frappe's pins
+		"$B/env/bin/pip" install -e "$B/apps/frappe[test]" -e "$B/apps/huf[test]" >"$LOGS/pip-huf.log" 2>&1 \
 			|| { tail -30 "$LOGS/pip-huf.log"; return 1; }
 		"$B/env/bin/pip" install -q "setuptools<81"
 		echo "$huf_stamp" >"$B/.huf-stamp"
