@@ -63,8 +63,8 @@ test: setup lint
 
 # The same Huf tests with Frappe's own runner on a real bench (MariaDB, Redis, a worker) built from
 # ../shared/frappe and kept in ~/.cache/huf-bench; run `make test` first for the side-by-side counts.
-test-frappe:
-	tools/real_bench.sh test
+test-frappe: frontend
+	HUF_REQUIRE_DESK=1 HUF_REQUIRE_BROWSER=1 tools/real_bench.sh test
 
 lint: setup
 	$(BIN)/ruff check huf lite tests benchmarks

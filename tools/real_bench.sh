@@ -7,6 +7,7 @@
 #   tools/real_bench.sh services  start MariaDB (own data folder, no systemd) and two redis-servers
 #   tools/real_bench.sh build     bench layout, venv, Frappe, the bench CLI, this checkout as apps/huf
 #   tools/real_bench.sh site      a fresh site with huf installed and tests allowed
+#   tools/real_bench.sh assets    Desk's JS/CSS in sites/assets (tools/real_bench_assets.sh; skipped while unchanged)
 #   tools/real_bench.sh worker    (re)start the background worker (after changing code the worker runs)
 #   tools/real_bench.sh run-tests [run-tests options]   run Frappe's runner on the site (default: --app huf)
 #   tools/real_bench.sh stop      stop the worker, MariaDB and the redis-servers
@@ -157,6 +158,8 @@ site() {
 	"$BENCH" --site "$SITE" set-config admin_password admin >/dev/null
 }
 
+assets() { "$HERE/tools/real_bench_assets.sh"; }
+
 stop_worker() {
 	local f="$B/config/pids/worker.pid"
 	[ -f "$f" ] || return 0
@@ -187,6 +190,7 @@ test_all() {
 	timed services
 	timed build
 	timed site
+	timed assets
 	worker
 	trap stop_worker EXIT
 	local rc
@@ -215,6 +219,7 @@ case "${1:-test}" in
 	services) services ;;
 	build) build ;;
 	site) site ;;
+	assets) assets ;;
 	worker) worker ;;
 	run-tests) shift; run_tests "$@" ;;
 	test) test_all ;;
