@@ -6,6 +6,17 @@ app_email = "hello@huf.ai"
 app_license = "MIT"
 required_apps = []
 
+# Desk: the Huf tile on /apps (and the app switcher) opens the dashboard at /huf.
+add_to_apps_screen = [
+	{
+		"name": "huf",
+		"logo": "/assets/huf/images/huf-logo.svg",
+		"title": "Huf",
+		"route": "/huf",
+		"has_permission": "huf.huf.desk.has_app_permission",
+	}
+]
+
 after_install = "huf.install.after_install"
 after_migrate = "huf.install.after_migrate"
 

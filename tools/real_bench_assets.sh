@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Desk assets on the real bench built by tools/real_bench.sh: Frappe's JS/CSS bundles in sites/assets, so
+# /app (Desk) works in a browser. Skipped while nothing changed (a stamp of Frappe's source, Node, yarn,
+# Huf's bundle sources and this script, kept in $B/.assets-stamp).
+#
+#   tools/real_bench_assets.sh          build the assets when needed (tools/real_bench.sh assets calls it)
+#   tools/real_bench_assets.sh --force  build them again
+#
+# Needs Node 18+ (20 in CI) and network access to the npm registry. yarn is installed under
+# $HUF_REAL_BENCH/node-tools when it is not on PATH. Frappe's yarn.lock (the bench's copy, not this repo)
+# is changed to take frappe-charts 2.0.0-rc27, as 2.0.0-rc26 is gone from the registry; the git dependency
+# air-datepicker resolves to $FRAPPE_SHARED_DIR/air-datepicker.bundle through GIT_CONFIG_* variables.
+# `bench build --apps frappe,huf` builds locally (about 2.5 minutes) without first trying to download
+# prebuilt assets from GitHub. Log: $HUF_REAL_BENCH/logs/assets.log.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="${HUF_REAL_BENCH:-$HOME/.cache/huf-bench}"
+SHARED="${FRAPPE_SHARED_DIR:-$HERE/../shared/frappe}"
+[ -f "$SHARED/frappe.tar.gz" ] || SHARED=/work/shared/frappe
+SHARED="$(cd "$SHARED" && pwd)"
+B="$ROOT/frappe-bench"
+BENCH="$ROOT/bench-cli/bin/bench"
+LOGS="$ROOT/logs"
+TOOLS="$ROOT/node-tools"
+CHARTS_KEY='frappe-charts@^2.0.0-rc26:'
+CHARTS_ENTRY='  version "2.0.0-rc27"
+  resolved "https://registry.yarnpkg.com/frappe-charts/-/frappe-charts-2.0.0-rc27.tgz"
+  integrity sha512-J4WCrHYB6oR4Dfu28aaCxlUu64C/V+qJlNE1E0xpya2/yCeqDZ8LA6pS63SBMOdV2CTP8cJ6Isk5m+rZi9gElA=='
+export PATH="$B/env/bin:$TOOLS/bin:$PATH" LITELLM_LOCAL_MODEL_COST_MAP=True
+# set when called from tools/real_bench.sh; repeated here so the script also runs on its own
+if [ -z "${GIT_CONFIG_COUNT:-}" ]; then
+	export GIT_CONFIG_COUNT=2
+	export GIT_CONFIG_KEY_0="url.$SHARED/air-datepicker.bundle.insteadOf" GIT_CONFIG_VALUE_0=https://github.com/frappe/air-datepicker
+	export GIT_CONFIG_KEY_1=init.defaultBranch GIT_CONFIG_VALUE_1=pinned
+fi
+
+say() { echo "[real-bench-assets $(date +%H:%M:%S)] $*"; }
+
+need_node() {
+	command -v node >/dev/null || { echo "Desk assets need Node 18+ (20 in CI): node is not installed" >&2; return 1; }
+	local major; major=$(node -p 'process.versions.node.split(".")[0]')
+	[ "$major" -ge 18 ] || { echo "Desk assets need Node 18+, found $(node --version)" >&2; return 1; }
+	command -v yarn >/dev/null || npm install --prefix "$TOOLS" --global --no-fund --no-audit yarn@1 >"$LOGS/yarn-install.log" 2>&1 \
+		|| { tail -20 "$LOGS/yarn-install.log" >&2; return 1; }
+}
+
+# Everything the built assets depend on: Frappe's source (its stamp from real_bench.sh), Node, yarn,
+# the bundle sources of Huf's public folder (not the React build) and this script.
+assets_stamp() {
+	{
+		cat "$B/.frappe-stamp"
+		node --version
+		yarn --version
+		find "$HERE/huf/public" -path "$HERE/huf/public/frontend" -prune -o -type f -name "*.bundle.*" -print0 \
+			| sort -z | xargs -0 -r cat
+		cat "$0"
+	} | sha256sum | cut -c1-16
+}
+
+# frappe-charts 2.0.0-rc26 (the lock's pin) is no longer in the npm registry: take 2.0.0-rc27, which the
+# package.json range ^2.0.0-rc26 allows. Rewrites the lock entry of the bench's copy of Frappe only.
+patch_frappe_lock() {
+	CHARTS_KEY="$CHARTS_KEY" CHARTS_ENTRY="$CHARTS_ENTRY" python - "$B/apps/frappe/yarn.lock" <<'PY'
+import os, re, sys
+
+path, key, entry = sys.argv[1], os.environ["CHARTS_KEY"], os.environ["CHARTS_ENTRY"]
+text = open(path).read()
+block = re.compile(r"^" + re.escape(key) + r"\n(?:  .*\n)+", re.M)
+if not block.search(text):
+	sys.exit(f"{key} not found in {path}")
+open(path, "w").write(block.sub(lambda m: f"{key}\n{entry}\n", text, count=1))
+PY
+}
+
+build_assets() {
+	[ -f "$B/.frappe-stamp" ] || { echo "no bench at $B: run tools/real_bench.sh build first" >&2; return 1; }
+	mkdir -p "$LOGS"
+	need_node
+	local stamp; stamp=$(assets_stamp)
+	if [ "${1:-}" != "--force" ] && [ "$(cat "$B/.assets-stamp" 2>/dev/null)" = "$stamp" ] \
+		&& [ -f "$B/sites/assets/assets.json" ] && [ -d "$B/sites/assets/frappe/dist" ]; then
+		say "Desk assets are up to date"
+		return 0
+	fi
+	rm -f "$B/.assets-stamp"
+	patch_frappe_lock
+	say "yarn install (Frappe's node modules)"
+	(cd "$B/apps/frappe" && yarn install --frozen-lockfile --non-interactive --network-timeout 600000) \
+		>"$LOGS/assets.log" 2>&1 || { tail -30 "$LOGS/assets.log" >&2; return 1; }
+	say "bench build --apps frappe,huf"
+	(cd "$B" && "$BENCH" build --apps frappe,huf) >>"$LOGS/assets.log" 2>&1 \
+		|| { tr '\r' '\n' <"$LOGS/assets.log" | tail -30 >&2; return 1; }
+	[ -f "$B/sites/assets/assets.json" ] || { echo "bench build wrote no sites/assets/assets.json" >&2; return 1; }
+	echo "$stamp" >"$B/.assets-stamp"
+	say "Desk assets built"
+}
+
+build_assets "$@"
