@@ -1,11 +1,11 @@
 """Install and migrate seeding: everything Huf needs exists, and running it again adds nothing."""
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf import install
 from huf.huf.builtin_tools import get_builtin_tools
 from huf.huf.capabilities import DEFAULT_HUF_ROLES
+from huf.tests.support.case import HufTestCase
 
 COUNTED = (
 	"Role",
@@ -21,7 +21,7 @@ def counts() -> dict:
 	return {doctype: frappe.db.count(doctype) for doctype in COUNTED}
 
 
-class TestInstall(IntegrationTestCase):
+class TestInstall(HufTestCase):
 	def test_seeded_records_exist(self):
 		for role in install.ROLES:
 			self.assertTrue(frappe.db.exists("Role", role), role)
@@ -73,6 +73,8 @@ class TestInstall(IntegrationTestCase):
 		self.assertTrue(frappe.db.exists("Agent Tool Type", "MCP"))
 
 	def test_agent_settings_default_provider_when_only_one(self):
+		for fieldname in ("default_provider", "default_model"):
+			frappe.db.set_single_value("Agent Settings", fieldname, None)
 		for provider in frappe.get_all("AI Provider", pluck="name"):
 			frappe.delete_doc("AI Provider", provider, force=True)
 		frappe.get_doc({"doctype": "AI Provider", "provider_name": "Only Provider"}).insert()

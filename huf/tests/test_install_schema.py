@@ -1,7 +1,8 @@
 """Every DocType and field of the spec exists after install, with the spec's field type."""
 
 import frappe
-from frappe.tests import IntegrationTestCase
+
+from huf.tests.support.case import HufTestCase
 
 # DocType -> "fieldname:Fieldtype ..." (spaces in a fieldtype written as _), from the spec's tables
 # plus the fields the issue adds (api_base, conversation_data, knowledge and flow fields...).
@@ -76,7 +77,7 @@ EXTRA_DOCTYPES = {
 }
 
 
-class TestInstalledSchema(IntegrationTestCase):
+class TestInstalledSchema(HufTestCase):
 	def test_all_47_doctypes_installed(self):
 		installed = set(frappe.get_all("DocType", filters={"module": "Huf"}, pluck="name"))
 		expected = set(SPEC_FIELDS) | EXTRA_DOCTYPES

@@ -5,6 +5,8 @@ import subprocess
 import sys
 import textwrap
 
+from huf.tests.support.case import HufUnitTestCase
+
 HEAVY = ("litellm", "chromadb", "llama_index", "openai", "mcp")
 
 PROBE = textwrap.dedent(
@@ -20,7 +22,10 @@ PROBE = textwrap.dedent(
 )
 
 
-def test_frappe_and_huf_import_without_heavy_libraries():
-	out = subprocess.run([sys.executable, "-c", PROBE, *HEAVY], capture_output=True, text=True, timeout=120)
-	assert out.returncode == 0, out.stderr
-	assert out.stdout.strip() == "", f"imported eagerly: {out.stdout.strip()}"
+class TestLazyImports(HufUnitTestCase):
+	def test_frappe_and_huf_import_without_heavy_libraries(self):
+		out = subprocess.run(
+			[sys.executable, "-c", PROBE, *HEAVY], capture_output=True, text=True, timeout=120
+		)
+		self.assertEqual(out.returncode, 0, out.stderr)
+		self.assertEqual(out.stdout.strip(), "", f"imported eagerly: {out.stdout.strip()}")

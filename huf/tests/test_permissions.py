@@ -3,9 +3,9 @@
 import json
 
 import frappe
-from frappe.tests import IntegrationTestCase
 
 from huf.huf.factories import make_agent, make_user
+from huf.tests.support.case import HufTestCase
 
 # DocPerms per role (SM System Manager, HM Huf Manager, HU Huf User, HV Huf Viewer): read write create delete.
 # As upstream, except: Huf User Role is System Manager only, and Huf Manager may create Flow Runs.
@@ -56,7 +56,7 @@ def regular_doctypes() -> list[str]:
 	]
 
 
-class TestPermissions(IntegrationTestCase):
+class TestPermissions(HufTestCase):
 	def setUp(self):
 		self.agent = make_agent()
 		self.viewer = make_user("viewer@huf.test", "Huf Viewer")

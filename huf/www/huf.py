@@ -38,7 +38,7 @@ DASHBOARD_DOCTYPES = (
 def get_context(context) -> None:
 	if frappe.session.user == "Guest":
 		frappe.local.flags.redirect_location = "/login?redirect-to=" + quote(login_target(), safe="/")
-		raise frappe.Redirect
+		raise frappe.Redirect(302)  # temporary: a cached 301 would bring the signed-in user back to the login
 	context.no_cache = 1
 	context.assets = get_asset_tags()
 	context.boot_json = script_json(get_boot())
@@ -64,12 +64,13 @@ def get_asset_tags() -> list[str]:
 def get_boot() -> dict:
 	"""What the app needs before its first request: who is signed in and what they may do."""
 	from frappe.sessions import get_csrf_token
+	from frappe.utils import get_fullname
 
 	user = frappe.session.user
 	roles = frappe.get_roles(user)
 	return {
 		"user": user,
-		"full_name": frappe.get_fullname(user),
+		"full_name": get_fullname(user),
 		"roles": roles,
 		"capabilities": get_capabilities(user, roles),
 		"permissions": {

@@ -18,7 +18,7 @@ def get_context(context) -> None:
 		request = frappe.local.request
 		target = request.full_path if request else oauth.CALLBACK_PATH
 		frappe.local.flags.redirect_location = "/login?redirect-to=" + quote(target, safe="")
-		raise frappe.Redirect
+		raise frappe.Redirect(302)  # temporary: a cached 301 would bring the signed-in user back to the login
 	context.no_cache = 1
 	form = frappe.form_dict
 	context.server = None

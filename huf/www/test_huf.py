@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 
 import frappe
 import httpx
@@ -12,6 +11,7 @@ from frappe.utils.password import update_password
 
 from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.web import serve_site
 from huf.www.huf import script_json
 
 VIEWER = "huf-page-viewer@example.com"
@@ -22,20 +22,19 @@ BOOT = re.compile(r"window\.huf_boot = (\{.*?\});</script>", re.DOTALL)
 class TestHufPage(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from frappe.app import make_app
-		from werkzeug.serving import make_server
-
 		super().setUpClass()
 		make_user(VIEWER, "Huf Viewer")
 		update_password(VIEWER, PASSWORD)
 		frappe.db.commit()
 		cls.addClassCleanup(cls.remove_user)
-		cls.server = make_server(
-			"127.0.0.1", 0, make_app(frappe.local.site, frappe.local.sites_path), threaded=True
-		)
-		threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+		cls.server, cls.base_url = serve_site()
 		cls.addClassCleanup(cls.server.shutdown)
-		cls.base_url = f"http://127.0.0.1:{cls.server.server_port}"
+		# the viewer signs in once; the session (and its CSRF token, made by the first page) is the class's
+		cls.viewer = httpx.Client(base_url=cls.base_url, timeout=30, follow_redirects=False)
+		cls.addClassCleanup(cls.viewer.close)
+		login = cls.viewer.post("/api/method/login", data={"usr": VIEWER, "pwd": PASSWORD})
+		assert login.status_code == 200, login.text
+		cls.first_page = cls.viewer.get("/huf")
 
 	@classmethod
 	def remove_user(cls):
@@ -43,16 +42,13 @@ class TestHufPage(HufTestCase):
 		frappe.delete_doc("User", VIEWER, force=True, ignore_permissions=True)
 		frappe.db.commit()
 
-	def client(self, login: bool = True) -> httpx.Client:
+	def guest(self) -> httpx.Client:
 		client = httpx.Client(base_url=self.base_url, timeout=30, follow_redirects=False)
 		self.addCleanup(client.close)
-		if login:
-			response = client.post("/api/method/login", data={"usr": VIEWER, "pwd": PASSWORD})
-			self.assertEqual(response.status_code, 200, response.text)
 		return client
 
 	def test_guest_is_sent_to_login_and_back(self):
-		client = self.client(login=False)
+		client = self.guest()
 		response = client.get("/huf")
 		self.assertEqual(response.status_code, 302)
 		self.assertEqual(response.headers["location"], "/login?redirect-to=/huf")
@@ -60,13 +56,16 @@ class TestHufPage(HufTestCase):
 		self.assertEqual(response.headers["location"], "/login?redirect-to=/huf/executions")
 
 	def test_every_dashboard_path_serves_the_app_with_boot_data(self):
-		client = self.client()
+		client = self.viewer
+		self.assertEqual(self.first_page.status_code, 200, self.first_page.text)
 		for path in ("/huf", "/huf/agents", "/huf/chat/Some%20Agent/abc"):
 			response = client.get(path)
 			self.assertEqual(response.status_code, 200, path)
 			self.assertIn('<div id="root">', response.text)
 		boot = json.loads(BOOT.search(response.text).group(1))
 		self.assertEqual(boot["user"], VIEWER)
+		self.assertEqual(boot["full_name"], frappe.db.get_value("User", VIEWER, "full_name"))
+		self.assertEqual(boot["site_name"], frappe.local.site)
 		self.assertIn("Huf Viewer", boot["roles"])
 		self.assertEqual(boot["capabilities"], ["agent.view", "chat.view_own"])
 		self.assertEqual(
@@ -89,7 +88,7 @@ class TestHufPage(HufTestCase):
 		self.assertNotEqual(response.status_code, 200)
 
 	def test_stream_routes_are_not_taken_by_the_dashboard(self):
-		client = self.client()
+		client = self.viewer
 		demo = client.get("/huf/stream")
 		self.assertEqual(demo.status_code, 200)
 		self.assertNotIn("huf_boot", demo.text)

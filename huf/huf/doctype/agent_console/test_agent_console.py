@@ -88,5 +88,7 @@ class TestAgentConsole(LiveAgentTestCase):
 		self.assertEqual(response.status_code, 200, response.text)
 		self.assertEqual(response.json()["message"]["response"], "Answer over HTTP")
 		frappe.db.rollback()
-		self.assertEqual(frappe.db.get_single_value("Agent Console", "response"), "Answer over HTTP")
-		self.assertEqual(frappe.db.get_single_value("Agent Console", "prompt"), "Over HTTP")
+		# the web server's thread wrote it: read the table, not this connection's cache of Single values
+		stored = frappe.db.get_single_value("Agent Console", "response", cache=False)
+		self.assertEqual(stored, "Answer over HTTP")
+		self.assertEqual(frappe.db.get_single_value("Agent Console", "prompt", cache=False), "Over HTTP")

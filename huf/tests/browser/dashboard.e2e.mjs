@@ -1,4 +1,4 @@
-// End-to-end run of the dashboard at /huf in headless Chromium (driven by tests/browser/test_dashboard.py).
+// End-to-end run of the dashboard at /huf in headless Chromium (driven by huf/tests/browser/test_dashboard.py).
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, viewer: {...}, llm_api_base}.
 // Output: <out_dir>/result.json with what was observed; exit code 1 and a message on the first failed step.
 import { createRequire } from "node:module";
@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "..", "..", "frontend", "package.json"));
+const require = createRequire(path.join(here, "..", "..", "..", "frontend", "package.json"));
 const { chromium } = require("playwright-core");
 
 const config = JSON.parse(process.env.HUF_E2E_CONFIG ?? "{}");
