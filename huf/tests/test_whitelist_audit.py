@@ -190,6 +190,7 @@ class TestWhitelistAudit(HufTestCase):
 			"Agent Prompt": {"title": RECORD, "prompt_body": "Be kind."},
 			"Agent Summary Prompt": {"title": RECORD, "prompt_body": "Summarise."},
 			"Knowledge Source": {"source_name": RECORD, "knowledge_type": "sqlite_fts"},
+			"AI Provider": {"provider_name": RECORD},
 		}
 		cls.remove_leftovers(values)
 		for doctype, fields in values.items():
@@ -210,11 +211,17 @@ class TestWhitelistAudit(HufTestCase):
 			{"doctype": "Agent Run", "agent": RECORD, "conversation": conversation.name, "status": "Success"}
 		).insert(ignore_permissions=True)
 		cls.records["Agent Run"] = run.name
+		trigger = frappe.get_doc(
+			{"doctype": "Agent Trigger", "trigger_name": RECORD, "agent": RECORD, "trigger_type": "Manual"}
+		).insert(ignore_permissions=True)
+		cls.records["Agent Trigger"] = trigger.name
 
 	@classmethod
 	def remove_leftovers(cls, values: dict) -> None:
 		"""Records an interrupted earlier run committed and could not delete."""
 		delete_runs_of([RECORD])
+		for name in frappe.get_all("Agent Trigger", filters={"trigger_name": RECORD}, pluck="name"):
+			frappe.delete_doc("Agent Trigger", name, force=True, ignore_permissions=True)
 		if frappe.db.exists("Agent", RECORD):
 			frappe.delete_doc("Agent", RECORD, force=True, ignore_permissions=True)
 		for doctype, fields in values.items():

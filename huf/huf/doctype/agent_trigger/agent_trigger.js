@@ -4,6 +4,9 @@ frappe.ui.form.on("Agent Trigger", {
 		frm.add_custom_button(__("Runs"), () =>
 			frappe.set_route("List", "Agent Run", { agent_trigger: frm.doc.name })
 		);
+		if (!frm.doc.disabled) {
+			frm.add_custom_button(__("Run now"), () => frm.trigger("run_now"));
+		}
 		if (frm.doc.trigger_type === "Webhook" && frm.doc.webhook_slug) {
 			const slug = encodeURIComponent(frm.doc.webhook_slug);
 			const url = `${window.location.origin}/api/method/huf.ai.agent_hooks.handle_webhook?slug=${slug}`;
@@ -18,5 +21,25 @@ frappe.ui.form.on("Agent Trigger", {
 		if (frm.doc.disabled && frm.doc.disabled_reason) {
 			frm.dashboard.set_headline(frappe.utils.escape_html(frm.doc.disabled_reason), "red");
 		}
+	},
+
+	run_now(frm) {
+		if (frm.is_dirty()) {
+			frappe.msgprint(__("Save the trigger before running it."));
+			return;
+		}
+		frm.call({ method: "run_now", doc: frm.doc, freeze: true }).then((r) => {
+			const out = r.message || {};
+			const run = frappe.utils.escape_html(out.agent_run || "");
+			frappe.msgprint({
+				title: __("Run queued"),
+				indicator: "green",
+				message: __("Agent Run {0} is {1} (acting as {2}).", [
+					frappe.utils.get_form_link("Agent Run", out.agent_run, true, run),
+					frappe.utils.escape_html(__(out.status || "")),
+					frappe.utils.escape_html(out.user || ""),
+				]),
+			});
+		});
 	},
 });

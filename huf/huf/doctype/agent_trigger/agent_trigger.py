@@ -1,4 +1,6 @@
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import frappe
 from frappe import _
@@ -34,6 +36,11 @@ INTERVAL_UNITS = {
 }
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 SCHEDULE_FIELDS = ("trigger_type", "scheduled_interval", "interval_count", "cron_expression", "disabled")
+# Their runs act as metadata `run_as`, else the owner (huf.ai.agent_hooks.run_as); other triggers' runs
+# act as the user who caused them (for Run now: the caller).
+RUN_AS_TYPES = ("Schedule", "Webhook")
+# Their prompt templates need the document or the request body, which a run started by hand lacks.
+TEMPLATE_NEEDS_EVENT = ("Doc Event", "Webhook")
 
 
 class AgentTrigger(Document):
@@ -173,8 +180,84 @@ class AgentTrigger(Document):
 	def on_update(self) -> None:
 		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
 
+	@frappe.whitelist(methods=["POST"])
+	def run_now(self) -> dict:
+		"""Run the trigger's agent once now (Desk button Run now): queues an Agent Run and returns it."""
+		from huf.ai.agent_hooks import _queue_run, run_as
+		from huf.ai.runtime import access
+
+		trigger = frappe.get_doc(self.doctype, self.name)  # the saved trigger, not values sent with a form
+		trigger.check_permission("write")
+		if cint(trigger.disabled):
+			reason = f" {trigger.disabled_reason}" if trigger.disabled_reason else ""
+			frappe.throw(
+				_("Agent Trigger {0} is disabled; enable it before running it.{1}").format(
+					frappe.bold(trigger.name), reason
+				),
+				frappe.ValidationError,
+			)
+		access.check_can_run(access.load_agent(trigger.agent))  # the caller may run the agent too
+		caller = frappe.session.user
+		user = run_as(trigger) if trigger.trigger_type in RUN_AS_TYPES else caller
+		with acting_as(user):
+			run = _queue_run(
+				trigger.agent,
+				run_now_prompt(trigger, caller),
+				trigger.name,
+				external_id=f"{trigger.name}:now:{frappe.generate_hash(length=10)}",
+			)
+		return {
+			"agent_run": run.name,
+			"status": run.status,
+			"conversation": run.conversation,
+			"user": user,
+		}
+
 	def on_trash(self) -> None:
 		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
+
+
+def run_now_prompt(trigger: Document, caller: str) -> str:
+	"""The prompt of a run started by hand: a header, then the metadata `prompt` or the agent's instructions."""
+	from huf.ai.agent_hooks import _metadata
+
+	parts = [
+		_("Run now of Agent Trigger {0} ({1}), started by {2}.").format(
+			trigger.name, trigger.trigger_type, caller
+		)
+	]
+	prompt = None
+	if trigger.trigger_type in TEMPLATE_NEEDS_EVENT:
+		parts[0] += " " + _("It was started by hand, so there is no document or request payload.")
+	else:
+		prompt = _metadata(trigger).get("prompt")
+	prompt = prompt or frappe.db.get_value("Agent", trigger.agent, "instructions")
+	if prompt:
+		parts.append(prompt)
+	return "\n\n".join(parts)
+
+
+@contextmanager
+def acting_as(user: str) -> Iterator[None]:
+	"""Act as `user` inside the block, then give the caller back their session exactly as it was.
+
+	`frappe.set_user` also replaces the session's id and data and the request's form_dict; they are
+	restored, so a signed-in caller's session (CSRF token, expiry) is never saved under another user.
+	"""
+	session = frappe.session
+	caller = session.user
+	if user == caller:
+		yield
+		return
+	saved = {key: session.get(key) for key in ("sid", "data")}
+	form_dict = frappe.local.form_dict
+	frappe.set_user(user)
+	try:
+		yield
+	finally:
+		frappe.set_user(caller)
+		session.update(saved)
+		frappe.local.form_dict = form_dict
 
 
 def validate_condition(condition: str | None) -> None:

@@ -1,8 +1,17 @@
+import json
+
 import frappe
 from frappe.utils import add_to_date, get_datetime, now_datetime
 
+from huf.ai.runtime.fixtures import LiveAgentTestCase
 from huf.huf.factories import make_agent
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.jobs import wait_for_jobs, wait_until
+
+MANAGER = "huf-run-now-manager@example.com"
+READER = "huf-run-now-reader@example.com"
+ACTOR = "huf-run-now-actor@example.com"
+FINISHED = ("Success", "Failed", "Cancelled")
 
 
 def new_trigger(**values):
@@ -107,3 +116,150 @@ class TestAgentTrigger(HufTestCase):
 	def test_app_event_needs_app_and_event(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "App Name and Event Name"):
 			new_trigger(trigger_type="App Event", app_name="erpnext").insert()
+
+
+class TestRunNow(LiveAgentTestCase):
+	"""The Desk button Run now: AgentTrigger.run_now queues one run through the trigger machinery."""
+
+	AGENT = "Run Now Test Agent"
+	PROVIDER = "Run Now LLM"
+	MODEL = "run-now-model"
+	users = ((MANAGER, ("Huf Manager",)), (READER, ("Huf User",)), (ACTOR, ("Huf User",)))
+
+	def make_trigger(self, **values) -> str:
+		"""A committed trigger on AGENT (unique name), deleted after the test with its runs."""
+		doc = frappe.get_doc(
+			{
+				"doctype": "Agent Trigger",
+				"trigger_name": f"Run Now {frappe.generate_hash(length=8)}",
+				"agent": self.AGENT,
+				**values,
+			}
+		).insert()
+		frappe.db.commit()
+		self.addCleanup(self.delete_trigger, doc.name)
+		return doc.name
+
+	def delete_trigger(self, name: str) -> None:
+		wait_for_jobs(60)
+		frappe.db.rollback()
+		frappe.db.delete("Agent Run", {"agent_trigger": name})
+		frappe.delete_doc("Agent Trigger", name, force=True, ignore_permissions=True)
+		frappe.db.commit()
+
+	def run_now(self, trigger: str, user: str = MANAGER) -> dict:
+		with self.set_user(user):
+			result = frappe.get_doc("Agent Trigger", trigger).run_now()
+			self.assertEqual(frappe.session.user, user)  # the caller is still the caller afterwards
+		return result
+
+	def finished_run(self, name: str):
+		"""The Agent Run `name` once the worker has finished it."""
+		wait_until(
+			lambda: frappe.db.get_value("Agent Run", name, "status") in FINISHED,
+			timeout=120,
+			message=f"Agent Run {name} did not finish",
+		)
+		return frappe.get_doc("Agent Run", name)
+
+	def test_run_now_runs_the_agent_once_with_the_trigger_prompt(self):
+		trigger = self.make_trigger(
+			trigger_type="Schedule",
+			scheduled_interval="Daily",
+			metadata=json.dumps({"prompt": "Count the open orders."}),
+		)
+		before = frappe.db.get_value("Agent Trigger", trigger, ["next_execution", "metadata"], as_dict=True)
+		self.llm.queue("There are three open orders.")
+
+		result = self.run_now(trigger)
+
+		self.assertEqual(result["status"], "Queued")
+		run = self.finished_run(result["agent_run"])
+		self.assertEqual(run.status, "Success", run.error_message)
+		self.assertEqual(run.response, "There are three open orders.")
+		self.assertEqual(run.agent_trigger, trigger)
+		self.assertEqual(run.conversation, result["conversation"])
+		self.assertIn("Count the open orders.", run.prompt)
+		self.assertIn(f"Run now of Agent Trigger {trigger}", run.prompt)
+		self.assertIn("Count the open orders.", json.dumps(self.llm.chat_requests[-1]["body"]["messages"]))
+		# one run, and the schedule's own state is untouched
+		self.assertEqual(
+			frappe.get_all("Agent Run", filters={"agent_trigger": trigger}, pluck="name"), [run.name]
+		)
+		after = frappe.db.get_value("Agent Trigger", trigger, ["next_execution", "metadata"], as_dict=True)
+		self.assertEqual(after, before)
+
+	def test_run_acts_as_the_trigger_machinery_decides(self):
+		scheduled = self.make_trigger(
+			trigger_type="Schedule", scheduled_interval="Hourly", metadata=json.dumps({"run_as": ACTOR})
+		)
+		owned = self.make_trigger(trigger_type="Webhook")
+		on_event = self.make_trigger(
+			trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update"
+		)
+
+		as_run_as = self.run_now(scheduled)
+		as_owner = self.run_now(owned)
+		as_caller = self.run_now(on_event)
+
+		self.assertEqual(as_run_as["user"], ACTOR)
+		self.assertEqual(as_owner["user"], "Administrator")  # the webhook trigger's owner
+		self.assertEqual(as_caller["user"], MANAGER)  # Doc Event runs act as the user who caused them
+		for result in (as_run_as, as_owner, as_caller):
+			run = self.finished_run(result["agent_run"])
+			self.assertEqual(run.user, result["user"])
+			self.assertEqual(run.status, "Success", run.error_message)
+		self.assertIn(
+			"no document or request payload",
+			frappe.db.get_value("Agent Run", as_caller["agent_run"], "prompt"),
+		)
+
+	def test_a_user_who_may_not_write_the_trigger_is_refused(self):
+		trigger = self.make_trigger(trigger_type="Manual")
+		with self.set_user(READER):
+			self.assertTrue(frappe.has_permission("Agent Trigger", "read", trigger))
+			with self.assertRaises(frappe.PermissionError):
+				frappe.get_doc("Agent Trigger", trigger).run_now()
+		self.assertEqual(frappe.get_all("Agent Run", filters={"agent_trigger": trigger}), [])
+
+	def test_a_disabled_trigger_or_agent_is_refused(self):
+		trigger = self.make_trigger(trigger_type="Manual", disabled=1, disabled_reason="Paused for audit.")
+		with self.set_user(MANAGER):
+			with self.assertRaisesRegex(frappe.ValidationError, "is disabled; enable it") as caught:
+				frappe.get_doc("Agent Trigger", trigger).run_now()
+		self.assertIn("Paused for audit.", str(caught.exception))
+
+		enabled = self.make_trigger(trigger_type="Manual")
+		with self.agent_values(disabled=1), self.set_user(MANAGER):
+			with self.assertRaisesRegex(frappe.ValidationError, f"{self.AGENT}.* is disabled"):
+				frappe.get_doc("Agent Trigger", enabled).run_now()
+		self.assertEqual(
+			frappe.get_all("Agent Run", filters={"agent_trigger": ("in", [trigger, enabled])}), []
+		)
+
+	def test_run_now_over_http_keeps_the_callers_session(self):
+		trigger = self.make_trigger(trigger_type="Schedule", scheduled_interval="Daily")  # runs as its owner
+		self.llm.queue("Done by hand.")
+		client = self.client(MANAGER)
+		client.headers["X-Frappe-CSRF-Token"] = self.csrf_token(client)
+		call = {"dt": "Agent Trigger", "dn": trigger, "method": "run_now"}
+		as_desk = {
+			"docs": frappe.get_doc("Agent Trigger", trigger).as_json(),
+			"method": "run_now",
+		}  # frm.call
+
+		response = client.post("/api/method/run_doc_method", json=as_desk)
+
+		self.assertEqual(response.status_code, 200, response.text)
+		result = response.json()["message"]
+		self.assertEqual((result["status"], result["user"]), ("Queued", "Administrator"))
+		run = self.finished_run(result["agent_run"])
+		self.assertEqual(run.response, "Done by hand.")
+		# the signed-in caller is still who they were, with a working CSRF token
+		who = client.get("/api/method/frappe.auth.get_logged_user")
+		self.assertEqual(who.json()["message"], MANAGER)
+		again = client.post("/api/method/run_doc_method", json=call)
+		self.assertEqual(again.status_code, 200, again.text)
+		self.finished_run(again.json()["message"]["agent_run"])
+		as_get = client.get("/api/method/run_doc_method", params=call)  # a GET never runs it
+		self.assertIn(as_get.status_code, (403, 405), as_get.text)

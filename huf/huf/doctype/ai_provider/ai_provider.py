@@ -1,8 +1,15 @@
+import time
+
 import frappe
 from frappe import _
 from frappe.model.document import Document
 
 from huf.huf.validators import validate_http_url
+
+# The cheapest real call: one short message, a tiny answer, one attempt, a short wait.
+TEST_PROMPT = "Reply with OK."
+TEST_MAX_TOKENS = 5
+TEST_TIMEOUT = 30.0
 
 
 class AIProvider(Document):
@@ -26,3 +33,62 @@ class AIProvider(Document):
 				),
 				frappe.DuplicateEntryError,
 			)
+
+	@frappe.whitelist(methods=["POST"])
+	def test_connection(self, model: str | None = None) -> dict:
+		"""Ask `model` (default: the provider's first AI Model) for a tiny answer (Desk button Test connection)."""
+		from huf.ai.providers import ProviderError
+		from huf.ai.providers.litellm import completion, get_provider_config
+		from huf.ai.providers.retry import RetryPolicy
+
+		provider = frappe.get_doc(self.doctype, self.name)  # the saved provider, not values sent with a form
+		provider.check_permission("write")
+		model = (model or "").strip() or first_model(provider.name)
+		if not model:
+			frappe.throw(
+				_("AI Provider {0} has no AI Model yet: add one, or name the model to test.").format(
+					frappe.bold(provider.name)
+				)
+			)
+		config = get_provider_config(provider.name)  # the key comes from the Password field, per call
+		started = time.monotonic()
+		try:
+			completion(
+				config,
+				model,
+				[{"role": "user", "content": TEST_PROMPT}],
+				max_tokens=TEST_MAX_TOKENS,
+				timeout=TEST_TIMEOUT,
+				retry=RetryPolicy(attempts=1),
+			)
+		except ProviderError as e:
+			return {
+				"success": False,
+				"model": model,
+				"message": _("Connection to {0} failed (model {1}): {2}").format(
+					provider.name, model, _without(e.message, config.api_key)
+				),
+			}
+		latency_ms = round((time.monotonic() - started) * 1000)
+		return {
+			"success": True,
+			"model": model,
+			"latency_ms": latency_ms,
+			"message": _("Connected to {0}: model {1} answered in {2} ms.").format(
+				provider.name, model, latency_ms
+			),
+		}
+
+
+def first_model(provider: str) -> str | None:
+	"""The provider's first AI Model (the oldest)."""
+	models = frappe.get_all(
+		"AI Model", filters={"provider": provider}, pluck="name", order_by="creation asc, name asc", limit=1
+	)
+	return models[0] if models else None
+
+
+def _without(text: str, secret: str | None) -> str:
+	"""`text` with `secret` masked (the seam's errors are scrubbed already; this keeps it so)."""
+	text = str(text or "")
+	return text.replace(secret, "***") if secret and len(secret) >= 4 else text
