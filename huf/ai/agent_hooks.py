@@ -176,7 +176,7 @@ def handle_webhook(slug: str, **kwargs: Any) -> dict:
 	"""POST a webhook: the key (header X-Huf-Webhook-Key or body `key`) must match; queues the agent run."""
 	_check_rate_limit(slug)
 	body = _request_body()
-	key = frappe.get_request_header(WEBHOOK_KEY_HEADER) or body.pop("key", None) or ""
+	key = _request_header(WEBHOOK_KEY_HEADER) or body.pop("key", None) or ""
 	trigger = frappe.db.get_value(
 		"Agent Trigger",
 		{"webhook_slug": str(slug or ""), "trigger_type": "Webhook", "disabled": 0},
@@ -225,6 +225,12 @@ def _request_body() -> dict:
 		data = request.get_json(silent=True)
 		return dict(data) if isinstance(data, dict) else {"payload": data}
 	return request.form.to_dict()
+
+
+def _request_header(name: str) -> str | None:
+	"""A header of the current request (None outside a request, e.g. from the console or a job)."""
+	request = getattr(frappe.local, "request", None)
+	return request.headers.get(name) if request is not None else None
 
 
 def _check_rate_limit(slug: str) -> None:

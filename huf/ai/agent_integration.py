@@ -170,9 +170,10 @@ def run_agent_sync(
 	)
 	session_id = queue.runtime_context(run).get("session_id")
 	if inline and frappe.flags.get("huf_conversation") == run.conversation:
-		inline = (
-			False  # called from inside a run of this conversation (a tool, a hook): waiting would deadlock
-		)
+		# called from inside a run of this conversation (a tool, a hook): waiting would deadlock, so
+		# the run is queued instead and its claim dropped, or no drainer would ever take it
+		inline = False
+		locks.unclaim_run(run.name)
 	if not inline:
 		queue.kick_drainer(run.conversation)
 		return {

@@ -229,15 +229,19 @@ def next_message_index(
 	"""Reserve the next conversation_index and add usage to the totals, in one atomic update.
 
 	The update locks the conversation row (the database, on SQLite) until the transaction ends,
-	so concurrent writers get consecutive numbers; the counter never falls behind existing messages.
+	so concurrent writers get consecutive numbers; the counter never falls behind the messages this
+	transaction can see. Those are read before, without a lock: a locking read of the message index
+	would take gap locks that deadlock the message inserts of other conversations (MariaDB).
 	"""
+	highest = frappe.db.sql(
+		"select max(conversation_index) from `tabAgent Message` where conversation = %s",
+		(conversation_name,),
+	)
 	frappe.db.sql(
 		"""update `tabAgent Conversation`
 		set total_messages = (case
-				when coalesce(total_messages, 0) >= coalesce(
-					(select max(m.conversation_index) from `tabAgent Message` m where m.conversation = %(name)s), 0)
-				then coalesce(total_messages, 0)
-				else (select max(m.conversation_index) from `tabAgent Message` m where m.conversation = %(name)s)
+				when coalesce(total_messages, 0) >= %(highest)s then coalesce(total_messages, 0)
+				else %(highest)s
 			end) + 1,
 			total_input_tokens = coalesce(total_input_tokens, 0) + %(input)s,
 			total_output_tokens = coalesce(total_output_tokens, 0) + %(output)s,
@@ -247,6 +251,7 @@ def next_message_index(
 		where name = %(name)s""",
 		{
 			"name": conversation_name,
+			"highest": cint(highest[0][0]) if highest else 0,
 			"input": input_tokens,
 			"output": output_tokens,
 			"total": input_tokens + output_tokens,

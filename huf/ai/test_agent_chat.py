@@ -57,7 +57,7 @@ class TestAgentChat(LiveAgentTestCase):
 		)
 
 	def test_now_0_queues_the_run_and_the_drainer_answers(self):
-		from frappe.utils.background_jobs import wait_for_jobs
+		from huf.tests.support.jobs import wait_for_jobs
 
 		self.llm.queue(Reply(content="Queued answer"))
 		with self.set_user(ALICE):

@@ -5,25 +5,28 @@ import time
 import frappe
 import httpx
 
-from huf.ai.runtime.fixtures import RuntimeTestCase, cleanup_runtime_records, start_web_server
+from huf.ai.runtime.fixtures import RuntimeTestCase, cleanup_runtime_records
+from huf.tests.support.web import serve_site
 
 PROVIDER = "Runtime HTTP LLM"
 AGENT = "Runtime HTTP Agent"
+ADMIN = "runtime-http-admin@example.com"  # API keys of its own: Administrator's are left alone
 METHOD = "/api/method/huf.ai.agent_integration."
 
 
 class TestRunAgentOverHTTP(RuntimeTestCase):
+	users = ((ADMIN, ("System Manager",)),)
+
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
 		cls.addClassCleanup(cleanup_runtime_records, PROVIDER)
 		from frappe.core.doctype.user.user import generate_keys
 
-		keys = generate_keys("Administrator")
-		secret = keys["api_secret"] if isinstance(keys, dict) else keys
-		key = frappe.db.get_value("User", "Administrator", "api_key")
+		secret = generate_keys(ADMIN)["api_secret"]
+		key = frappe.db.get_value("User", ADMIN, "api_key")
 		frappe.db.commit()
-		cls.server, base = start_web_server(frappe.local.site, frappe.local.sites_path)
+		cls.server, base = serve_site()
 		cls.addClassCleanup(cls.server.shutdown)
 		cls.admin = httpx.Client(
 			base_url=base, headers={"Authorization": f"token {key}:{secret}"}, timeout=60

@@ -83,14 +83,15 @@ class Browser:
 		result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
 		return result.get("result", {}).get("value")
 
-	def wait_for(self, expression: str, timeout: float = 20):
+	def wait_for(self, expression: str, timeout: float = 20, shown: str = "document.body.innerText"):
+		"""The truthy value of `expression`; on timeout the error shows what the page shows."""
 		deadline = time.monotonic() + timeout
 		while time.monotonic() < deadline:
 			value = self.evaluate(expression)
 			if value:
 				return value
 			time.sleep(0.05)
-		raise AssertionError(f"timed out waiting for {expression}")
+		raise AssertionError(f"timed out waiting for {expression}; the page shows: {self.evaluate(shown)}")
 
 	def close(self):
 		self.ws.close()
@@ -130,7 +131,8 @@ class TestStreamDemoPageInChromium(LiveAgentTestCase):
 		)
 		status = browser.wait_for(
 			"(() => { const s = document.getElementById('status');"
-			" return s.textContent.startsWith('Done') || s.className === 'error' ? s.textContent : ''; })()"
+			" return s.textContent.startsWith('Done') || s.className === 'error' ? s.textContent : ''; })()",
+			timeout=120,  # the server's first model call also imports LiteLLM
 		)
 		self.assertTrue(status.startswith("Done"), status)
 		self.assertEqual(browser.evaluate("document.getElementById('response').textContent"), text)

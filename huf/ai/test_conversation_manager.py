@@ -8,6 +8,7 @@ from frappe.utils import now_datetime
 
 from huf.ai.conversation.title import default_title
 from huf.ai.conversation_manager import ConversationManager
+from huf.ai.runtime.fixtures import SiteContext
 from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
 
@@ -141,19 +142,7 @@ class TestAddMessage(HufTestCase):
 			cost=0.0025,
 		)
 		self.assertEqual((reply.role, reply.conversation_index, reply.agent), ("agent", 2, AGENT))
-		totals = frappe.db.get_value(
-			"Agent Conversation",
-			conversation.name,
-			[
-				"total_messages",
-				"total_input_tokens",
-				"total_output_tokens",
-				"total_tokens",
-				"total_cost",
-				"title",
-			],
-			as_dict=True,
-		)
+		totals = frappe.get_doc("Agent Conversation", conversation.name)
 		self.assertDocumentEqual(
 			{
 				"total_messages": 2,
@@ -186,13 +175,13 @@ class TestAddMessage(HufTestCase):
 		make_agent(agent_name)
 		conversation = ConversationManager(agent_name, "api", "threads").get_or_create_conversation()
 		frappe.db.commit()
-		site, sites_path = frappe.local.site, frappe.local.sites_path
+		context = SiteContext()
 		barrier = threading.Barrier(10)
 		errors = []
 
 		def add(number: int) -> None:
 			try:
-				with frappe.init_site(site, sites_path, user="Administrator"):
+				with context:
 					manager = ConversationManager(agent_name, "api", "threads")
 					barrier.wait(timeout=10)
 					manager.add_message(
@@ -219,12 +208,7 @@ class TestAddMessage(HufTestCase):
 			)
 			self.assertEqual(sorted(row.conversation_index for row in rows), list(range(1, 11)))
 			self.assertEqual(len({row.content for row in rows}), 10)
-			totals = frappe.db.get_value(
-				"Agent Conversation",
-				conversation.name,
-				["total_messages", "total_input_tokens", "total_output_tokens", "total_cost"],
-				as_dict=True,
-			)
+			totals = frappe.get_doc("Agent Conversation", conversation.name)
 			self.assertDocumentEqual(
 				{
 					"total_messages": 10,

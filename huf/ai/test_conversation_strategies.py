@@ -9,6 +9,7 @@ from huf.ai.conversation_manager import ConversationManager
 from huf.ai.test_conversation_manager import delete_created_since
 from huf.huf.factories import make_agent
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.llm_server import Reply, ScriptedLLM
 
 PROVIDER = "Scripted Summaries"
@@ -199,18 +200,13 @@ class TestSummarize(StrategyTestCase):
 		self.assertEqual(v2.version, 2)
 
 	def test_summary_runs_in_the_background_after_a_run(self):
-		try:
-			from frappe.utils.background_jobs import wait_for_jobs
-		except ImportError:
-			self.skipTest("frappe.utils.background_jobs is not available yet")
 		manager, conversation = self.summarizing_agent_conversation("Strategy Summarize Job")
 		self.llm.queue("Background summary.")
 		frappe.db.commit()
 		try:
 			self.assertTrue(schedule_context_strategy(conversation.name))
 			frappe.db.commit()  # the job is enqueued after commit
-			wait_for_jobs(timeout=30)
-			frappe.db.rollback()
+			self.assertTrue(wait_for_jobs(timeout=120))
 			self.assertEqual(
 				frappe.db.get_value("Agent Conversation", conversation.name, "summary"), "Background summary."
 			)

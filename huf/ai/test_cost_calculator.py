@@ -1,11 +1,10 @@
 """Cost of LLM calls: custom AI Model prices, then LiteLLM's price table, else 0.0."""
 
 import frappe
-import pytest
 
 from huf.ai.cost_calculator import calculate_cost, cost_from_prices, invalidate_pricing_cache
 from huf.ai.providers.litellm import ProviderConfig, completion, get_litellm
-from huf.tests.support.case import HufTestCase
+from huf.tests.support.case import HufTestCase, HufUnitTestCase
 from huf.tests.support.llm_server import Reply, ScriptedLLM
 
 
@@ -14,52 +13,52 @@ def litellm_prices(model: str) -> tuple[float, float, float]:
 	return info["input_cost_per_token"], info["output_cost_per_token"], info["cache_read_input_token_cost"]
 
 
-def test_custom_formula_bills_cached_tokens_at_the_cached_price():
-	prices = {
-		"input_cost_per_1m_tokens": 2.0,
-		"output_cost_per_1m_tokens": 8.0,
-		"cached_input_cost_per_1m_tokens": 0.5,
-	}
-	# 600k uncached input * $2 + 400k cached * $0.5 + 250k output * $8
-	assert cost_from_prices(prices, 1_000_000, 250_000, 400_000) == pytest.approx(1.2 + 0.2 + 2.0)
-	without_cached_price = {**prices, "cached_input_cost_per_1m_tokens": None}
-	assert cost_from_prices(without_cached_price, 1_000_000, 250_000, 400_000) == pytest.approx(2.0 + 2.0)
-	assert (
-		cost_from_prices({"input_cost_per_1m_tokens": 0, "output_cost_per_1m_tokens": 0}, 5000, 5000) == 0.0
-	)
-
-
-def test_known_model_is_priced_from_litellms_table():
-	input_price, output_price, cached_price = litellm_prices("openai/gpt-4o")
-	cost, source = calculate_cost("gpt-4o", 10_000, 2_000, 4_000, provider="OpenAI")
-	assert source == "litellm"
-	assert cost == pytest.approx(6_000 * input_price + 4_000 * cached_price + 2_000 * output_price)
-
-
-def test_cost_of_a_real_response_uses_its_usage():
-	with ScriptedLLM() as llm:
-		llm.queue(Reply(content="hi", prompt_tokens=1200, completion_tokens=300))
-		answer = completion(
-			ProviderConfig("OpenAI", api_key="sk-x", api_base=llm.api_base),
-			"gpt-4o",
-			[{"role": "user", "content": "x"}],
+class TestCostFormulas(HufUnitTestCase):
+	def test_custom_formula_bills_cached_tokens_at_the_cached_price(self):
+		prices = {
+			"input_cost_per_1m_tokens": 2.0,
+			"output_cost_per_1m_tokens": 8.0,
+			"cached_input_cost_per_1m_tokens": 0.5,
+		}
+		# 600k uncached input * $2 + 400k cached * $0.5 + 250k output * $8
+		self.assertAlmostEqual(cost_from_prices(prices, 1_000_000, 250_000, 400_000), 1.2 + 0.2 + 2.0)
+		without_cached_price = {**prices, "cached_input_cost_per_1m_tokens": None}
+		self.assertAlmostEqual(cost_from_prices(without_cached_price, 1_000_000, 250_000, 400_000), 2.0 + 2.0)
+		self.assertEqual(
+			cost_from_prices({"input_cost_per_1m_tokens": 0, "output_cost_per_1m_tokens": 0}, 5000, 5000), 0.0
 		)
-	input_price, output_price, _cached = litellm_prices("openai/gpt-4o")
-	cost, source = calculate_cost(
-		"gpt-4o",
-		answer.usage.input_tokens,
-		answer.usage.output_tokens,
-		provider="OpenAI",
-		response=answer.raw,
-	)
-	assert source == "litellm"
-	assert cost == pytest.approx(1200 * input_price + 300 * output_price)
 
+	def test_known_model_is_priced_from_litellms_table(self):
+		input_price, output_price, cached_price = litellm_prices("openai/gpt-4o")
+		cost, source = calculate_cost("gpt-4o", 10_000, 2_000, 4_000, provider="OpenAI")
+		self.assertEqual(source, "litellm")
+		self.assertAlmostEqual(cost, 6_000 * input_price + 4_000 * cached_price + 2_000 * output_price)
 
-def test_unknown_model_costs_nothing_and_never_raises():
-	assert calculate_cost("no-such-model-anywhere", 1000, 1000, provider="Nobody") == (0.0, "unknown")
-	assert calculate_cost("", 1000, 1000) == (0.0, "unknown")
-	assert calculate_cost("gpt-4o", None, None, None, provider="OpenAI").cost == 0.0
+	def test_cost_of_a_real_response_uses_its_usage(self):
+		with ScriptedLLM() as llm:
+			llm.queue(Reply(content="hi", prompt_tokens=1200, completion_tokens=300))
+			answer = completion(
+				ProviderConfig("OpenAI", api_key="sk-x", api_base=llm.api_base),
+				"gpt-4o",
+				[{"role": "user", "content": "x"}],
+			)
+		input_price, output_price, _cached = litellm_prices("openai/gpt-4o")
+		cost, source = calculate_cost(
+			"gpt-4o",
+			answer.usage.input_tokens,
+			answer.usage.output_tokens,
+			provider="OpenAI",
+			response=answer.raw,
+		)
+		self.assertEqual(source, "litellm")
+		self.assertAlmostEqual(cost, 1200 * input_price + 300 * output_price)
+
+	def test_unknown_model_costs_nothing_and_never_raises(self):
+		self.assertEqual(
+			calculate_cost("no-such-model-anywhere", 1000, 1000, provider="Nobody"), (0.0, "unknown")
+		)
+		self.assertEqual(calculate_cost("", 1000, 1000), (0.0, "unknown"))
+		self.assertEqual(calculate_cost("gpt-4o", None, None, None, provider="OpenAI").cost, 0.0)
 
 
 class TestCustomPricing(HufTestCase):

@@ -73,7 +73,11 @@ class TestRepair(HufTestCase):
 	def setUp(self):
 		self.records = []
 		self.handler = _ListHandler(self.records)
-		frappe.logger("huf").addHandler(self.handler)
+		logger = frappe.logger("huf")
+		logger.addHandler(self.handler)
+		# the repairs are warnings; Frappe's loggers drop those below ERROR unless a developer asks for them
+		self.addCleanup(logger.setLevel, logger.level)
+		logger.setLevel(logging.DEBUG)
 		self.conversation = ConversationManager(
 			make_agent("Repair Test Agent").name, "api", "repair"
 		).get_or_create_conversation()

@@ -4,9 +4,10 @@ import logging
 import os
 import socket
 import time
+from contextlib import contextmanager
+from unittest.mock import patch
 
 import frappe
-import pytest
 
 from huf.ai.providers import ContextWindowError, ProviderError, ProviderNotConfiguredError
 from huf.ai.providers.litellm import (
@@ -17,7 +18,7 @@ from huf.ai.providers.litellm import (
 	get_provider_config,
 )
 from huf.ai.providers.retry import RetryPolicy
-from huf.tests.support.case import HufTestCase
+from huf.tests.support.case import HufTestCase, HufUnitTestCase
 from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 
 KEY = "sk-test-7f3a9c1e5b2d4f60"
@@ -33,286 +34,289 @@ WEATHER_TOOL = {
 }
 
 
-@pytest.fixture(scope="module")
-def server():
-	with ScriptedLLM() as llm:
-		yield llm
+@contextmanager
+def captured_logs():
+	"""Every log record of every logger while the block runs, as text lines (like pytest's caplog)."""
+	lines = []
+	handler = logging.Handler(logging.DEBUG)
+	handler.emit = lambda record: lines.append(handler.format(record))
+	root = logging.getLogger()
+	level = root.level
+	root.addHandler(handler)
+	root.setLevel(logging.DEBUG)
+	try:
+		yield lines
+	finally:
+		root.removeHandler(handler)
+		root.setLevel(level)
 
 
-@pytest.fixture
-def llm(server):
-	server.reset()
-	yield server
-	server.reset()
+class TestCompletion(HufUnitTestCase):
+	"""completion() and embedding() against one scripted server, reset before each test."""
 
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		cls.llm = ScriptedLLM().__enter__()
+		cls.addClassCleanup(cls.llm.close)
 
-@pytest.fixture
-def openai(llm):
-	return ProviderConfig("OpenAI", api_key=KEY, api_base=llm.api_base)
+	def setUp(self):
+		self.llm.reset()
+		self.openai = ProviderConfig("OpenAI", api_key=KEY, api_base=self.llm.api_base)
 
+	def test_plain_answer(self):
+		self.llm.queue(Reply(content="Hi there", prompt_tokens=12, completion_tokens=3))
+		answer = completion(self.openai, "scripted-model", HELLO, temperature=0.2)
 
-def test_plain_answer(llm, openai):
-	llm.queue(Reply(content="Hi there", prompt_tokens=12, completion_tokens=3))
-	answer = completion(openai, "scripted-model", HELLO, temperature=0.2)
-
-	assert answer.content == "Hi there"
-	assert answer.tool_calls == []
-	assert answer.finish_reason == "stop"
-	assert (answer.usage.input_tokens, answer.usage.output_tokens, answer.usage.total_tokens) == (12, 3, 15)
-	assert answer.model == "openai/scripted-model"
-	assert answer.to_message() == {"role": "assistant", "content": "Hi there"}
-	body = llm.chat_requests[-1]["body"]
-	assert body["model"] == "scripted-model"
-	assert body["messages"] == HELLO
-	assert body["temperature"] == 0.2
-
-
-def test_key_goes_to_the_server_but_never_into_the_environment(llm, openai):
-	completion(openai, "scripted-model", HELLO)
-	assert llm.chat_requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
-	assert not [name for name, value in os.environ.items() if KEY in value]
-
-
-def test_streamed_deltas_then_the_whole_answer(llm, openai):
-	llm.queue(Reply(content="The quick brown fox jumps", chunk_size=4, cached_tokens=6))
-	stream = completion(openai, "scripted-model", HELLO, stream=True)
-	chunks = list(stream)
-
-	deltas = [chunk.delta for chunk in chunks if chunk.completion is None]
-	assert len(deltas) == 7 and "".join(deltas) == "The quick brown fox jumps"
-	final = chunks[-1].completion
-	assert final is stream.completion
-	assert final.content == "The quick brown fox jumps"
-	assert final.finish_reason == "stop"
-	assert (final.usage.input_tokens, final.usage.output_tokens, final.usage.cached_tokens) == (10, 5, 6)
-	assert llm.chat_requests[-1]["body"]["stream"] is True
-
-
-def test_tool_calls_are_parsed(llm, openai):
-	llm.queue(
-		Reply(
-			content=None,
-			tool_calls=[
-				tool_call("get_weather", {"city": "Paris"}, "call_1"),
-				tool_call("get_weather", {"city": "Oslo"}, "call_2"),
-			],
+		assert answer.content == "Hi there"
+		assert answer.tool_calls == []
+		assert answer.finish_reason == "stop"
+		assert (answer.usage.input_tokens, answer.usage.output_tokens, answer.usage.total_tokens) == (
+			12,
+			3,
+			15,
 		)
-	)
-	answer = completion(openai, "scripted-model", HELLO, tools=[WEATHER_TOOL])
+		assert answer.model == "openai/scripted-model"
+		assert answer.to_message() == {"role": "assistant", "content": "Hi there"}
+		body = self.llm.chat_requests[-1]["body"]
+		assert body["model"] == "scripted-model"
+		assert body["messages"] == HELLO
+		assert body["temperature"] == 0.2
 
-	assert answer.finish_reason == "tool_calls"
-	assert [(call.id, call.name, call.args) for call in answer.tool_calls] == [
-		("call_1", "get_weather", {"city": "Paris"}),
-		("call_2", "get_weather", {"city": "Oslo"}),
-	]
-	assert answer.to_message()["tool_calls"][0] == {
-		"id": "call_1",
-		"type": "function",
-		"function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
-	}
-	assert llm.chat_requests[-1]["body"]["tools"][0]["function"]["name"] == "get_weather"
+	def test_key_goes_to_the_server_but_never_into_the_environment(self):
+		completion(self.openai, "scripted-model", HELLO)
+		assert self.llm.chat_requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
+		assert not [name for name, value in os.environ.items() if KEY in value]
 
+	def test_streamed_deltas_then_the_whole_answer(self):
+		self.llm.queue(Reply(content="The quick brown fox jumps", chunk_size=4, cached_tokens=6))
+		stream = completion(self.openai, "scripted-model", HELLO, stream=True)
+		chunks = list(stream)
 
-def test_streamed_tool_call_is_assembled(llm, openai):
-	llm.queue(
-		Reply(content="Let me check.", tool_calls=[tool_call("get_weather", {"city": "Rome"}, "call_9")])
-	)
-	chunks = list(completion(openai, "scripted-model", HELLO, tools=[WEATHER_TOOL], stream=True))
-	final = chunks[-1].completion
-	assert final.content == "Let me check."
-	assert [(call.id, call.name, call.args) for call in final.tool_calls] == [
-		("call_9", "get_weather", {"city": "Rome"})
-	]
+		deltas = [chunk.delta for chunk in chunks if chunk.completion is None]
+		assert len(deltas) == 7 and "".join(deltas) == "The quick brown fox jumps"
+		final = chunks[-1].completion
+		assert final is stream.completion
+		assert final.content == "The quick brown fox jumps"
+		assert final.finish_reason == "stop"
+		assert (final.usage.input_tokens, final.usage.output_tokens, final.usage.cached_tokens) == (10, 5, 6)
+		assert self.llm.chat_requests[-1]["body"]["stream"] is True
 
-
-def test_invalid_tool_arguments_are_reported_not_raised(llm, openai):
-	llm.queue(Reply(content=None, tool_calls=[tool_call("get_weather", "{not json", "call_x")]))
-	call = completion(openai, "scripted-model", HELLO, tools=[WEATHER_TOOL]).tool_calls[0]
-	assert call.args is None and call.arguments == "{not json"
-
-
-def test_rate_limit_is_retried_after_the_retry_after_delay(llm, openai):
-	llm.queue(Reply(status=429, error="Rate limit reached", headers={"Retry-After": "0.4"}), "Finally")
-	started = time.monotonic()
-	answer = completion(openai, "scripted-model", HELLO, retry=FAST)
-
-	assert answer.content == "Finally"
-	assert answer.attempts == 2
-	assert len(llm.chat_requests) == 2
-	assert time.monotonic() - started >= 0.4  # the backoff alone would have waited ~0.01 s
-
-
-def test_retry_after_longer_than_allowed_gives_up_at_once(llm, openai):
-	llm.queue(Reply(status=429, error="Try tomorrow", headers={"Retry-After": "3600"}), "never")
-	with pytest.raises(ProviderError) as caught:
-		completion(openai, "scripted-model", HELLO, retry=FAST)
-	assert len(llm.chat_requests) == 1
-	assert caught.value.status_code == 429 and "Try tomorrow" in caught.value.message
-
-
-def test_persisting_server_error_fails_clearly_after_all_attempts(llm, openai):
-	llm.queue(*[Reply(status=500, error="upstream exploded")] * 3, "too late")
-	with pytest.raises(ProviderError) as caught:
-		completion(openai, "scripted-model", HELLO, retry=FAST)
-
-	error = caught.value
-	assert len(llm.chat_requests) == 3
-	assert (error.status_code, error.attempts, error.provider) == (500, 3, "OpenAI")
-	assert (
-		error.message
-		== "OpenAI failed for model openai/scripted-model after 3 attempts (HTTP 500): upstream exploded"
-	)
-	assert error.__cause__ is None and error.__context__ is None
-
-
-def test_service_unavailable_is_retried_like_other_5xx(llm, openai):
-	llm.queue(Reply(status=503, error="overloaded"), Reply(status=502, error="bad gateway"), "back")
-	assert completion(openai, "scripted-model", HELLO, retry=FAST).attempts == 3
-
-
-def test_bad_request_is_not_retried(llm, openai):
-	llm.queue(Reply(status=400, error="Invalid value for 'tool_choice'"), "unused")
-	with pytest.raises(ProviderError) as caught:
-		completion(openai, "scripted-model", HELLO, retry=FAST)
-	assert len(llm.chat_requests) == 1
-	assert caught.value.attempts == 1
-	assert (
-		caught.value.message
-		== "OpenAI rejected the request for model openai/scripted-model (HTTP 400): Invalid value for 'tool_choice'"
-	)
-
-
-def test_timeout_is_retried(llm, openai):
-	llm.queue(Reply(content="slow", delay=1.5), "fast")
-	answer = completion(openai, "scripted-model", HELLO, retry=FAST, timeout=0.5)
-	assert (answer.content, answer.attempts) == ("fast", 2)
-
-
-def test_connection_refused_fails_after_the_retries(openai):
-	with socket.socket() as sock:
-		sock.bind(("127.0.0.1", 0))
-		port = sock.getsockname()[1]  # closed again before the call: nothing listens there
-	closed = ProviderConfig("OpenAI", api_key=KEY, api_base=f"http://127.0.0.1:{port}/v1")
-	with pytest.raises(ProviderError) as caught:
-		completion(closed, "scripted-model", HELLO, retry=FAST)
-	assert caught.value.attempts == 3
-	assert "connection error" in caught.value.message
-
-
-def test_key_echoed_by_the_provider_is_not_in_the_error_nor_the_logs(llm, openai, caplog):
-	llm.queue(Reply(status=401, error=f"Incorrect API key provided: {KEY}"))
-	with caplog.at_level(logging.DEBUG), pytest.raises(ProviderError) as caught:
-		completion(openai, "scripted-model", HELLO, retry=FAST)
-
-	error = caught.value
-	assert error.status_code == 401 and len(llm.chat_requests) == 1
-	assert "refused the API key" in error.message and "Incorrect API key provided" in error.message
-	assert KEY not in str(error) and KEY not in repr(error.args)
-	assert error.__cause__ is None and error.__context__ is None
-	assert KEY not in caplog.text
-	assert KEY not in repr(openai)
-
-
-def test_context_window_error_trims_and_retries_once(llm, openai):
-	messages = [{"role": "system", "content": "You are terse."}]
-	for i in range(12):
-		messages.append(
-			{
-				"role": "user" if i % 2 == 0 else "assistant",
-				"content": f"turn {i} " + "lorem ipsum dolor " * 8,
-			}
+	def test_tool_calls_are_parsed(self):
+		self.llm.queue(
+			Reply(
+				content=None,
+				tool_calls=[
+					tool_call("get_weather", {"city": "Paris"}, "call_1"),
+					tool_call("get_weather", {"city": "Oslo"}, "call_2"),
+				],
+			)
 		)
-	overflow = (
-		"This model's maximum context length is 150 tokens. However, your messages resulted in 900 tokens."
-	)
-	llm.queue(Reply(status=400, error=overflow), "Short enough")
+		answer = completion(self.openai, "scripted-model", HELLO, tools=[WEATHER_TOOL])
 
-	repaired = []
-	answer = completion(
-		openai, "scripted-model", messages, retry=FAST, repair_messages=lambda m: repaired.append(m) or m
-	)
+		assert answer.finish_reason == "tool_calls"
+		assert [(call.id, call.name, call.args) for call in answer.tool_calls] == [
+			("call_1", "get_weather", {"city": "Paris"}),
+			("call_2", "get_weather", {"city": "Oslo"}),
+		]
+		assert answer.to_message()["tool_calls"][0] == {
+			"id": "call_1",
+			"type": "function",
+			"function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+		}
+		assert self.llm.chat_requests[-1]["body"]["tools"][0]["function"]["name"] == "get_weather"
 
-	assert answer.content == "Short enough" and answer.attempts == 2
-	first, second = (request["body"]["messages"] for request in llm.chat_requests)
-	assert first == messages
-	assert len(second) < len(messages)
-	assert second[0] == messages[0]  # the system prompt survives
-	assert second[-1] == messages[-1]  # the newest turn survives
-	assert answer.trimmed_messages == second == repaired[0]
+	def test_streamed_tool_call_is_assembled(self):
+		self.llm.queue(
+			Reply(content="Let me check.", tool_calls=[tool_call("get_weather", {"city": "Rome"}, "call_9")])
+		)
+		chunks = list(completion(self.openai, "scripted-model", HELLO, tools=[WEATHER_TOOL], stream=True))
+		final = chunks[-1].completion
+		assert final.content == "Let me check."
+		assert [(call.id, call.name, call.args) for call in final.tool_calls] == [
+			("call_9", "get_weather", {"city": "Rome"})
+		]
 
+	def test_invalid_tool_arguments_are_reported_not_raised(self):
+		self.llm.queue(Reply(content=None, tool_calls=[tool_call("get_weather", "{not json", "call_x")]))
+		call = completion(self.openai, "scripted-model", HELLO, tools=[WEATHER_TOOL]).tool_calls[0]
+		assert call.args is None and call.arguments == "{not json"
 
-def test_context_window_error_after_trimming_fails_clearly(llm, openai):
-	messages = [{"role": "user", "content": "lorem ipsum " * 200}, {"role": "user", "content": "and now?"}]
-	overflow = (
-		"This model's maximum context length is 100 tokens. However, your messages resulted in 900 tokens."
-	)
-	llm.queue(Reply(status=400, error=overflow), Reply(status=400, error=overflow), "unused")
-	with pytest.raises(ContextWindowError) as caught:
-		completion(openai, "scripted-model", messages, retry=FAST)
-	assert len(llm.chat_requests) == 2
-	assert caught.value.message.startswith(
-		"The conversation is too long for model openai/scripted-model even after trimming"
-	)
+	def test_rate_limit_is_retried_after_the_retry_after_delay(self):
+		self.llm.queue(
+			Reply(status=429, error="Rate limit reached", headers={"Retry-After": "0.4"}), "Finally"
+		)
+		started = time.monotonic()
+		answer = completion(self.openai, "scripted-model", HELLO, retry=FAST)
 
+		assert answer.content == "Finally"
+		assert answer.attempts == 2
+		assert len(self.llm.chat_requests) == 2
+		assert time.monotonic() - started >= 0.4  # the backoff alone would have waited ~0.01 s
 
-def test_unsupported_parameters_are_dropped(llm, openai):
-	completion(openai, "gpt-5-mini", HELLO, temperature=0.3, top_p=0.9)
-	body = llm.chat_requests[-1]["body"]
-	assert body["model"] == "gpt-5-mini"
-	assert "temperature" not in body and "top_p" not in body
+	def test_retry_after_longer_than_allowed_gives_up_at_once(self):
+		self.llm.queue(Reply(status=429, error="Try tomorrow", headers={"Retry-After": "3600"}), "never")
+		with self.assertRaises(ProviderError) as caught:
+			completion(self.openai, "scripted-model", HELLO, retry=FAST)
+		assert len(self.llm.chat_requests) == 1
+		assert caught.exception.status_code == 429 and "Try tomorrow" in caught.exception.message
 
+	def test_persisting_server_error_fails_clearly_after_all_attempts(self):
+		self.llm.queue(*[Reply(status=500, error="upstream exploded")] * 3, "too late")
+		with self.assertRaises(ProviderError) as caught:
+			completion(self.openai, "scripted-model", HELLO, retry=FAST)
 
-def test_env_key_is_used_only_when_the_provider_has_none(llm, monkeypatch):
-	monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env-0000000000")
-	completion(ProviderConfig("OpenAI", api_base=llm.api_base), "scripted-model", HELLO)
-	assert llm.chat_requests[-1]["headers"]["authorization"] == "Bearer sk-from-env-0000000000"
+		error = caught.exception
+		assert len(self.llm.chat_requests) == 3
+		assert (error.status_code, error.attempts, error.provider) == (500, 3, "OpenAI")
+		assert (
+			error.message
+			== "OpenAI failed for model openai/scripted-model after 3 attempts (HTTP 500): upstream exploded"
+		)
+		assert error.__cause__ is None and error.__context__ is None
 
-	completion(ProviderConfig("OpenAI", api_key=KEY, api_base=llm.api_base), "scripted-model", HELLO)
-	assert llm.chat_requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
+	def test_service_unavailable_is_retried_like_other_5xx(self):
+		self.llm.queue(Reply(status=503, error="overloaded"), Reply(status=502, error="bad gateway"), "back")
+		assert completion(self.openai, "scripted-model", HELLO, retry=FAST).attempts == 3
 
-	# a self-hosted OpenAI-compatible server never receives the OpenAI key from the environment
-	completion(ProviderConfig("Local vLLM", api_base=llm.api_base), "qwen2.5", HELLO)
-	assert llm.chat_requests[-1]["headers"]["authorization"] == "Bearer no-key"
-	assert llm.chat_requests[-1]["body"]["model"] == "qwen2.5"
+	def test_bad_request_is_not_retried(self):
+		self.llm.queue(Reply(status=400, error="Invalid value for 'tool_choice'"), "unused")
+		with self.assertRaises(ProviderError) as caught:
+			completion(self.openai, "scripted-model", HELLO, retry=FAST)
+		assert len(self.llm.chat_requests) == 1
+		assert caught.exception.attempts == 1
+		assert (
+			caught.exception.message
+			== "OpenAI rejected the request for model openai/scripted-model (HTTP 400): Invalid value for 'tool_choice'"
+		)
 
+	def test_timeout_is_retried(self):
+		self.llm.queue(Reply(content="slow", delay=1.5), "fast")
+		answer = completion(self.openai, "scripted-model", HELLO, retry=FAST, timeout=0.5)
+		assert (answer.content, answer.attempts) == ("fast", 2)
 
-def test_provider_without_any_key_fails_before_calling(monkeypatch):
-	monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-	with pytest.raises(ProviderNotConfiguredError) as caught:
-		completion(ProviderConfig("Anthropic"), "claude-sonnet-4-5", HELLO)
-	assert (
-		caught.value.message
-		== "AI Provider Anthropic has no API key. Set it on the AI Provider (or set ANTHROPIC_API_KEY)."
-	)
+	def test_connection_refused_fails_after_the_retries(self):
+		with socket.socket() as sock:
+			sock.bind(("127.0.0.1", 0))
+			port = sock.getsockname()[1]  # closed again before the call: nothing listens there
+		closed = ProviderConfig("OpenAI", api_key=KEY, api_base=f"http://127.0.0.1:{port}/v1")
+		with self.assertRaises(ProviderError) as caught:
+			completion(closed, "scripted-model", HELLO, retry=FAST)
+		assert caught.exception.attempts == 3
+		assert "connection error" in caught.exception.message
 
+	def test_key_echoed_by_the_provider_is_not_in_the_error_nor_the_logs(self):
+		self.llm.queue(Reply(status=401, error=f"Incorrect API key provided: {KEY}"))
+		with captured_logs() as logs, self.assertRaises(ProviderError) as caught:
+			completion(self.openai, "scripted-model", HELLO, retry=FAST)
 
-def test_embeddings_come_back_in_input_order(llm, openai):
-	result = embedding(openai, "text-embedding-3-small", ["red apple", "green pear", "red apple"])
-	assert len(result.vectors) == 3 and len(result.vectors[0]) == llm.embedding_dimension
-	assert result.vectors[0] == result.vectors[2] != result.vectors[1]
-	assert llm.requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
+		error = caught.exception
+		assert error.status_code == 401 and len(self.llm.chat_requests) == 1
+		assert "refused the API key" in error.message and "Incorrect API key provided" in error.message
+		assert KEY not in str(error) and KEY not in repr(error.args)
+		assert error.__cause__ is None and error.__context__ is None
+		assert not [line for line in logs if KEY in line]
+		assert KEY not in repr(self.openai)
 
+	def test_context_window_error_trims_and_retries_once(self):
+		messages = [{"role": "system", "content": "You are terse."}]
+		for i in range(12):
+			messages.append(
+				{
+					"role": "user" if i % 2 == 0 else "assistant",
+					"content": f"turn {i} " + "lorem ipsum dolor " * 8,
+				}
+			)
+		overflow = "This model's maximum context length is 150 tokens. However, your messages resulted in 900 tokens."
+		self.llm.queue(Reply(status=400, error=overflow), "Short enough")
 
-def test_prompt_caching_marks_system_and_last_user_message():
-	messages = [
-		{"role": "system", "content": "Long instructions"},
-		{"role": "user", "content": "first"},
-		{"role": "assistant", "content": "ok"},
-		{"role": "user", "content": [{"type": "text", "text": "second"}]},
-	]
-	marked = apply_prompt_caching(messages, "claude-sonnet-4-5", "Anthropic")
+		repaired = []
+		answer = completion(
+			self.openai,
+			"scripted-model",
+			messages,
+			retry=FAST,
+			repair_messages=lambda m: repaired.append(m) or m,
+		)
 
-	ephemeral = {"type": "ephemeral"}
-	assert marked[0]["content"] == [{"type": "text", "text": "Long instructions", "cache_control": ephemeral}]
-	assert marked[1] == messages[1] and marked[2] == messages[2]
-	assert marked[3]["content"] == [{"type": "text", "text": "second", "cache_control": ephemeral}]
-	assert "cache_control" not in messages[3]["content"][0]  # the input is not modified
+		assert answer.content == "Short enough" and answer.attempts == 2
+		first, second = (request["body"]["messages"] for request in self.llm.chat_requests)
+		assert first == messages
+		assert len(second) < len(messages)
+		assert second[0] == messages[0]  # the system prompt survives
+		assert second[-1] == messages[-1]  # the newest turn survives
+		assert answer.trimmed_messages == second == repaired[0]
 
+	def test_context_window_error_after_trimming_fails_clearly(self):
+		messages = [
+			{"role": "user", "content": "lorem ipsum " * 200},
+			{"role": "user", "content": "and now?"},
+		]
+		overflow = "This model's maximum context length is 100 tokens. However, your messages resulted in 900 tokens."
+		self.llm.queue(Reply(status=400, error=overflow), Reply(status=400, error=overflow), "unused")
+		with self.assertRaises(ContextWindowError) as caught:
+			completion(self.openai, "scripted-model", messages, retry=FAST)
+		assert len(self.llm.chat_requests) == 2
+		assert caught.exception.message.startswith(
+			"The conversation is too long for model openai/scripted-model even after trimming"
+		)
 
-def test_prompt_caching_leaves_automatic_or_unknown_models_alone():
-	messages = [{"role": "system", "content": "x"}, {"role": "user", "content": "y"}]
-	assert apply_prompt_caching(messages, "gpt-4o", "OpenAI") is messages  # OpenAI caches by itself
-	assert apply_prompt_caching(messages, "no-such-model", "Anthropic") is messages
+	def test_unsupported_parameters_are_dropped(self):
+		completion(self.openai, "gpt-5-mini", HELLO, temperature=0.3, top_p=0.9)
+		body = self.llm.chat_requests[-1]["body"]
+		assert body["model"] == "gpt-5-mini"
+		assert "temperature" not in body and "top_p" not in body
+
+	@patch.dict("os.environ", {"OPENAI_API_KEY": "sk-from-env-0000000000"})
+	def test_env_key_is_used_only_when_the_provider_has_none(self):
+		completion(ProviderConfig("OpenAI", api_base=self.llm.api_base), "scripted-model", HELLO)
+		assert self.llm.chat_requests[-1]["headers"]["authorization"] == "Bearer sk-from-env-0000000000"
+
+		completion(ProviderConfig("OpenAI", api_key=KEY, api_base=self.llm.api_base), "scripted-model", HELLO)
+		assert self.llm.chat_requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
+
+		# a self-hosted OpenAI-compatible server never receives the OpenAI key from the environment
+		completion(ProviderConfig("Local vLLM", api_base=self.llm.api_base), "qwen2.5", HELLO)
+		assert self.llm.chat_requests[-1]["headers"]["authorization"] == "Bearer no-key"
+		assert self.llm.chat_requests[-1]["body"]["model"] == "qwen2.5"
+
+	@patch.dict("os.environ")
+	def test_provider_without_any_key_fails_before_calling(self):
+		os.environ.pop("ANTHROPIC_API_KEY", None)
+		with self.assertRaises(ProviderNotConfiguredError) as caught:
+			completion(ProviderConfig("Anthropic"), "claude-sonnet-4-5", HELLO)
+		assert (
+			caught.exception.message
+			== "AI Provider Anthropic has no API key. Set it on the AI Provider (or set ANTHROPIC_API_KEY)."
+		)
+
+	def test_embeddings_come_back_in_input_order(self):
+		result = embedding(self.openai, "text-embedding-3-small", ["red apple", "green pear", "red apple"])
+		assert len(result.vectors) == 3 and len(result.vectors[0]) == self.llm.embedding_dimension
+		assert result.vectors[0] == result.vectors[2] != result.vectors[1]
+		assert self.llm.requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
+
+	def test_prompt_caching_marks_system_and_last_user_message(self):
+		messages = [
+			{"role": "system", "content": "Long instructions"},
+			{"role": "user", "content": "first"},
+			{"role": "assistant", "content": "ok"},
+			{"role": "user", "content": [{"type": "text", "text": "second"}]},
+		]
+		marked = apply_prompt_caching(messages, "claude-sonnet-4-5", "Anthropic")
+
+		ephemeral = {"type": "ephemeral"}
+		assert marked[0]["content"] == [
+			{"type": "text", "text": "Long instructions", "cache_control": ephemeral}
+		]
+		assert marked[1] == messages[1] and marked[2] == messages[2]
+		assert marked[3]["content"] == [{"type": "text", "text": "second", "cache_control": ephemeral}]
+		assert "cache_control" not in messages[3]["content"][0]  # the input is not modified
+
+	def test_prompt_caching_leaves_automatic_or_unknown_models_alone(self):
+		messages = [{"role": "system", "content": "x"}, {"role": "user", "content": "y"}]
+		assert apply_prompt_caching(messages, "gpt-4o", "OpenAI") is messages  # OpenAI caches by itself
+		assert apply_prompt_caching(messages, "no-such-model", "Anthropic") is messages
 
 
 class TestProviderFromDocType(HufTestCase):

@@ -1,6 +1,7 @@
 """Model-name normalisation: what LiteLLM is asked for, given an AI Provider and an AI Model name."""
 
-import pytest
+import os
+from unittest.mock import patch
 
 from huf.ai.providers.model_names import (
 	KNOWN_LITELLM_PREFIXES,
@@ -9,6 +10,7 @@ from huf.ai.providers.model_names import (
 	normalize_model_name,
 	provider_prefix,
 )
+from huf.tests.support.case import HufUnitTestCase
 
 CASES = [
 	# (provider, model, expected LiteLLM name)
@@ -44,37 +46,37 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("provider,model,expected", CASES)
-def test_normalize_model_name(provider, model, expected):
-	assert normalize_model_name(model, provider) == expected
+class TestModelNames(HufUnitTestCase):
+	def test_normalize_model_name(self):
+		for provider, model, expected in CASES:
+			with self.subTest(provider=provider, model=model):
+				self.assertEqual(normalize_model_name(model, provider), expected)
 
+	def test_unknown_provider_with_api_base_is_openai_compatible(self):
+		self.assertEqual(
+			normalize_model_name("qwen2.5", "Local vLLM", api_base="http://127.0.0.1:8000/v1"),
+			"openai/qwen2.5",
+		)
+		self.assertEqual(
+			normalize_model_name("ollama/llama3", "Local", api_base="http://127.0.0.1:11434"), "ollama/llama3"
+		)
 
-def test_unknown_provider_with_api_base_is_openai_compatible():
-	assert (
-		normalize_model_name("qwen2.5", "Local vLLM", api_base="http://127.0.0.1:8000/v1") == "openai/qwen2.5"
-	)
-	assert (
-		normalize_model_name("ollama/llama3", "Local", api_base="http://127.0.0.1:11434") == "ollama/llama3"
-	)
+	def test_provider_names_are_case_and_punctuation_insensitive(self):
+		self.assertEqual(provider_prefix("OPENROUTER"), "openrouter")
+		self.assertEqual(provider_prefix("Open Router"), "openrouter")
+		self.assertEqual(provider_prefix("x.ai"), "xai")
+		self.assertIsNone(provider_prefix("nobody-knows"))
 
+	def test_env_key_fallback_reads_the_usual_variable(self):
+		with patch.dict("os.environ", {"GEMINI_API_KEY": "g-key"}):
+			os.environ.pop("OPENROUTER_API_KEY", None)
+			self.assertEqual(env_api_key("Google"), "g-key")
+			self.assertIsNone(env_api_key("OpenRouter"))
+			self.assertIsNone(env_api_key("Local vLLM"))
 
-def test_provider_names_are_case_and_punctuation_insensitive():
-	assert provider_prefix("OPENROUTER") == provider_prefix("Open Router") == "openrouter"
-	assert provider_prefix("x.ai") == "xai"
-	assert provider_prefix("nobody-knows") is None
+	def test_every_prefix_is_a_real_litellm_provider(self):
+		from huf.ai.providers.litellm import get_litellm
 
-
-def test_env_key_fallback_reads_the_usual_variable(monkeypatch):
-	monkeypatch.setenv("GEMINI_API_KEY", "g-key")
-	monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
-	assert env_api_key("Google") == "g-key"
-	assert env_api_key("OpenRouter") is None
-	assert env_api_key("Local vLLM") is None
-
-
-def test_every_prefix_is_a_real_litellm_provider():
-	from huf.ai.providers.litellm import get_litellm
-
-	providers = {str(getattr(p, "value", p)) for p in get_litellm().provider_list}
-	assert KNOWN_LITELLM_PREFIXES <= providers, KNOWN_LITELLM_PREFIXES - providers
-	assert set(PROVIDER_PREFIXES.values()) <= providers
+		providers = {str(getattr(p, "value", p)) for p in get_litellm().provider_list}
+		self.assertLessEqual(KNOWN_LITELLM_PREFIXES, providers, KNOWN_LITELLM_PREFIXES - providers)
+		self.assertLessEqual(set(PROVIDER_PREFIXES.values()), providers)

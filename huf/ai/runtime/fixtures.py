@@ -11,8 +11,8 @@ what it writes), so the records these tests create are committed too and deleted
 
 from __future__ import annotations
 
+import os
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -20,6 +20,8 @@ import frappe
 
 from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.jobs import wait_for_jobs
+from huf.tests.support.web import serve_site
 
 API_KEY = "sk-runtime-3b8f2e7d9c4a1f6e"
 PROVIDER = "Runtime LLM"
@@ -28,7 +30,10 @@ PASSWORD = "Chat-Stream-Test-Pass-1"
 
 
 class RuntimeTestCase(HufTestCase):
-	"""Starts one ScriptedLLM per class; `self.llm` is reset before each test, runs are deleted after it."""
+	"""Starts one ScriptedLLM per class; `self.llm` is reset before each test, runs are deleted after it.
+
+	`users` ((email, roles) pairs) are made for the class and deleted after it.
+	"""
 
 	PROVIDER = PROVIDER
 	MODEL = MODEL
@@ -42,19 +47,23 @@ class RuntimeTestCase(HufTestCase):
 		cls.llm = ScriptedLLM().__enter__()
 		cls.addClassCleanup(cls.llm.close)
 		cls.addClassCleanup(cleanup_runtime_records, cls.PROVIDER)
-		frappe.conf.huf_llm_retry_attempts = 3
+		frappe.conf.huf_llm_retry_attempts = 3  # in this process only: inline runs give up sooner
+		cls.addClassCleanup(frappe.conf.pop, "huf_llm_retry_attempts", None)
 		make_runtime_provider(cls.llm.api_base, cls.PROVIDER, cls.MODEL)
+		cls.addClassCleanup(delete_users, [user for user, _roles in cls.users])
 		for user, roles in cls.users:
 			make_user(user, *roles)
 		frappe.db.commit()
 
 	def setUp(self) -> None:
 		self.llm.reset()
+		# The runtime commits, so these tests clean up after themselves (tearDown) instead of relying on
+		# the test's savepoint; its transaction ends here so that it blocks no other connection (the
+		# worker, web server threads; on SQLite a savepoint holds the database's write lock).
+		frappe.db.rollback()
 		frappe.set_user("Administrator")
 
 	def tearDown(self) -> None:
-		from frappe.utils.background_jobs import wait_for_jobs
-
 		wait_for_jobs(60)
 		frappe.set_user("Administrator")
 		frappe.db.rollback()
@@ -78,7 +87,6 @@ class LiveAgentTestCase(RuntimeTestCase):
 		from frappe.utils.password import update_password
 
 		super().setUpClass()
-		cls.addClassCleanup(delete_users, [user for user, _roles in cls.users])
 		for user, _roles in cls.users:
 			update_password(user, PASSWORD)
 		delete_runs_of([cls.AGENT])  # left behind by an interrupted earlier session
@@ -91,7 +99,7 @@ class LiveAgentTestCase(RuntimeTestCase):
 			temperature=None,
 			top_p=None,
 		)
-		cls.server, cls.base_url = start_web_server(frappe.local.site, frappe.local.sites_path)
+		cls.server, cls.base_url = serve_site()
 		cls.addClassCleanup(cls.server.shutdown)
 
 	@contextmanager
@@ -135,14 +143,33 @@ class LiveAgentTestCase(RuntimeTestCase):
 		return f"token {key}:{secret}"
 
 
-def start_web_server(site: str, sites_path: str) -> tuple:
-	"""Serve `site` on a free 127.0.0.1 port in a thread; returns (server, base_url)."""
-	from frappe.app import make_app
-	from werkzeug.serving import make_server
+class SiteContext:
+	"""This site in a new thread: made in the test's thread, entered in the new one.
 
-	server = make_server("127.0.0.1", 0, make_app(site, sites_path), threaded=True)
-	threading.Thread(target=server.serve_forever, daemon=True).start()
-	return server, f"http://127.0.0.1:{server.server_port}"
+	Frappe's public way to work on a site outside a request: `frappe.init`, `frappe.connect`,
+	`frappe.set_user`, and `frappe.destroy` at the end. The block's writes are committed when it ends
+	without an error, rolled back otherwise.
+	"""
+
+	def __init__(self, user: str = "Administrator"):
+		self.site = frappe.local.site
+		self.sites_path = os.path.abspath(frappe.local.sites_path)
+		self.user = user
+
+	def __enter__(self):
+		frappe.init(self.site, sites_path=self.sites_path, force=True)
+		frappe.connect()
+		frappe.set_user(self.user)
+		return frappe.local
+
+	def __exit__(self, exc_type, exc, tb) -> None:
+		try:
+			if exc_type is None:
+				frappe.db.commit()
+			else:
+				frappe.db.rollback()
+		finally:
+			frappe.destroy()
 
 
 def set_agent_values(agent: str, values: dict) -> None:
@@ -224,8 +251,6 @@ def delete_users(users: list[str]) -> None:
 
 def cleanup_runtime_records(provider: str = PROVIDER) -> None:
 	"""Delete every agent, model and run of the scripted provider (end of a test class)."""
-	from frappe.utils.background_jobs import wait_for_jobs
-
 	wait_for_jobs(60)
 	frappe.set_user("Administrator")
 	frappe.db.rollback()

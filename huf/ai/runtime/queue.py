@@ -49,12 +49,14 @@ def create_run(
 	"""
 	name = conversation.name
 	# Touching the conversation row first serialises concurrent writers (row lock; on SQLite the
-	# database write lock), so two runs never get the same sequence.
+	# database write lock), so two runs never get the same sequence. The transaction starts anew
+	# first: on MariaDB a read sees the snapshot taken by the transaction's first read, so only a
+	# snapshot taken after the row lock sees the run another writer committed while this one waited.
+	# (A locking read would also see it, but its gap locks deadlock the inserts of other conversations.)
+	frappe.db.commit()
 	frappe.db.sql("update `tabAgent Conversation` set last_activity = %s where name = %s", (now(), name))
-	sequence = (
-		cint(frappe.db.sql("select max(sequence) from `tabAgent Run` where conversation = %s", (name,))[0][0])
-		+ 1
-	)
+	latest = frappe.db.sql("select max(sequence) from `tabAgent Run` where conversation = %s", (name,))
+	sequence = cint(latest[0][0]) + 1
 	run = frappe.get_doc(
 		{
 			"doctype": "Agent Run",
@@ -142,6 +144,7 @@ def drain_conversation(conversation: str) -> int:
 	done, previous = 0, None
 	try:
 		while not lock.lost:
+			frappe.db.commit()  # a fresh snapshot: see every run committed so far (MariaDB)
 			head = head_run(conversation)
 			if head is None or locks.is_claimed(head.name) or head.name == previous:
 				break  # nothing left, or the inline caller waiting for it will run it
@@ -204,6 +207,9 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 			locks.claim_run(run_name)
 			candidate = locks.ConversationLock(conversation)
 			if candidate.acquire(blocking_timeout=1.0):
+				# a new transaction: on MariaDB the previous one's snapshot would still show the
+				# earlier runs as Queued after other processes finished them, and this loop never ends
+				frappe.db.commit()
 				status, head = run_status(run_name), head_run(conversation)
 				if status == "Queued" and head and head.name == run_name:
 					lock = candidate

@@ -52,6 +52,8 @@ def recover_run(run_name: str, conversation: str | None = None) -> str | None:
 		return None  # a live process holds the conversation; it is not this run's (that would be alive)
 	new_status = None
 	try:
+		# a fresh snapshot (MariaDB): the run may have finished since this transaction first read it
+		frappe.db.commit()
 		run = frappe.db.get_value("Agent Run", run_name, ["name", "status", "runtime_context"], as_dict=True)
 		if not run or run.status != "Started" or locks.is_run_alive(run_name):
 			return None
