@@ -2,13 +2,13 @@
 
 import json
 import os
-import threading
 
 import frappe
 import httpx
 
 from huf.ai.runtime.fixtures import RuntimeTestCase, make_runtime_agent
 from huf.ai.test_http_handler import EchoServer
+from huf.tests.support.web import serve_site
 
 AGENT = "Media REST Agent"
 TOOL = "rest_http_get_tool"
@@ -17,9 +17,7 @@ TOOL = "rest_http_get_tool"
 class TestEndpointsOverHTTP(RuntimeTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from frappe.app import make_app
 		from frappe.core.doctype.user.user import generate_keys
-		from werkzeug.serving import make_server
 
 		super().setUpClass()
 		cls.echo = EchoServer()
@@ -47,12 +45,9 @@ class TestEndpointsOverHTTP(RuntimeTestCase):
 		make_runtime_agent(AGENT)
 		frappe.db.commit()
 
-		cls.server = make_server(
-			"127.0.0.1", 0, make_app(frappe.local.site, frappe.local.sites_path), threaded=True
-		)
-		threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+		cls.server, site_url = serve_site()
 		cls.addClassCleanup(cls.server.shutdown)
-		base = f"http://127.0.0.1:{cls.server.server_port}/api/method/"
+		base = f"{site_url}/api/method/"
 		cls.admin = httpx.Client(
 			base_url=base, headers={"Authorization": f"token {key}:{secret}"}, timeout=60
 		)
@@ -99,9 +94,9 @@ class TestEndpointsOverHTTP(RuntimeTestCase):
 		self.assertEqual(len(self.echo.requests), 1)
 
 	def test_transcribe_audio_returns_data(self):
-		from frappe.utils.file_manager import save_file
+		from huf.ai.media.common import new_file
 
-		audio = save_file("rest-voice.mp3", b"ID3 rest audio", None, None, is_private=1)
+		audio = new_file("rest-voice.mp3", b"ID3 rest audio")
 		frappe.db.commit()
 		self.addCleanup(self._delete_file, audio.name)
 		self.llm.transcript = "spoken over REST"

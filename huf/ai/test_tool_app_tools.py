@@ -10,8 +10,11 @@ import frappe
 
 from huf.ai.tool_registry import sync_app_tools, sync_tools
 from huf.ai.tool_test_support import ToolTestCase
+from huf.tests.support.web import serve_site
 
-APP = "lite_test_app"
+# An installed app other than huf that declares the tools (frappe: on every site, declares none itself);
+# `huf_tools` comes from a patched get_hooks, and hooks.py gets its mtime back after each test.
+APP = "frappe"
 CLERK = "tool-apps-clerk@example.com"
 SEEN: list = []
 
@@ -157,10 +160,22 @@ class TestAppProvidedTools(ToolTestCase):
 		self.assertEqual(self.llm.chat_requests[0]["body"].get("tools"), None)
 
 	def test_only_system_managers_may_sync(self):
-		frappe.set_user(CLERK)
-		with self.assertRaises(frappe.PermissionError):
-			sync_app_tools()
-		frappe.set_user("Administrator")
+		# over HTTP: Frappe's `only_for` lets everyone through inside tests (`frappe.flags.in_test`)
+		import httpx
+		from frappe.core.doctype.user.user import generate_keys
+
+		server, base_url = serve_site()
+		self.addCleanup(server.shutdown)
+		keys = generate_keys(CLERK)
+		secret = keys["api_secret"] if isinstance(keys, dict) else keys
+		key = frappe.db.get_value("User", CLERK, "api_key")
+		frappe.db.commit()
+		refused = httpx.post(
+			f"{base_url}/api/method/huf.ai.tool_registry.sync_app_tools",
+			headers={"Authorization": f"token {key}:{secret}"},
+			timeout=60,
+		)
+		self.assertEqual(refused.status_code, 403, refused.text)
 		self.declared = [definition("lta_double")]
 		self.assertEqual(sync_app_tools(app_name=APP, force=1)["created"], ["lta_double"])
 

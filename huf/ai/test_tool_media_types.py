@@ -1,8 +1,10 @@
 """Speech to Text tools and the built-in media tools (sdk_tools handlers) through the agent loop."""
 
-import frappe
-from frappe.utils.file_manager import save_file
+import base64
 
+import frappe
+
+from huf.ai.media.common import new_file
 from huf.ai.runtime.fixtures import MODEL
 from huf.ai.tool_test_support import ToolTestCase
 
@@ -31,7 +33,7 @@ class TestMediaTools(ToolTestCase):
 	def upload(self, name: str, content: bytes, owner: str) -> str:
 		frappe.set_user(owner)
 		try:
-			doc = save_file(name, content, None, None, is_private=1)
+			doc = new_file(name, content)
 		finally:
 			frappe.set_user("Administrator")
 		frappe.db.commit()
@@ -72,5 +74,8 @@ class TestMediaTools(ToolTestCase):
 			fields=["name", "is_private"],
 		)
 		self.files.extend(f.name for f in files)
-		self.assertTrue(files)
-		self.assertTrue(all(f.is_private for f in files))
+		self.assertEqual(len(files), 1)
+		self.assertTrue(files[0].is_private)
+		# the stored file holds exactly the bytes the image endpoint sent
+		with open(frappe.get_doc("File", files[0].name).get_full_path(), "rb") as f:
+			self.assertEqual(f.read(), base64.b64decode(self.llm.image_b64))

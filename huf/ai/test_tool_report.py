@@ -2,6 +2,9 @@
 
 Huf Users have the report right on Agent (ToDo's is owner-only, which Frappe does not count for reports)."""
 
+import json
+import os
+
 import frappe
 
 from huf.ai.tool_test_support import ToolTestCase
@@ -10,6 +13,21 @@ USER = "tool-report-user@example.com"
 QUERY_REPORT = "Huf Tool Open ToDos"
 SCRIPT_REPORT = "Huf Tool Numbers"
 MANAGERS_REPORT = "Huf Tool Managers Only"
+
+
+def set_common_config(key: str, value) -> None:
+	"""Set (or with None remove) `key` in the bench's common_site_config.json."""
+	path = os.path.join(frappe.local.sites_path, "common_site_config.json")
+	config = {}
+	if os.path.exists(path):
+		with open(path) as f:
+			config = json.load(f)
+	if value is None:
+		config.pop(key, None)
+	else:
+		config[key] = value
+	with open(path, "w") as f:
+		json.dump(config, f, indent=1, sort_keys=True)
 
 
 class TestReportTools(ToolTestCase):
@@ -33,7 +51,8 @@ class TestReportTools(ToolTestCase):
 				"add_total_row": 1,
 				"report_script": (
 					"columns = [{'fieldname': 'n', 'label': 'N', 'fieldtype': 'Int'}, {'fieldname': 'square', 'label': 'Square', 'fieldtype': 'Int'}]\n"
-					"result = [{'n': i, 'square': i * i} for i in range(1, (filters.upto or 3) + 1)]"
+					"result = [{'n': i, 'square': i * i} for i in range(1, (filters.upto or 3) + 1)]\n"
+					"data = columns, result"  # Frappe reads a script's own columns from `data` only
 				),
 			},
 			{
@@ -62,12 +81,13 @@ class TestReportTools(ToolTestCase):
 
 	def setUp(self):
 		super().setUp()
+		# Script Reports need server scripts, which Frappe enables in common_site_config.json only
+		# (Frappe Lite still reads the site's conf: set there too until it follows Frappe)
 		self._scripts = frappe.conf.get("server_script_enabled")
 		frappe.conf.server_script_enabled = 1
-
-	def tearDown(self):
-		frappe.conf.server_script_enabled = self._scripts
-		super().tearDown()
+		self.addCleanup(setattr, frappe.conf, "server_script_enabled", self._scripts)
+		set_common_config("server_script_enabled", 1)
+		self.addCleanup(set_common_config, "server_script_enabled", None)
 
 	def test_query_report_with_filters(self):
 		for text, status in (

@@ -8,6 +8,8 @@ ADA = "tool-todo-ada@example.com"
 BEN = "tool-todo-ben@example.com"
 TODO_FIELDS = [
 	{"fieldname": "description", "required": 1},
+	# Frappe lets a user (not a System Manager) create only ToDos allocated to or assigned by them
+	{"fieldname": "allocated_to"},
 	{"fieldname": "status", "options": "Open\nClosed\nCancelled"},
 	{"fieldname": "priority", "options": "High\nMedium\nLow"},
 ]
@@ -18,7 +20,7 @@ class TestToDoAgent(ToolTestCase):
 
 	def setUp(self):
 		super().setUp()
-		self.make_tool("todo_list", "Get List", reference_doctype="ToDo", parameters=TODO_FIELDS[1:])
+		self.make_tool("todo_list", "Get List", reference_doctype="ToDo", parameters=TODO_FIELDS[2:])
 		self.make_tool("todo_create", "Create Document", reference_doctype="ToDo", parameters=TODO_FIELDS)
 		self.make_tool("todo_update", "Update Document", reference_doctype="ToDo", parameters=TODO_FIELDS)
 		self.agent = self.make_tool_agent("Tool ToDo Agent", "todo_list", "todo_create", "todo_update")
@@ -36,7 +38,7 @@ class TestToDoAgent(ToolTestCase):
 				lambda: self.call_tool(
 					self.agent,
 					"todo_create",
-					{"description": "tool-todo: call the plumber", "priority": "High"},
+					{"description": "tool-todo: call the plumber", "priority": "High", "allocated_to": ADA},
 					ADA,
 				)
 			)
@@ -58,7 +60,9 @@ class TestToDoAgent(ToolTestCase):
 		self.assertEqual(frappe.db.get_value("ToDo", name, "status"), "Closed")
 
 	def test_another_user_is_denied_and_nothing_changes(self):
-		self.call_tool(self.agent, "todo_create", {"description": "tool-todo: Ada's secret"}, ADA)
+		self.call_tool(
+			self.agent, "todo_create", {"description": "tool-todo: Ada's secret", "allocated_to": ADA}, ADA
+		)
 		name = frappe.db.get_value("ToDo", {"description": "tool-todo: Ada's secret"}, "name")
 
 		listed = self.call_tool(self.agent, "todo_list", {}, BEN)
@@ -70,7 +74,9 @@ class TestToDoAgent(ToolTestCase):
 		self.assertEqual(frappe.db.get_value("ToDo", name, "status"), "Open")
 
 	def test_ignore_permissions_from_the_model_is_never_honoured(self):
-		self.call_tool(self.agent, "todo_create", {"description": "tool-todo: Ada's plan"}, ADA)
+		self.call_tool(
+			self.agent, "todo_create", {"description": "tool-todo: Ada's plan", "allocated_to": ADA}, ADA
+		)
 		name = frappe.db.get_value("ToDo", {"description": "tool-todo: Ada's plan"}, "name")
 		denied = self.call_tool(
 			self.agent,

@@ -82,8 +82,13 @@ def document_result(doc: Any) -> dict:
 	return out
 
 
+def password_fieldnames(meta: Any) -> set[str]:
+	"""Fieldnames of the DocType's Password fields (never shown to the model)."""
+	return {df.fieldname for df in meta.get("fields", {"fieldtype": "Password"})}
+
+
 def _compact(data: dict, meta: Any) -> dict:
-	hidden = {df.fieldname for df in meta.get_password_fields()}
+	hidden = password_fieldnames(meta)
 	tables = {df.fieldname: df.options for df in meta.get_table_fields()}
 	out: dict = {}
 	for key, value in data.items():
@@ -109,7 +114,7 @@ def _compact(data: dict, meta: Any) -> dict:
 def check_fieldnames(doctype: str, fieldnames: list, purpose: str) -> list[str]:
 	"""`fieldnames` if each is a readable column of `doctype`, else a readable refusal listing the valid ones."""
 	meta = frappe.get_meta(doctype)
-	passwords = {df.fieldname for df in meta.get_password_fields()}
+	passwords = password_fieldnames(meta)
 	valid = [f for f in meta.get_valid_columns() if f not in passwords]
 	bad = [
 		str(f)

@@ -11,6 +11,7 @@ import os
 import frappe
 
 from huf.ai.runtime.fixtures import RuntimeTestCase
+from huf.tests.support.jobs import wait_for_jobs
 
 PROVIDER = "Knowledge LLM"
 EMBED_MODEL = "embed-model"
@@ -86,9 +87,9 @@ def add_text(source: str, text: str, title: str | None = None) -> str:
 
 
 def add_file(source: str, file_name: str, content: bytes, is_private: int = 1) -> str:
-	from frappe.utils.file_manager import save_file
+	from huf.ai.media.common import new_file
 
-	file_doc = save_file(file_name, content, "Knowledge Source", source, is_private=is_private)
+	file_doc = new_file(file_name, content, "Knowledge Source", source, is_private=is_private)
 	doc = frappe.get_doc(
 		{
 			"doctype": "Knowledge Input",
@@ -102,15 +103,11 @@ def add_file(source: str, file_name: str, content: bytes, is_private: int = 1) -
 
 
 def wait_indexed(timeout: float = 60) -> None:
-	from frappe.utils.background_jobs import wait_for_jobs
-
 	assert wait_for_jobs(timeout), "indexing jobs did not finish"
 	frappe.db.rollback()  # a fresh snapshot of what the jobs wrote
 
 
 def delete_source(name: str) -> None:
-	from frappe.utils.background_jobs import wait_for_jobs
-
 	frappe.set_user("Administrator")
 	for agent_row in frappe.get_all("Agent Knowledge", filters={"knowledge_source": name}, fields=["parent"]):
 		frappe.delete_doc("Agent", agent_row.parent, force=True, ignore_permissions=True)
@@ -121,8 +118,6 @@ def delete_source(name: str) -> None:
 
 def cleanup_knowledge() -> None:
 	"""Delete every test source (and with them their inputs and index files) and the provider."""
-	from frappe.utils.background_jobs import wait_for_jobs
-
 	wait_for_jobs(60)
 	frappe.set_user("Administrator")
 	frappe.db.rollback()

@@ -106,78 +106,65 @@ class Trace:
 
 @asynccontextmanager
 async def open_session(config: ServerConfig, trace: Trace | None = None) -> AsyncIterator[Any]:
-	"""An initialized `mcp.ClientSession` over the server's transport."""
-	import httpx2
-	from mcp import ClientSession, Implementation
-	from mcp.client.sse import sse_client
-	from mcp.client.streamable_http import streamable_http_client
+	"""An initialized `mcp.ClientSession` over the server's transport; yields (session, initialize result)."""
+	from huf.ai.mcp import sdk
 
+	http = sdk.http_library()
 	trace = trace or Trace()
 
-	def http_client(headers=None, timeout=None, auth=None) -> httpx2.AsyncClient:
-		return httpx2.AsyncClient(
+	def http_client(headers=None, timeout=None, auth=None) -> Any:
+		return http.AsyncClient(
 			headers=headers,
-			timeout=timeout or httpx2.Timeout(config.timeout),
+			timeout=timeout or http.Timeout(config.timeout),
 			auth=auth,
+			follow_redirects=True,
 			event_hooks={"response": [trace.on_response]},
 		)
 
 	async with AsyncExitStack() as stack:
-		if config.transport == "sse":
-			streams = await stack.enter_async_context(
-				sse_client(
-					config.url,
-					headers=config.headers,
-					timeout=config.timeout,
-					sse_read_timeout=config.timeout,
-					httpx_client_factory=http_client,
-				)
-			)
-		else:
-			client = await stack.enter_async_context(http_client(headers=config.headers))
-			streams = await stack.enter_async_context(streamable_http_client(config.url, http_client=client))
-		session = await stack.enter_async_context(
-			ClientSession(
-				streams[0],
-				streams[1],
-				read_timeout_seconds=config.timeout,
-				client_info=Implementation(name=CLIENT_NAME, version="1"),
-			)
+		read, write = await sdk.open_streams(
+			stack, config.url, config.transport, config.headers, config.timeout, http_client
 		)
-		await session.initialize()
-		yield session
+		session = await stack.enter_async_context(
+			sdk.client_session(read, write, config.timeout, CLIENT_NAME)
+		)
+		initialized = sdk.wire(await session.initialize())
+		yield session, initialized
 
 
 async def _list_tools(config: ServerConfig, trace: Trace) -> list[dict]:
-	from mcp.types import PaginatedRequestParams
+	from huf.ai.mcp import sdk
 
 	tools: list[dict] = []
-	async with open_session(config, trace) as session:
+	async with open_session(config, trace) as (session, _initialized):
 		cursor = None
 		for _page in range(100):  # a server that never ends its pages cannot hang a sync
-			params = PaginatedRequestParams(cursor=cursor) if cursor else None
-			result = await session.list_tools(params=params)
-			tools += [tool_as_dict(tool) for tool in result.tools]
-			cursor = result.next_cursor
+			page = await sdk.list_tools_page(session, cursor)
+			tools += [tool_as_dict(tool) for tool in page.get("tools") or []]
+			cursor = page.get("nextCursor")
 			if not cursor:
 				break
 	return tools
 
 
-async def _call_tool(config: ServerConfig, trace: Trace, name: str, arguments: dict) -> Any:
-	async with open_session(config, trace) as session:
-		return await session.call_tool(name, arguments)
+async def _call_tool(config: ServerConfig, trace: Trace, name: str, arguments: dict) -> dict:
+	from huf.ai.mcp import sdk
+
+	async with open_session(config, trace) as (session, _initialized):
+		return sdk.wire(await session.call_tool(name, arguments))
 
 
 async def _check(config: ServerConfig, trace: Trace) -> dict:
-	async with open_session(config, trace) as session:
-		info = session.server_info
-		tools = await session.list_tools()
+	from huf.ai.mcp import sdk
+
+	async with open_session(config, trace) as (session, initialized):
+		info = initialized.get("serverInfo") or {}
+		tools = await sdk.list_tools_page(session, None)
 		return {
-			"server_name": getattr(info, "name", None),
-			"server_version": getattr(info, "version", None),
-			"protocol_version": session.protocol_version,
-			"tool_count": len(tools.tools),
+			"server_name": info.get("name"),
+			"server_version": info.get("version"),
+			"protocol_version": initialized.get("protocolVersion"),
+			"tool_count": len(tools.get("tools") or []),
 		}
 
 
@@ -195,7 +182,7 @@ def call_tool(config: ServerConfig, name: str, arguments: dict) -> str:
 	"""Call one tool and return its result as text; raises `MCPClientError` when the tool reports an error."""
 	result = _run(config, _call_tool, _("call {0} on").format(name), name, arguments)
 	text = result_text(result)
-	if getattr(result, "is_error", False):
+	if result.get("isError"):
 		raise MCPClientError(
 			_("MCP server {0} reported an error from {1}: {2}").format(
 				config.name, name, text or _("no details")
@@ -226,11 +213,12 @@ def _run(config: ServerConfig, function, action: str, *args: Any) -> Any:
 		raise error from None
 
 
-def tool_as_dict(tool: Any) -> dict:
-	schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
+def tool_as_dict(tool: dict) -> dict:
+	"""A tool of `tools/list` (wire JSON) as `{"name", "description", "parameters"}`."""
+	schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
 	return {
-		"name": tool.name,
-		"description": tool.description or getattr(tool, "title", None) or "",
+		"name": tool["name"],
+		"description": tool.get("description") or tool.get("title") or "",
 		"parameters": clean_schema(schema),
 	}
 
@@ -243,21 +231,21 @@ def clean_schema(schema: dict) -> dict:
 	return schema
 
 
-def result_text(result: Any) -> str:
-	"""A tool result as the text the model sees: text blocks joined, other blocks described."""
+def result_text(result: dict) -> str:
+	"""A `tools/call` result (wire JSON) as the text the model sees: text blocks joined, others described."""
 	parts: list[str] = []
-	for block in getattr(result, "content", None) or []:
-		kind = getattr(block, "type", "")
+	for block in result.get("content") or []:
+		kind = block.get("type", "")
 		if kind == "text":
-			parts.append(block.text)
+			parts.append(block.get("text") or "")
 		elif kind in ("image", "audio"):
-			parts.append(f"[{kind}: {getattr(block, 'mime_type', '') or 'binary'}]")
+			parts.append(f"[{kind}: {block.get('mimeType') or 'binary'}]")
 		elif kind == "resource":
-			resource = block.resource
-			parts.append(getattr(resource, "text", None) or f"[resource: {resource.uri}]")
+			resource = block.get("resource") or {}
+			parts.append(resource.get("text") or f"[resource: {resource.get('uri')}]")
 		elif kind == "resource_link":
-			parts.append(f"[resource: {block.uri}]")
-	structured = getattr(result, "structured_content", None)
+			parts.append(f"[resource: {block.get('uri')}]")
+	structured = result.get("structuredContent")
 	if not parts and structured is not None:
 		parts.append(json.dumps(structured, default=str, ensure_ascii=False))
 	return "\n".join(parts)

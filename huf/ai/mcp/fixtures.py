@@ -3,9 +3,10 @@
 `demo_server()` offers a few tools; `LiveServer` serves any ASGI app in a thread (optionally behind a
 bearer-token check) and records the headers it received; `AuthorizationServer` is a minimal OAuth 2.1
 authorization server (metadata, dynamic client registration, authorization code + PKCE, refresh).
-"""
 
-from __future__ import annotations
+No `from __future__ import annotations` here: mcp 1.x's FastMCP reads the tool functions' annotations
+as classes, not strings.
+"""
 
 import base64
 import hashlib
@@ -25,30 +26,48 @@ def free_port() -> int:
 		return sock.getsockname()[1]
 
 
-def demo_server(name: str = "demo", **kwargs: Any):
-	"""An MCPServer with add, echo, fail (tool error) and sleep tools."""
-	from mcp.server.mcpserver import MCPServer
-	from mcp.server.mcpserver.exceptions import ToolError
+def server_class() -> tuple[type, type]:
+	"""The SDK's high-level server and its ToolError: `MCPServer` in mcp 2.x, `FastMCP` in 1.x."""
+	from huf.ai.mcp.sdk import major_version
 
-	server = MCPServer(name, log_level="CRITICAL", **kwargs)
+	if major_version() >= 2:
+		from mcp.server.mcpserver import MCPServer
+		from mcp.server.mcpserver.exceptions import ToolError
 
-	@server.tool(name="add", description="Add two integers.")
+		return MCPServer, ToolError
+	from mcp.server.fastmcp import FastMCP
+	from mcp.server.fastmcp.exceptions import ToolError
+
+	return FastMCP, ToolError
+
+
+def demo_server(name: str = "demo", without: tuple[str, ...] = (), **kwargs: Any):
+	"""An SDK server with add, echo, fail (tool error) and sleep tools, except those named in `without`."""
+	server_type, tool_error = server_class()
+	server = server_type(name, log_level="CRITICAL", **kwargs)
+
 	def add(a: int, b: int) -> int:
 		return a + b
 
-	@server.tool(name="echo", description="Repeat a text.")
 	def echo(text: str) -> str:
 		return f"echo: {text}"
 
-	@server.tool(name="fail", description="Always fails.")
 	def fail(reason: str = "broken") -> str:
-		raise ToolError(f"refused: {reason}")
+		raise tool_error(f"refused: {reason}")
 
-	@server.tool(name="sleep", description="Wait a number of seconds.")
 	async def sleep(seconds: float) -> str:
 		await anyio.sleep(seconds)
 		return "woke up"
 
+	tools = {
+		"add": (add, "Add two integers."),
+		"echo": (echo, "Repeat a text."),
+		"fail": (fail, "Always fails."),
+		"sleep": (sleep, "Wait a number of seconds."),
+	}
+	for tool_name, (function, description) in tools.items():
+		if tool_name not in without:
+			server.tool(name=tool_name, description=description)(function)
 	return server
 
 
@@ -90,7 +109,7 @@ class LiveServer:
 				return
 		await self._app(scope, receive, send)
 
-	def start(self) -> LiveServer:
+	def start(self) -> "LiveServer":
 		import uvicorn
 
 		config = uvicorn.Config(
@@ -232,7 +251,7 @@ class AuthorizationServer:
 			"refresh_token": refresh,
 		}
 
-	def start(self) -> AuthorizationServer:
+	def start(self) -> "AuthorizationServer":
 		self.live = LiveServer(self.app(), port=self.port, path="").start()
 		return self
 
@@ -255,15 +274,15 @@ def oauth_protected_server(authorization_server: AuthorizationServer) -> LiveSer
 				return None
 			return AccessToken(token=token, client_id=grant["client_id"], scopes=[])
 
-	server = demo_server(
-		"oauth-demo",
-		token_verifier=Verifier(),
-		auth=AuthSettings(
-			issuer_url=authorization_server.issuer,
-			resource_server_url=f"http://127.0.0.1:{port}/mcp",
-			validate_token_resource=False,
-		),
-	)
+	settings = {
+		"issuer_url": authorization_server.issuer,
+		"resource_server_url": f"http://127.0.0.1:{port}/mcp",
+	}
+	if (
+		"validate_token_resource" in AuthSettings.model_fields
+	):  # newer SDKs: our verifier checks tokens itself
+		settings["validate_token_resource"] = False
+	server = demo_server("oauth-demo", token_verifier=Verifier(), auth=AuthSettings(**settings))
 	return LiveServer(server.streamable_http_app(), port=port, path="/mcp").start()
 
 

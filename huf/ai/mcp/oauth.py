@@ -161,7 +161,7 @@ def register_client(doc: Any) -> str:
 	}
 	if data.get("client_secret"):
 		values["oauth_client_secret"] = data["client_secret"]
-	doc.db_set(values)
+	_db_set_with_secrets(doc, values)
 	return client_id
 
 
@@ -324,10 +324,23 @@ def _store_tokens(doc: Any, data: dict) -> str:
 		values["oauth_refresh_token"] = data["refresh_token"]
 	expires_in = cint(data.get("expires_in"))
 	values["oauth_token_expires_at"] = add_to_date(now_datetime(), seconds=expires_in) if expires_in else None
-	doc.db_set(values)
+	_db_set_with_secrets(doc, values)
 	# tokens must survive a tool failure's rollback (a rotated refresh token is single-use)
 	frappe.db.commit()
 	return token
+
+
+def _db_set_with_secrets(doc: Any, values: dict) -> None:
+	"""`doc.db_set(values)` with Password fields encrypted as a save would (db_set itself stores plain text)."""
+	from frappe.utils.password import set_encrypted_password
+
+	values = dict(values)
+	for field in (df.fieldname for df in doc.meta.get("fields", {"fieldtype": "Password"})):
+		secret = values.get(field)
+		if secret and not doc.is_dummy_password(secret):
+			set_encrypted_password(doc.doctype, doc.name, secret, field)
+			values[field] = "*" * len(secret)
+	doc.db_set(values)
 
 
 def _set_status(doc: Any, status: str) -> None:
@@ -344,9 +357,9 @@ def pkce_challenge(verifier: str) -> str:
 
 
 def _http():
-	import httpx2
+	import httpx
 
-	return httpx2.Client(timeout=HTTP_TIMEOUT, follow_redirects=False)
+	return httpx.Client(timeout=HTTP_TIMEOUT, follow_redirects=False)
 
 
 def _get_json(url: str) -> dict | None:

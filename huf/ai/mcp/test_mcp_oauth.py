@@ -7,7 +7,6 @@ refresh, expiry and disconnect.
 
 from __future__ import annotations
 
-import threading
 from urllib.parse import parse_qs, urlsplit
 
 import frappe
@@ -18,6 +17,7 @@ from huf.ai import mcp_client
 from huf.ai.mcp.connection import MCPClientError
 from huf.ai.mcp.fixtures import AuthorizationServer, oauth_protected_server
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.web import serve_site
 
 SERVER = "oauth-demo"
 
@@ -25,9 +25,7 @@ SERVER = "oauth-demo"
 class TestMCPOAuth(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from frappe.app import make_app
 		from frappe.core.doctype.user.user import generate_keys
-		from werkzeug.serving import make_server
 
 		super().setUpClass()
 		cls.auth_server = AuthorizationServer().start()
@@ -39,12 +37,8 @@ class TestMCPOAuth(HufTestCase):
 		secret = keys["api_secret"] if isinstance(keys, dict) else keys
 		key = frappe.db.get_value("User", "Administrator", "api_key")
 		frappe.db.commit()
-		cls.site = make_server(
-			"127.0.0.1", 0, make_app(frappe.local.site, frappe.local.sites_path), threaded=True
-		)
-		threading.Thread(target=cls.site.serve_forever, daemon=True).start()
+		cls.site, cls.base = serve_site()
 		cls.addClassCleanup(cls.site.shutdown)
-		cls.base = f"http://127.0.0.1:{cls.site.server_port}"
 		cls.admin = httpx.Client(
 			base_url=cls.base, headers={"Authorization": f"token {key}:{secret}"}, timeout=60
 		)
@@ -100,16 +94,20 @@ class TestMCPOAuth(HufTestCase):
 		self.assertEqual(query["scope"], ["tools"])
 		[client_id] = query["client_id"]
 		self.assertIn(client_id, self.auth_server.clients)  # registered dynamically
-		self.assertEqual(frappe.db.get_value("MCP Server", SERVER, "oauth_client_id"), client_id)
 		self.assertEqual(
 			self.auth_server.clients[client_id]["redirect_uris"], [self.base + "/mcp-oauth-callback"]
 		)
 
-		frappe.db.rollback()
+		frappe.db.rollback()  # a new transaction sees what the web server committed
+		self.assertEqual(frappe.db.get_value("MCP Server", SERVER, "oauth_client_id"), client_id)
 		doc = frappe.get_doc("MCP Server", SERVER)
 		self.assertEqual(doc.oauth_discovery_status, "Discovered")
+		# where the server publishes its protected-resource metadata (the path differs between SDK versions)
+		self.assertTrue(doc.oauth_resource_metadata_url.startswith(self.mcp.base + "/"))
+		metadata = httpx.get(doc.oauth_resource_metadata_url).json()
+		self.assertEqual(metadata["resource"], self.mcp.url)
 		self.assertEqual(
-			doc.oauth_resource_metadata_url, self.mcp.base + "/.well-known/oauth-protected-resource/mcp"
+			[s.rstrip("/") for s in metadata["authorization_servers"]], [self.auth_server.issuer]
 		)
 		self.assertEqual(doc.oauth_authorization_server.rstrip("/"), self.auth_server.issuer)
 		self.assertEqual(doc.oauth_token_endpoint, self.auth_server.issuer + "/token")

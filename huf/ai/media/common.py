@@ -94,11 +94,29 @@ def check_conversation_access(conversation: str | None) -> None:
 
 
 def save_output(content: bytes, filename: str, conversation: str | None) -> Any:
-	"""Store generated content as a private File attached to the conversation (if any)."""
-	from frappe.utils.file_manager import save_file
+	"""Store generated content as a private File attached to the conversation (if any).
 
-	attached = ("Agent Conversation", conversation) if conversation else (None, None)
-	return save_file(filename, content, attached[0], attached[1], is_private=1)
+	The bytes go to the File as its `content`: Frappe writes them as given. (`file_manager.save_file`
+	writes the file, then the File re-reads it as text when the bytes happen to decode, e.g. as
+	windows-1252, and stores that text re-encoded as UTF-8: a corrupted image.)
+	"""
+	return new_file(filename, content, "Agent Conversation" if conversation else None, conversation)
+
+
+def new_file(
+	filename: str, content: bytes, doctype: str | None = None, name: str | None = None, is_private: int = 1
+) -> Any:
+	"""A File holding exactly `content` (private by default), attached to doctype/name when given."""
+	return frappe.get_doc(
+		{
+			"doctype": "File",
+			"file_name": filename,
+			"attached_to_doctype": doctype,
+			"attached_to_name": name,
+			"is_private": is_private,
+			"content": content,
+		}
+	).insert(ignore_permissions=True)
 
 
 # --- agent, provider, model ------------------------------------------------------------------

@@ -56,9 +56,9 @@ class MediaTestCase(HufTestCase):
 		return doc.name
 
 	def upload(self, name: str, content: bytes, is_private: int = 1, dt=None, dn=None):
-		from frappe.utils.file_manager import save_file
+		from huf.ai.media.common import new_file
 
-		return save_file(name, content, dt, dn, is_private=is_private)
+		return new_file(name, content, dt, dn, is_private=is_private)
 
 
 def make_provider(name: str, api_key: str, api_base: str) -> str:

@@ -1,11 +1,12 @@
 """generate_image, generate_audio and speech to text against the scripted provider endpoints."""
 
+import base64
+
 import frappe
 
 from huf.ai.media.audio import generate_audio
 from huf.ai.media.fixtures import AGENT, MAIN_KEY, VOICE_KEY, VOICE_PROVIDER, MediaTestCase, make_model
 from huf.ai.media.image import generate_image
-from huf.ai.media.sample_files import PNG
 from huf.ai.providers import ProviderError
 from huf.ai.speech_to_text import speech_to_text, transcribe_audio
 from huf.huf.factories import make_user
@@ -34,7 +35,7 @@ class TestGenerateImage(MediaTestCase):
 			self.assertTrue(
 				file_doc.file_url.startswith("/private/files/") and file_doc.file_url.endswith(".png")
 			)
-			self.assertEqual(read(file_doc.file_url), PNG)
+			self.assertEqual(read(file_doc.file_url), base64.b64decode(self.llm.image_b64))  # as sent
 			self.assertEqual(image["revised_prompt"], "a red bicycle")
 		self.assertIn("![", result["markdown"])
 		request = self.llm.requests[-1]

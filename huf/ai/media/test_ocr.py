@@ -45,7 +45,8 @@ class TestOcrDocument(MediaTestCase):
 
 	def test_file_url_resolves_public_and_private_paths_to_the_newest_file(self):
 		content = b"shared content"
-		older = self.upload("shared.txt", content, dt="ToDo", dn=None)
+		todo = frappe.get_doc({"doctype": "ToDo", "description": "holds the older copy"}).insert()
+		older = self.upload("shared.txt", content, dt="ToDo", dn=todo.name)
 		newer = self.upload("shared.txt", content)
 		self.assertEqual(older.file_url, newer.file_url)
 		tail = newer.file_url.rsplit("/", 1)[-1]
