@@ -6,11 +6,13 @@ own site, database connection, user and response), exactly as in Frappe.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
 import os
 import secrets
+from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +20,9 @@ from werkzeug.local import Local, release_local
 
 from frappe.exceptions import *  # noqa: F403 - Frappe exposes its exceptions at top level
 from frappe.exceptions import (
+	AppNotInstalledError,
 	DoesNotExistError,
+	IncorrectSitePath,
 	PermissionError,
 	ValidationError,
 )
@@ -27,13 +31,15 @@ __version__ = "15.0.0-lite"
 __title__ = "Frappe Lite"
 
 local = Local()
+STANDARD_USERS = ("Guest", "Administrator")
+_dev_server = int(os.environ.get("DEV_SERVER", "").lower() in ("1", "true", "yes", "on"))
 
 
 class _dict(dict):
 	"""dict with attribute access; missing attributes are None, as in Frappe."""
 
 	def __getattr__(self, key):
-		if key.startswith("__"):
+		if key.startswith("__") and key.endswith("__"):  # copy/pickle protocol lookups
 			raise AttributeError(key)
 		return self.get(key)
 
@@ -65,9 +71,14 @@ response = local("response")
 session = local("session")
 flags = local("flags")
 lang = local("lang")
+job = local("job")
+error_log = local("error_log")
+debug_log = local("debug_log")
+message_log = local("message_log")
 
 whitelisted: set[Callable] = set()
 guest_methods: set[Callable] = set()
+xss_safe_methods: set[Callable] = set()
 allowed_http_methods_for_whitelisted_func: dict[Callable, list[str]] = {}
 
 _site_config_cache: dict[str, tuple[float, dict]] = {}
@@ -78,95 +89,104 @@ _apps_txt_cache: dict[str, tuple[float | None, list[str]]] = {}
 # sites, init, connect
 
 
-def get_sites_path() -> str:
-	"""The folder that holds `apps.txt` and one folder per site (`$HUF_SITES_PATH` or ./sites)."""
-	return os.path.abspath(os.environ.get("HUF_SITES_PATH") or os.path.join(os.getcwd(), "sites"))
-
-
-def init(site: str, sites_path: str | None = None, new_site: bool = False, force: bool = False) -> None:
-	"""Prepare `frappe.local` for a site in the current thread / context."""
+def init(site: str, sites_path: str = ".", new_site: bool = False, force: bool = False) -> None:
+	"""Initialize frappe for the current site. Reset thread locals `frappe.local`."""
 	if getattr(local, "initialised", None) and not force:
 		return
-	sites_path = os.path.abspath(sites_path or get_sites_path())
+	sites_path = os.path.abspath(sites_path)
 	site_path = os.path.join(sites_path, site)
-	if not new_site and not os.path.isdir(site_path):
-		raise IncorrectSitePath(f"{site} does not exist")  # noqa: F405
-	local.initialised = True
-	local.site = site
-	local.sites_path = sites_path
-	local.site_path = site_path
-	local.conf = _dict(get_site_config(sites_path, site_path))
-	local.db = None
-	local.flags = _dict(currently_saving=[], in_test=bool(getattr(local, "_in_test", False)))
-	local.form_dict = _dict()
-	local.request = None
-	local.response = _dict(docs=[])
-	local.session = _dict(user="Guest", sid="Guest", data=_dict())
+	local.error_log = []
 	local.message_log = []
 	local.debug_log = []
+	local.flags = _dict(
+		currently_saving=[],
+		redirect_location="",
+		in_install_db=False,
+		in_install_app=False,
+		in_import=False,
+		in_test=bool(getattr(local, "_in_test", False)),
+		mute_messages=False,
+		ignore_links=False,
+		mute_emails=False,
+		new_site=new_site,
+		read_only=False,
+	)
+	local.test_objects = defaultdict(list)
+	local.site = site
+	local.site_name = site
+	local.sites_path = sites_path
+	local.site_path = site_path
+	local.all_apps_cache = None
+	local.request_ip = None
+	local.response = _dict(docs=[])
+	from werkzeug.datastructures import Headers
+
+	local.response_headers = Headers()
+	local.task_id = None
+	local.conf = _dict(get_site_config(sites_path, site_path))
 	local.lang = local.conf.get("lang") or "en"
+	local.db = None
+	local.user_perms = None
+	local.form_dict = _dict()
+	local.session = _dict(user="Guest", sid="Guest", data=_dict())
 	local.role_cache = {}
-	local.document_cache = {}
 	local.meta_cache = {}
 	local.cache = {}
 	local.realtime_log = []
-	local.test_objects = {}
-	local.error_log = []
+	local.dev_server = _dev_server
+	local.initialised = True
 
 
-def connect(site: str | None = None, set_admin_as_user: bool = True) -> None:
-	"""Open the site's database in this context (and act as Administrator, as Frappe does)."""
+def connect(site: str | None = None, db_name: str | None = None, set_admin_as_user: bool = True) -> None:
+	"""Connect to the site's database (and act as Administrator, as Frappe does)."""
 	from frappe.database.database import Database
 
 	if site:
 		init(site)
-	local.db = Database(local.site_path, local.conf)
+	local.db = Database(cur_db_name=os.path.join(local.site_path, local.conf.get("db_path") or "db.sqlite3"))
 	if set_admin_as_user:
 		set_user("Administrator")
 
 
-def destroy() -> None:
-	"""Close the database and forget this context's site."""
+class init_site:
+	def __init__(self, site=None):
+		"""If site is None, initialize it for empty site ('') to load common_site_config.json"""
+		self.site = site or ""
+
+	def __enter__(self):
+		init(self.site)
+		return local
+
+	def __exit__(self, type, value, traceback):
+		destroy()
+
+
+def destroy():
+	"""Closes connection and releases werkzeug local."""
 	if getattr(local, "db", None):
 		local.db.close()
 	release_local(local)
 
 
-class init_site:
-	"""Context manager: `with frappe.init_site(site): ...` in a new thread."""
-
-	def __init__(self, site: str, sites_path: str | None = None, user: str | None = "Administrator"):
-		self.site, self.sites_path, self.user = site, sites_path, user
-
-	def __enter__(self):
-		init(self.site, self.sites_path, force=True)
-		connect(set_admin_as_user=False)
-		if self.user:
-			set_user(self.user)
-		return local
-
-	def __exit__(self, exc_type, exc, tb):
-		try:
-			if exc_type:
-				local.db.rollback()
-			else:
-				local.db.commit()
-		finally:
-			destroy()
-
-
-def get_site_config(sites_path: str | None = None, site_path: str | None = None) -> dict:
-	"""common_site_config.json overlaid with the site's site_config.json."""
-	sites_path = sites_path or getattr(local, "sites_path", None) or get_sites_path()
+def get_site_config(sites_path: str | None = None, site_path: str | None = None, *, cached=False) -> _dict:
+	"""`site_config.json` combined with `sites/common_site_config.json`."""
+	sites_path = sites_path or getattr(local, "sites_path", ".")
 	site_path = site_path or getattr(local, "site_path", None)
-	config: dict = {}
-	for path in (
-		os.path.join(sites_path, "common_site_config.json"),
-		site_path and os.path.join(site_path, "site_config.json"),
-	):
-		if path and os.path.exists(path):
+	config = get_common_site_config(sites_path)
+	if site_path:
+		path = os.path.join(site_path, "site_config.json")
+		if os.path.exists(path):
 			config.update(_read_json_cached(path))
+		elif getattr(local, "site", None) and not (getattr(local, "flags", None) or {}).get("new_site"):
+			raise IncorrectSitePath(f"{local.site} does not exist.")
 	return config
+
+
+def get_common_site_config(sites_path: str | None = None, cached=False) -> _dict:
+	"""`sites/common_site_config.json`, shared by every site of the bench."""
+	sites_path = sites_path or getattr(local, "sites_path", ".")
+	path = os.path.join(sites_path, "common_site_config.json")
+	return _dict(_read_json_cached(path)) if os.path.exists(path) else _dict()
 
 
 def _read_json_cached(path: str) -> dict:
@@ -185,38 +205,46 @@ def get_site_path(*joins: str) -> str:
 
 
 def get_conf(site: str | None = None) -> _dict:
-	if site and site != getattr(local, "site", None):
-		return _dict(get_site_config(site_path=os.path.join(get_sites_path(), site)))
-	return local.conf
+	if hasattr(local, "conf"):
+		return local.conf
+	with init_site(site):  # no site: common_site_config.json
+		return local.conf
 
 
 # ---------------------------------------------------------------------------------------------
 # users
 
 
-def set_user(username: str) -> None:
-	"""Act as `username` for the rest of this context."""
-	local.session = _dict(user=username, sid=username, data=_dict())
+def set_user(username: str):
+	"""Set current user.
+
+	:param username: **User** name to set as current user."""
+	if getattr(local, "session", None) is None:
+		local.session = _dict()
+	local.session.user = username
+	local.session.sid = username
+	local.cache = {}
+	local.form_dict = _dict()
+	local.session.data = _dict()
 	local.role_cache = {}
-	local.flags.pop("user_perms", None)
+	local.user_perms = None
 
 
 def get_user():
 	from frappe.utils.user import UserPermissions
 
-	return UserPermissions(session.user)
+	if not getattr(local, "user_perms", None):
+		local.user_perms = UserPermissions(local.session.user)
+	return local.user_perms
 
 
-def get_roles(username: str | None = None) -> list[str]:
+def get_roles(username=None) -> list[str]:
+	"""Return roles of current user."""
+	if not getattr(local, "session", None) or not local.session.user:
+		return ["Guest"]
 	from frappe.permissions import get_roles
 
-	return get_roles(username)
-
-
-def get_fullname(user: str | None = None) -> str:
-	from frappe.utils.user import get_fullname
-
-	return get_fullname(user or session.user)
+	return get_roles(username or local.session.user)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -236,53 +264,99 @@ def msgprint(
 	as_list: bool = False,
 	indicator: str | None = None,
 	alert: bool = False,
-	primary_action=None,
-	is_minimizable=None,
-	wide=None,
+	primary_action: dict | None = None,
+	is_minimizable: bool = False,
+	wide: bool = False,
+	*,
 	realtime=False,
 ) -> None:
-	"""Queue a message for the user; with raise_exception, raise it too."""
-	if as_list and isinstance(msg, list | tuple):
-		msg = "<ul><li>" + "</li><li>".join(map(str, msg)) + "</li></ul>"
+	"""Queue a message for the user (`_server_messages`); with raise_exception, raise it too."""
 	out = _dict(message=msg)
-	if title:
-		out.title = title
-	if indicator or raise_exception:
-		out.indicator = indicator or "red"
+
+	def _raise_exception():
+		if raise_exception:
+			if inspect.isclass(raise_exception) and issubclass(raise_exception, Exception):
+				exc = raise_exception(msg)
+			elif isinstance(raise_exception, Exception):
+				exc = raise_exception
+				exc.args = (msg,)
+			else:
+				exc = ValidationError(msg)
+			if out.__frappe_exc_id:
+				exc.__frappe_exc_id = out.__frappe_exc_id
+			raise exc
+
+	if flags.mute_messages:
+		_raise_exception()
+		return
+	if as_table and type(msg) in (list, tuple):
+		out.as_table = 1
+	if as_list and type(msg) in (list, tuple):
+		out.as_list = 1
+	out.title = title or _("Message")
+	if not indicator and raise_exception:
+		indicator = "red"
+	if indicator:
+		out.indicator = indicator
+	if is_minimizable:
+		out.is_minimizable = is_minimizable
 	if alert:
 		out.alert = 1
 	if raise_exception:
 		out.raise_exception = 1
-	if not flags.get("mute_messages"):
+		out.__frappe_exc_id = generate_hash()
+	if primary_action:
+		out.primary_action = primary_action
+	if wide:
+		out.wide = wide
+	if realtime:
+		publish_realtime(event="msgprint", message=out)
+	else:
 		local.message_log.append(out)
-	if raise_exception:
-		exc = raise_exception
-		if inspect.isclass(exc) and issubclass(exc, Exception):
-			raise exc(msg)
-		if isinstance(exc, Exception):
-			raise exc
-		raise ValidationError(msg)
+	_raise_exception()
+
+
+def toast(message: str, indicator: str | None = None):
+	msgprint(message, indicator=indicator, alert=True)
 
 
 def throw(
 	msg: str,
 	exc: type[Exception] | Exception = ValidationError,
 	title: str | None = None,
-	is_minimizable=None,
-	wide=None,
+	is_minimizable: bool = False,
+	wide: bool = False,
 	as_list: bool = False,
 	primary_action=None,
 ) -> None:
-	"""Raise `exc` with `msg` and show it to the user."""
-	msgprint(msg, raise_exception=exc, title=title, indicator="red", as_list=as_list)
+	"""Throw exception and show message (`msgprint`)."""
+	msgprint(
+		msg,
+		raise_exception=exc,
+		title=title,
+		indicator="red",
+		is_minimizable=is_minimizable,
+		wide=wide,
+		as_list=as_list,
+		primary_action=primary_action,
+	)
 
 
-def clear_messages() -> None:
+def throw_permission_error():
+	throw(_("Not permitted"), PermissionError)
+
+
+def clear_messages():
 	local.message_log = []
 
 
-def bold(text: Any) -> str:
-	return f"<strong>{text}</strong>"
+def get_message_log() -> list[dict]:
+	return list(local.message_log)
+
+
+def clear_last_message():
+	if len(local.message_log) > 0:
+		local.message_log = local.message_log[:-1]
 
 
 def get_traceback(with_context: bool = False) -> str:
@@ -293,7 +367,16 @@ def get_traceback(with_context: bool = False) -> str:
 
 
 def log(msg: str) -> None:
+	"""Add to `debug_log` (shown in the response in developer mode)."""
 	local.debug_log.append(str(msg))
+
+
+def errprint(msg: str) -> None:
+	"""Log error: printed in the console, and sent to the browser in developer mode."""
+	req = getattr(local, "request", None)
+	if not req or ("cmd" not in local.form_dict) or local.conf.developer_mode:
+		print(str(msg))
+	local.error_log.append({"exc": msg})
 
 
 def log_error(
@@ -308,24 +391,27 @@ def log_error(
 	from frappe.utils.error import log_error as _log_error
 
 	return _log_error(
-		title=title, message=message, reference_doctype=reference_doctype, reference_name=reference_name
+		title=title,
+		message=message,
+		reference_doctype=reference_doctype,
+		reference_name=reference_name,
+		defer_insert=defer_insert,
 	)
 
 
-def logger(
-	module: str | None = None,
-	with_more_info: bool = False,
-	allow_site: bool | str = True,
-	filter=None,
-	max_size: int = 100_000,
-	file_count: int = 20,
-):
+loggers: dict = {}
+log_level: int | None = None
+
+
+def logger(module=None, with_more_info=False, allow_site=True, filter=None, max_size=100_000, file_count=20):
+	"""A Python logger writing to the bench's logs folder and the site's `logs/` (ERROR and above by default)."""
 	from frappe.utils.logger import get_logger
 
 	return get_logger(
-		module or "frappe",
+		module=module,
 		with_more_info=with_more_info,
 		allow_site=allow_site,
+		filter=filter,
 		max_size=max_size,
 		file_count=file_count,
 	)
@@ -340,56 +426,97 @@ def whitelist(allow_guest: bool = False, xss_safe: bool = False, methods: list[s
 	methods = [m.upper() for m in (methods or ["GET", "POST", "PUT", "DELETE"])]
 
 	def innerfn(fn):
-		target = getattr(fn, "__func__", fn)
+		from frappe.utils.typing_validations import validate_argument_types
+
+		def in_request_or_test():
+			return getattr(local, "request", None) or (getattr(local, "flags", None) or {}).get("in_test")
+
+		if hasattr(fn, "__func__"):  # a bound method or classmethod object: registered as it is
+			target = fn.__func__
+		else:  # as Frappe: arguments are checked against the annotations in requests and tests
+			fn = target = validate_argument_types(fn, apply_condition=in_request_or_test)
 		whitelisted.add(target)
 		allowed_http_methods_for_whitelisted_func[target] = methods
 		if allow_guest:
 			guest_methods.add(target)
+			if xss_safe:
+				xss_safe_methods.add(target)
 		return fn
 
 	return innerfn
 
 
-def is_whitelisted(method: Callable) -> None:
+def is_whitelisted(method):
 	"""Raise PermissionError unless `method` may be called by the current user over HTTP."""
+	is_guest = session["user"] == "Guest"
 	target = getattr(method, "__func__", method)
-	if target not in whitelisted:
-		throw(
-			_("Function {0} is not whitelisted.").format(getattr(method, "__name__", method)),
-			PermissionError,
-			title=_("Method Not Allowed"),
+	if target not in whitelisted or (is_guest and target not in guest_methods):
+		summary = _("You are not permitted to access this resource. Login to access")
+		detail = _("Function {0} is not whitelisted.").format(
+			bold(f"{getattr(method, '__module__', '')}.{getattr(method, '__name__', method)}")
 		)
-	if session.user == "Guest" and target not in guest_methods:
-		throw(_("You are not permitted to access this resource."), PermissionError, title=_("Not Permitted"))
+		msg = f"<details><summary>{summary}</summary>{detail}</details>"
+		throw(msg, PermissionError, title=_("Method Not Allowed"))
+	if is_guest and target not in xss_safe_methods:
+		from frappe.utils import sanitize_html
+
+		for key, value in form_dict.items():
+			if isinstance(value, str):
+				form_dict[key] = sanitize_html(value)
+
+
+def override_whitelisted_method(original_method: str) -> str:
+	"""Return the last override or the original whitelisted method."""
+	overrides = get_hooks("override_whitelisted_methods", {}).get(original_method, [])
+	return overrides[-1] if overrides else original_method
 
 
 def get_attr(method_string: str) -> Any:
-	"""Import `package.module.attribute` and return the attribute."""
-	if "." not in method_string:
-		return globals()[method_string]
-	modulename, _sep, methodname = method_string.rpartition(".")
+	"""Get python method object from its name."""
+	app_name = method_string.split(".", 1)[0]
+	if not local.flags.in_uninstall and not local.flags.in_install and app_name not in get_installed_apps():
+		throw(_("App {0} is not installed").format(app_name), AppNotInstalledError)
+	modulename = ".".join(method_string.split(".")[:-1])
+	methodname = method_string.split(".")[-1]
 	return getattr(get_module(modulename), methodname)
 
 
 def get_module(modulename: str):
+	"""Return a module object for given Python module name using `importlib.import_module`."""
 	return importlib.import_module(modulename)
 
 
-def call(fn: str | Callable, *args, **kwargs) -> Any:
-	"""Call `fn` with only the keyword arguments its signature accepts."""
+def call(fn: str | Callable, *args, **kwargs):
+	"""Call a function and match arguments."""
 	if isinstance(fn, str):
 		fn = get_attr(fn)
-	return fn(*args, **_filter_kwargs(fn, kwargs))
+	newargs = get_newargs(fn, kwargs)
+	return fn(*args, **newargs)
 
 
-def _filter_kwargs(fn: Callable, kwargs: dict) -> dict:
+@functools.lru_cache
+def _get_cached_signature_params(fn: Callable) -> tuple[dict[str, Any], bool]:
+	"""The parameters of `fn`, and whether it takes **kwargs."""
+	signature = inspect.signature(fn)
+	variable_kwargs_exist = any(
+		parameter.kind == inspect.Parameter.VAR_KEYWORD for parameter in signature.parameters.values()
+	)
+	return dict(signature.parameters), variable_kwargs_exist
+
+
+def get_newargs(fn: Callable, kwargs: dict[str, Any]) -> dict[str, Any]:
+	"""Remove any kwargs that are not supported by the function (and always `ignore_permissions`, `flags`)."""
 	try:
-		params = inspect.signature(fn).parameters
+		parameters, variable_kwargs_exist = _get_cached_signature_params(fn)
 	except (TypeError, ValueError):
-		return kwargs
-	if any(p.kind == p.VAR_KEYWORD for p in params.values()):
-		return kwargs
-	return {k: v for k, v in kwargs.items() if k in params}
+		parameters, variable_kwargs_exist = {}, False
+	if variable_kwargs_exist:
+		newargs = kwargs.copy()
+	else:
+		newargs = {key: value for key, value in kwargs.items() if key in parameters}
+	newargs.pop("ignore_permissions", None)
+	newargs.pop("flags", None)
+	return newargs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -398,7 +525,7 @@ def _filter_kwargs(fn: Callable, kwargs: dict) -> dict:
 
 def get_all_apps(with_internal_apps: bool = True, sites_path: str | None = None) -> list[str]:
 	"""Apps available to sites: frappe plus those listed in sites/apps.txt."""
-	sites_path = sites_path or getattr(local, "sites_path", None) or get_sites_path()
+	sites_path = sites_path or local.sites_path
 	path = os.path.join(sites_path, "apps.txt")
 	mtime = os.path.getmtime(path) if os.path.exists(path) else None
 	cached = _apps_txt_cache.get(path)
@@ -420,7 +547,7 @@ def get_installed_apps(*, _ensure_on_bench: bool = False) -> list[str]:
 	if getattr(local, "all_apps_cache", None) is not None and not flags.get("in_install_app"):
 		return list(local.all_apps_cache)
 	apps = ["frappe"]
-	if getattr(local, "db", None) and local.db.table_exists("tabDefaultValue"):
+	if getattr(local, "db", None) and local.db.table_exists("DefaultValue"):
 		value = local.db.get_global("installed_apps")
 		if value:
 			apps = json.loads(value)
@@ -437,18 +564,24 @@ def get_pymodule_path(modulename: str, *joins: str) -> str:
 	return os.path.join(os.path.dirname(module.__file__), *(scrub(j) if " " in j else j for j in joins))
 
 
-def get_module_path(module: str, *joins: str) -> str:
+def get_module_path(module, *joins):
+	"""Return path of the given module name."""
 	from frappe.modules import get_module_app
 
 	app = get_module_app(module)
 	return get_pymodule_path(app + "." + scrub(module), *joins)
 
 
+def get_module_list(app_name):
+	"""Get list of modules for given all via `app/modules.txt`."""
+	return get_file_items(get_app_path(app_name, "modules.txt"))
+
+
 def get_hooks(
 	hook: str | None = None, default: Any = "_KEEP_DEFAULT_LIST", app_name: str | None = None
 ) -> Any:
 	"""Hooks of the installed apps merged in install order (values become lists)."""
-	from frappe.utils.hooks import get_merged_hooks
+	from frappe_lite.hooks import get_merged_hooks
 
 	hooks = get_merged_hooks(app_name)
 	if hook:
@@ -482,28 +615,68 @@ def get_doc(*args, **kwargs):
 	return get_doc(*args, **kwargs)
 
 
-def get_cached_doc(doctype: str, name: str | None = None, **kwargs):
-	"""A document read once per context (reload it before changing it)."""
-	key = (doctype, name or doctype)
-	cache_ = local.document_cache
-	if key not in cache_:
-		cache_[key] = get_doc(doctype, name or doctype)
-	return cache_[key]
+def get_cached_doc(*args: Any, **kwargs: Any):
+	"""Identical to `frappe.get_doc`, but return from cache if available."""
+	if (key := can_cache_doc(args)) and (doc := cache.get_value(key)):
+		return doc
+	doc = get_doc(*args, **kwargs)
+	if not key:
+		key = get_document_cache_key(doc.doctype, doc.name)
+	_set_document_in_cache(key, doc)
+	return doc
 
 
-def clear_document_cache(doctype: str | None = None, name: str | None = None) -> None:
-	if not getattr(local, "document_cache", None):
-		return
-	if doctype is None:
-		local.document_cache.clear()
-		return
-	for key in list(local.document_cache):
-		if key[0] == doctype and (name is None or key[1] == name):
-			local.document_cache.pop(key, None)
+def _set_document_in_cache(key: str, doc) -> None:
+	cache.set_value(key, doc, expires_in_sec=3600)
 
 
-def get_cached_value(doctype: str, name: str, fieldname: str | list = "name", as_dict: bool = False):
-	return db.get_value(doctype, name, fieldname, as_dict=as_dict)
+def can_cache_doc(args) -> str | None:
+	"""The cache key when the get_doc arguments name a document (doctype and name strings)."""
+	if not args:
+		return None
+	doctype = args[0]
+	name = doctype if len(args) == 1 or args[1] is None else args[1]
+	if isinstance(doctype, str) and isinstance(name, str):
+		return get_document_cache_key(doctype, name)
+	return None
+
+
+def get_document_cache_key(doctype: str, name: str):
+	return f"document_cache::{doctype}::{name}"
+
+
+def clear_document_cache(doctype: str, name: str | None = None) -> None:
+	"""Forget cached documents of `doctype` (one of them with `name`), now and when the transaction ends."""
+
+	def clear_in_redis():
+		if name is not None:
+			cache.delete_value(get_document_cache_key(doctype, name))
+		else:
+			cache.delete_keys(get_document_cache_key(doctype, ""))
+
+	clear_in_redis()
+	if getattr(local, "db", None) is not None:
+		local.db.after_commit.add(clear_in_redis)
+		local.db.after_rollback.add(clear_in_redis)
+
+
+def get_cached_value(
+	doctype: str, name: str | dict, fieldname: str | list = "name", as_dict: bool = False
+) -> Any:
+	"""A value (or values) of a cached document; None when the document does not exist."""
+	try:
+		doc = get_cached_doc(doctype, name)
+	except DoesNotExistError:
+		clear_last_message()
+		return None
+	if isinstance(fieldname, str):
+		if as_dict:
+			throw("Cannot make dict for single fieldname")
+		return doc.get(fieldname)
+	values = [doc.get(f) for f in fieldname]
+	if as_dict:
+		return _dict(zip(fieldname, values, strict=False))
+	return values
 
 
 def get_single(doctype: str):
@@ -511,19 +684,29 @@ def get_single(doctype: str):
 
 
 def new_doc(
-	doctype: str, *, parent_doc=None, parentfield: str | None = None, as_dict: bool = False, **kwargs
+	doctype: str,
+	*,
+	parent_doc=None,
+	parentfield: str | None = None,
+	as_dict: bool = False,
+	**kwargs,
 ):
-	"""A new, unsaved document with defaults applied."""
-	from frappe.model.document import new_doc
+	"""Return a new document of the given DocType with defaults set."""
+	from frappe.model.document import get_doc as _get_doc
 
-	return new_doc(doctype, parent_doc=parent_doc, parentfield=parentfield, as_dict=as_dict, **kwargs)
+	doc = _get_doc({"doctype": doctype, "__islocal": 1, **kwargs})
+	doc._set_defaults()
+	if parent_doc is not None:
+		doc.parent, doc.parenttype, doc.parentfield = parent_doc.name, parent_doc.doctype, parentfield
+	return doc.as_dict() if as_dict else doc
 
 
-def get_last_doc(doctype: str, filters=None, order_by: str = "creation desc"):
-	names = get_all(doctype, filters=filters, limit=1, order_by=order_by, pluck="name")
-	if not names:
-		raise DoesNotExistError(f"No {doctype} found")
-	return get_doc(doctype, names[0])
+def get_last_doc(doctype, filters=None, order_by="creation desc", *, for_update=False):
+	"""Get last created document of this type."""
+	d = get_all(doctype, filters=filters, limit_page_length=1, order_by=order_by, pluck="name")
+	if d:
+		return get_doc(doctype, d[0], for_update=for_update)
+	raise DoesNotExistError(_("{0} not found").format(_(doctype)))
 
 
 def delete_doc(
@@ -544,17 +727,20 @@ def delete_doc(
 	return _delete(
 		doctype,
 		name,
-		force=force,
-		ignore_permissions=ignore_permissions,
-		flags=flags,
-		ignore_on_trash=ignore_on_trash,
-		ignore_missing=ignore_missing,
+		force,
+		ignore_doctypes,
+		for_reload,
+		ignore_permissions,
+		flags,
+		ignore_on_trash,
+		ignore_missing,
+		delete_permanently,
 	)
 
 
-def delete_doc_if_exists(doctype: str, name: str, force: bool = False) -> None:
-	if db.exists(doctype, name):
-		delete_doc(doctype, name, force=force)
+def delete_doc_if_exists(doctype, name, force=0):
+	"""Delete document if exists."""
+	delete_doc(doctype, name, force=force, ignore_missing=True)
 
 
 def get_all(doctype: str, *args, **kwargs) -> list:
@@ -577,43 +763,80 @@ def get_value(*args, **kwargs):
 
 
 def copy_doc(doc, ignore_no_copy: bool = True):
-	"""A new, unsaved copy of `doc` (and its child rows) without name and timestamps."""
-	from frappe.model import child_table_fields, default_fields
+	"""A new, unsaved copy of `doc` (and its child rows) without name and timestamps; no_copy fields also
+	get copied unless `ignore_no_copy` is False."""
+	import copy
+	from types import MappingProxyType
 
-	data = doc.as_dict() if hasattr(doc, "as_dict") else dict(doc)
-	skip = set(default_fields) - {"doctype"} | set(child_table_fields)
+	from frappe.model.base_document import BaseDocument
 
-	def strip(d: dict) -> dict:
-		return {
-			k: ([strip(r) for r in v] if isinstance(v, list) else v)
-			for k, v in d.items()
-			if k not in skip and not k.startswith("__")
-		}
+	def remove_no_copy_fields(d):
+		for df in d.meta.fields:
+			if df.no_copy and df.fieldname in d.__dict__:
+				d.set(df.fieldname, None)
 
-	new = get_doc(strip(data))
-	new.__dict__["__islocal"] = 1
-	return new
+	fields_to_clear = ["name", "owner", "creation", "modified", "modified_by"]
+	if not local.flags.in_test:
+		fields_to_clear.append("docstatus")
+
+	if isinstance(doc, BaseDocument):
+		d = doc.as_dict()
+	elif isinstance(doc, MappingProxyType):  # global test record
+		d = dict(doc)
+	else:
+		d = doc
+
+	newdoc = get_doc(copy.deepcopy(d))
+	newdoc.set("__islocal", 1)
+	for fieldname in [*fields_to_clear, "amended_from", "amendment_date"]:
+		newdoc.set(fieldname, None)
+	if not ignore_no_copy:
+		remove_no_copy_fields(newdoc)
+
+	for d in newdoc.get_all_children():
+		d.set("__islocal", 1)
+		for fieldname in fields_to_clear:
+			d.set(fieldname, None)
+		if not ignore_no_copy:
+			remove_no_copy_fields(d)
+
+	return newdoc
 
 
 def has_permission(
-	doctype: str | None = None,
-	ptype: str = "read",
+	doctype=None,
+	ptype="read",
 	doc=None,
-	user: str | None = None,
-	throw: bool = False,
-	parent_doctype: str | None = None,
+	user=None,
+	throw=False,
 	*,
-	debug: bool = False,
-) -> bool:
-	"""Whether `user` (default: session user) may `ptype` the DocType or document."""
-	from frappe.permissions import has_permission as _has_permission
+	parent_doctype=None,
+	debug=False,
+	ignore_share_permissions=False,
+):
+	"""Whether `user` (default: session user) may `ptype` the DocType or document.
+
+	With `throw`, a refusal raises PermissionError ("No permission for ..." in the response)."""
+	import frappe.permissions
 
 	if not doctype and doc:
 		doctype = doc.doctype
-	out = _has_permission(doctype, ptype, doc=doc, user=user, parent_doctype=parent_doctype)
+	out = frappe.permissions.has_permission(
+		doctype,
+		ptype,
+		doc=doc,
+		user=user,
+		print_logs=throw,
+		parent_doctype=parent_doctype,
+		debug=debug,
+		ignore_share_permissions=ignore_share_permissions,
+	)
 	if throw and not out:
-		document_label = f"{_(doctype)} {doc if isinstance(doc, str) else getattr(doc, 'name', '')}".strip()
-		msgprint(_("No permission for {0}").format(document_label), raise_exception=PermissionError)
+		if doc:
+			frappe.permissions.check_doctype_permission(doctype, ptype)
+		document_label = f"{_(doctype)} {doc if isinstance(doc, str) else doc.name}" if doc else _(doctype)
+		flags.error_message = _("No permission for {0}").format(document_label)
+		raise PermissionError
 	return out
 
 
@@ -637,23 +860,49 @@ def is_table(doctype: str) -> bool:
 	return bool(get_meta(doctype).istable)
 
 
-def clear_cache(user: str | None = None, doctype: str | None = None) -> None:
+def clear_cache(user: str | None = None, doctype: str | None = None):
+	"""Clear **User**, **DocType** or global cache (metadata, cached documents, hooks)."""
 	from frappe.model.meta import clear_meta_cache
 
 	clear_meta_cache(doctype)
-	clear_document_cache(doctype)
+	if doctype:
+		clear_document_cache(doctype)
+	elif not user:
+		cache.delete_keys("document_cache::")
+		local.cache = {}
 	if getattr(local, "role_cache", None) is not None:
 		local.role_cache = {}
 	local.all_apps_cache = None
-	from frappe.utils.hooks import clear_hooks_cache
+	from frappe_lite.hooks import clear_hooks_cache
 
 	clear_hooks_cache()
 
 
-def rename_doc(doctype: str, old: str, new: str, force: bool = False, merge: bool = False, **kwargs) -> str:
+@whitelist(methods=["POST", "PUT"])
+def rename_doc(
+	doctype: str,
+	old: str | int,
+	new: str | int,
+	force: bool = False,
+	merge: bool = False,
+	*,
+	ignore_if_exists: bool = False,
+	show_alert: bool = True,
+	rebuild_search: bool = True,
+) -> str:
+	"""Renames a doc(dt, old) to doc(dt, new) and updates all linked fields of type "Link"."""
 	from frappe.model.rename_doc import rename_doc as _rename
 
-	return _rename(doctype, old, new, force=force, merge=merge, **kwargs)
+	return _rename(
+		doctype=doctype,
+		old=old,
+		new=new,
+		force=force,
+		merge=merge,
+		ignore_if_exists=ignore_if_exists,
+		show_alert=show_alert,
+		rebuild_search=rebuild_search,
+	)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -664,7 +913,7 @@ class _CacheAccessor:
 	"""`frappe.cache` works both as `frappe.cache()` (v15) and `frappe.cache.get_value` (v16)."""
 
 	def __call__(self):
-		from frappe.utils.caching import get_site_cache
+		from frappe_lite.cache import get_site_cache
 
 		return get_site_cache()
 
@@ -760,12 +1009,6 @@ def safe_eval(code: str, eval_globals: dict | None = None, eval_locals: dict | N
 	return _safe_eval(code, eval_globals, eval_locals)
 
 
-def safe_exec(script: str, _globals: dict | None = None, _locals: dict | None = None, **kwargs):
-	from frappe.utils.safe_exec import safe_exec as _safe_exec
-
-	return _safe_exec(script, _globals, _locals)
-
-
 # ---------------------------------------------------------------------------------------------
 # small helpers
 
@@ -783,7 +1026,7 @@ def as_json(obj: Any, indent: int | None = 1, separators=None, ensure_ascii: boo
 	from frappe.utils.response import json_handler
 
 	if separators is None:
-		separators = (",", ": ") if indent else (",", ":")
+		separators = (",", ": ")
 	return json.dumps(
 		obj,
 		indent=indent,
@@ -808,51 +1051,71 @@ def generate_hash(txt: str | None = None, length: int = 56) -> str:
 	return secrets.token_hex(length // 2 + 1)[:length]
 
 
-def get_request_header(key: str, default: Any = None) -> Any:
-	req = getattr(local, "request", None)
-	if not req:
-		return default
-	return req.headers.get(key, default)
+def get_request_header(key, default=None):
+	"""Return HTTP request header."""
+	return request.headers.get(key, default)
 
 
 def render_template(
 	template: str, context: dict | None = None, is_path: bool | None = None, safe_render: bool = True
 ) -> str:
 	"""Render a Jinja template path (`app/templates/x.html`) or template text."""
-	from frappe.website.jinja import render_template as _render
+	from frappe.utils.jinja import render_template as _render
 
 	return _render(template, context, is_path=is_path, safe_render=safe_render)
 
 
 def respond_as_web_page(
-	title: str,
-	html: str,
-	success: bool | None = None,
-	http_status_code: int | None = None,
-	context: dict | None = None,
-	indicator_color: str | None = None,
-	primary_action: str = "/",
-	primary_label: str | None = None,
-	fullpage: bool = False,
-	width: int | None = None,
-	template: str = "message",
-) -> None:
-	"""Answer this request with a simple message page."""
-	from frappe.website.utils import respond_as_web_page as _respond
+	title,
+	html,
+	success=None,
+	http_status_code=None,
+	context=None,
+	indicator_color=None,
+	primary_action="/",
+	primary_label=None,
+	fullpage=False,
+	width=None,
+	template="message",
+):
+	"""Send response as a web page with a message rather than JSON. Used to show permission errors etc."""
+	local.message_title = title
+	local.message = html
+	local.response["type"] = "page"
+	local.response["route"] = template
+	local.no_cache = 1
 
-	_respond(
-		title,
-		html,
-		success=success,
-		http_status_code=http_status_code,
-		context=context,
-		indicator_color=indicator_color,
-		primary_action=primary_action,
-		primary_label=primary_label,
-		fullpage=fullpage,
-		width=width,
-		template=template,
-	)
+	if http_status_code:
+		local.response["http_status_code"] = http_status_code
+
+	if not context:
+		context = {}
+
+	if not indicator_color:
+		if success:
+			indicator_color = "green"
+		elif http_status_code and http_status_code > 300:
+			indicator_color = "red"
+		else:
+			indicator_color = "blue"
+
+	context["indicator_color"] = indicator_color
+	context["primary_label"] = primary_label or _("Home")
+	context["primary_action"] = primary_action
+	context["error_code"] = http_status_code
+	context["fullpage"] = fullpage
+	if width:
+		context["card_width"] = width
+
+	local.response["context"] = context
+
+
+def redirect(url):
+	"""Raise a 301 redirect to url"""
+	from frappe.exceptions import Redirect
+
+	flags.redirect_location = url
+	raise Redirect
 
 
 def get_file_json(path: str) -> Any:
@@ -883,11 +1146,9 @@ def mock(type: str, size: int = 1, locale: str = "en"):  # noqa: A002
 	return generate_hash(length=10)
 
 
-def ping() -> str:
+@whitelist(allow_guest=True)
+def ping():
 	return "pong"
-
-
-whitelist(allow_guest=True)(ping)
 
 
 def __getattr__(name: str):
@@ -895,3 +1156,6 @@ def __getattr__(name: str):
 	if name == "utils":
 		return importlib.import_module("frappe.utils")
 	raise AttributeError(f"module 'frappe' has no attribute {name!r}")
+
+
+from frappe.utils.data import as_unicode, bold, cint, cstr, safe_decode, safe_encode, sbool  # noqa: E402,F401

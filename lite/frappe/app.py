@@ -1,298 +1,368 @@
-"""The WSGI application: one request = init site, authenticate, dispatch, commit or roll back, destroy."""
+"""The WSGI application: one request = init the site, authenticate, dispatch, commit or roll back.
 
-from __future__ import annotations
+As in Frappe, the site comes from `_site` (set by `serve`), else the `X-Frappe-Site-Name` header, else
+the host name; sites live in `_sites_path` ($SITES_PATH or the working directory).
+"""
 
-import json
+import functools
 import os
-from collections.abc import Callable
-from html import escape
 
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.wrappers import Request, Response
+from werkzeug.wsgi import ClosingIterator
 
 import frappe
+import frappe.api
+import frappe.handler
+import frappe.utils.response
 from frappe import _
+from frappe.auth import SAFE_HTTP_METHODS, UNSAFE_HTTP_METHODS, HTTPRequest, validate_auth  # noqa: F401
+from frappe.permissions import handle_does_not_exist_error
+from frappe.utils import CallbackManager, cint, get_site_name
+from frappe.utils.error import log_error_snapshot
+from frappe.website.serve import get_response
 
-UNSAFE_HTTP_METHODS = frozenset(("POST", "PUT", "DELETE", "PATCH"))
-MAX_CONTENT_LENGTH = 100 * 1024 * 1024
-
-
-def make_app(site: str, sites_path: str | None = None) -> Callable:
-	"""A WSGI callable that serves one site."""
-	sites_path = os.path.abspath(sites_path or frappe.get_sites_path())
-
-	def app(environ, start_response):
-		request = Request(environ)
-		response = handle_request(request, site, sites_path)
-		return response(environ, start_response)
-
-	return app
+_site = None
+_sites_path = os.environ.get("SITES_PATH", ".")
 
 
-def application(environ, start_response):
-	"""WSGI entry for `gunicorn frappe.app:application`: site from $FRAPPE_SITE or the Host header."""
-	request = Request(environ)
-	sites_path = frappe.get_sites_path()
-	site = get_site_name(request, sites_path)
-	if not site:
-		response = Response(
-			json.dumps({"exc_type": "IncorrectSitePath", "exception": "No site for this host"}),
-			status=404,
-			mimetype="application/json",
+def after_response_wrapper(app):
+	"""Wrap a WSGI application to call after_response hooks after we have responded."""
+
+	@functools.wraps(app)
+	def application(environ, start_response):
+		return ClosingIterator(
+			app(environ, start_response),
+			(_run_after_response, frappe.destroy),
 		)
-	else:
-		response = handle_request(request, site, sites_path)
-	return response(environ, start_response)
+
+	return application
 
 
-def get_site_name(request: Request, sites_path: str) -> str | None:
-	site = os.environ.get("FRAPPE_SITE")
-	if site:
-		return site
-	# werkzeug's request.host refuses names like "test_site"; a folder name is all that matters here
-	host = (request.host or request.environ.get("HTTP_HOST") or "").split(":")[0].strip()
-	if (
-		host
-		and "/" not in host
-		and "\\" not in host
-		and not host.startswith(".")
-		and os.path.isdir(os.path.join(sites_path, host))
-	):
-		return host
-	return None
+def _run_after_response():
+	request = getattr(frappe.local, "request", None)
+	after_response = getattr(request, "after_response", None)
+	if after_response is not None:
+		after_response.run()
 
 
-def handle_request(request: Request, site: str, sites_path: str) -> Response:
-	"""Serve one request for `site` in a fresh frappe context."""
-	request.max_content_length = MAX_CONTENT_LENGTH
+@after_response_wrapper
+@Request.application
+def application(request: Request):
 	response = None
-	rollback = True
+
 	try:
-		init_request(request, site, sites_path)
-		from frappe.auth import validate_auth
+		rollback = True
+
+		init_request(request)
 
 		validate_auth()
-		response = dispatch(request)
-		rollback = after_request(rollback)
+
+		if request.method == "OPTIONS":
+			response = Response()
+
+		elif frappe.form_dict.cmd:
+			frappe.handler.handle()
+			response = frappe.utils.response.build_response("json")
+
+		elif request.path.startswith("/api/"):
+			response = frappe.api.handle(request)
+
+		elif request.path.startswith("/private/files/"):
+			response = frappe.utils.response.download_private_file(request.path)
+
+		elif request.method in ("GET", "HEAD", "POST"):
+			response = get_response()
+
+		else:
+			raise NotFound
+
 	except HTTPException as e:
-		response = (
-			e.get_response(request.environ)
-			if not isinstance(e, NotFound)
-			else handle_exception(frappe.PageDoesNotExistError(_("Not Found")), request)
-		)
+		return e
+
 	except Exception as e:
-		response = handle_exception(e, request)
+		response = handle_exception(e)
+
+	else:
+		rollback = sync_database(rollback)
+
 	finally:
-		if getattr(frappe.local, "db", None) and rollback:
-			try:
-				frappe.db.rollback()
-			except Exception:
-				pass
-		if response is not None and getattr(frappe.local, "cookie_manager", None):
-			frappe.local.cookie_manager.flush_cookies(response=response)
-		if getattr(frappe.local, "initialised", None):
-			frappe.destroy()
+		# this function *must* always return a response
+		if rollback and request.method in UNSAFE_HTTP_METHODS and getattr(frappe.local, "db", None):
+			frappe.db.rollback()
+
+		try:
+			run_after_request_hooks(request, response)
+		except Exception:
+			frappe.logger().error("Failed to run after request hook", exc_info=True)
+
+	log_request(request, response)
+	process_response(response)
+
 	return response
 
 
-def init_request(request: Request, site: str, sites_path: str) -> None:
-	frappe.init(site, sites_path, force=True)
+def run_after_request_hooks(request, response):
+	if not getattr(frappe.local, "initialised", False):
+		return
+
+	for after_request_task in frappe.get_hooks("after_request"):
+		frappe.call(after_request_task, response=response, request=request)
+
+
+def init_request(request):
 	frappe.local.request = request
-	frappe.local.is_ajax = request.headers.get("X-Requested-With") == "XMLHttpRequest"
+	frappe.local.request.after_response = CallbackManager()
+
+	frappe.local.is_ajax = frappe.get_request_header("X-Requested-With") == "XMLHttpRequest"
+
+	site = _site or request.headers.get("X-Frappe-Site-Name") or get_site_name(request.host)
+	frappe.init(site, sites_path=_sites_path, force=True)  # IncorrectSitePath (404) when it does not exist
+
 	frappe.connect(set_admin_as_user=False)
-	frappe.local.session = frappe._dict(user="Guest", sid="Guest", data=frappe._dict())
+	if request.path.startswith("/api/method/upload_file"):
+		from frappe.core.api.file import get_max_file_size
+
+		request.max_content_length = get_max_file_size()
+	else:
+		request.max_content_length = cint(frappe.local.conf.get("max_file_size")) or 25 * 1024 * 1024
 	make_form_dict(request)
-	from frappe.auth import HTTPRequest
 
-	frappe.local.http_request = HTTPRequest()
+	if request.method != "OPTIONS":
+		frappe.local.http_request = HTTPRequest()
 
-
-def make_form_dict(request: Request) -> None:
-	"""Query string, form fields and a JSON object body, merged into `frappe.form_dict`."""
-	args = frappe._dict(request.args.to_dict())
-	if request.method in UNSAFE_HTTP_METHODS or request.content_length:
-		if request.is_json:
-			body = request.get_data(as_text=True)
-			if body:
-				try:
-					data = json.loads(body)
-				except ValueError:
-					frappe.throw(_("Invalid JSON body"))
-				if isinstance(data, dict):
-					args.update(data)
-		else:
-			args.update(request.form.to_dict())
-	args.pop("_", None)
-	frappe.local.form_dict = args
+	for before_request_task in frappe.get_hooks("before_request"):
+		frappe.call(before_request_task)
 
 
-def dispatch(request: Request) -> Response:
-	path = request.path
-	if path.startswith("/api/"):
-		from frappe.api import handle
-
-		return handle(request)
-	if frappe.form_dict.cmd:
-		from frappe.handler import handle
-
-		return handle()
-	if path.startswith("/assets/"):
-		from frappe.website.files import serve_asset
-
-		return serve_asset(path)
-	if path.startswith("/files/"):
-		from frappe.website.files import serve_public_file
-
-		return serve_public_file(path)
-	if path.startswith("/private/files/"):
-		from frappe.website.files import download_private_file
-
-		return download_private_file(path)
-	if request.method in ("GET", "HEAD", "POST"):
-		from frappe.website.serve import get_response
-
-		return get_response()
-	raise NotFound
+def log_request(request, response):
+	if hasattr(frappe.local, "conf") and frappe.local.conf.enable_frappe_logger:
+		frappe.logger("frappe.web", allow_site=frappe.local.site).info(
+			{
+				"site": get_site_name(request.host),
+				"remote_addr": getattr(request, "remote_addr", "NOTFOUND"),
+				"pid": os.getpid(),
+				"user": getattr(frappe.local.session, "user", "NOTFOUND"),
+				"base_url": getattr(request, "base_url", "NOTFOUND"),
+				"full_path": getattr(request, "full_path", "NOTFOUND"),
+				"method": getattr(request, "method", "NOTFOUND"),
+				"scheme": getattr(request, "scheme", "NOTFOUND"),
+				"http_status_code": getattr(response, "status_code", "NOTFOUND"),
+			}
+		)
 
 
-def after_request(rollback: bool) -> bool:
-	"""Commit what the request wrote (and the session's refresh); False when nothing is left to roll back."""
-	session_obj = getattr(frappe.local, "session_obj", None)
-	if session_obj:
-		session_obj.update()
-	if frappe.db and (
-		frappe.db.transaction_writes
-		or frappe.flags.commit
-		or frappe.local.request.method in UNSAFE_HTTP_METHODS
+NO_CACHE_HEADERS = {"Cache-Control": "no-store,no-cache,must-revalidate,max-age=0"}
+
+
+def process_response(response: Response):
+	if not response:
+		return
+
+	# Default for all requests is no-cache unless explicitly opted-in by endpoint
+	response.headers.setdefault("Cache-Control", NO_CACHE_HEADERS["Cache-Control"])
+
+	# CORS headers
+	if hasattr(frappe.local, "conf"):
+		set_cors_headers(response)
+
+	# Update custom headers added during request processing
+	if getattr(frappe.local, "response_headers", None):
+		response.headers.update(frappe.local.response_headers)
+
+	# Set cookies, only if response is non-cacheable to avoid proxy cache invalidation
+	public_cache = any("public" in h for h in response.headers.getlist("Cache-Control"))
+	if hasattr(frappe.local, "cookie_manager") and not public_cache:
+		frappe.local.cookie_manager.flush_cookies(response=response)
+
+	if frappe._dev_server:
+		response.headers.update(NO_CACHE_HEADERS)
+
+
+def set_cors_headers(response):
+	if not (
+		(allowed_origins := frappe.conf.allow_cors)
+		and (request := frappe.local.request)
+		and (origin := request.headers.get("Origin"))
 	):
-		frappe.db.commit()
-	return False
+		return
 
+	if allowed_origins != "*":
+		if not isinstance(allowed_origins, list):
+			allowed_origins = [allowed_origins]
 
-def handle_exception(e: Exception, request: Request) -> Response:
-	"""Frappe's status code for the exception; JSON for the API and AJAX, a message page otherwise."""
-	try:
-		return _handle_exception(e, request)
-	except Exception:
-		_log_server_error(e)
-		status = getattr(e, "http_status_code", 500)
-		return Response(
-			json.dumps({"exc_type": type(e).__name__}), status=status, mimetype="application/json"
-		)
+		if origin not in allowed_origins:
+			return
 
-
-def _handle_exception(e: Exception, request: Request) -> Response:
-	from frappe.handler import report_error
-
-	status = getattr(e, "http_status_code", 500)
-	if not getattr(frappe.local, "initialised", None):
-		return Response(
-			json.dumps({"exc_type": type(e).__name__}), status=status, mimetype="application/json"
-		)
-	if not getattr(frappe.local, "session", None) or not frappe.session.user:
-		frappe.local.session = frappe._dict(user="Guest", sid="Guest", data=frappe._dict())
-	accept = request.headers.get("Accept") or ""
-	form_dict = getattr(frappe.local, "form_dict", None) or {}
-	respond_as_json = (
-		request.path.startswith("/api/")
-		or getattr(frappe.local, "is_ajax", False)
-		or "application/json" in accept
-		or bool(form_dict.get("cmd"))
-	)
-	if type(e) is frappe.AuthenticationError and getattr(frappe.local, "login_manager", None):
-		frappe.local.login_manager.clear_cookies()
-	if status >= 500:
-		_log_server_error(e)
-	if respond_as_json:
-		return report_error(status)
-	return _error_page(e, status)
-
-
-def _error_page(e: Exception, status: int) -> Response:
-	from frappe.website.page_renderers.message_page import MessagePage
-
-	titles = {
-		401: _("Session Expired"),
-		403: _("Not Permitted"),
-		404: _("Not Found"),
-		429: _("Too Many Requests"),
+	cors_headers = {
+		"Access-Control-Allow-Credentials": "true",
+		"Access-Control-Allow-Origin": origin,
+		"Vary": "Origin",
 	}
-	frappe.local.message_title = titles.get(status) or (_("Server Error") if status >= 500 else _("Error"))
-	message = escape(str(e)) if status < 500 else ""
-	if status >= 500 and _traceback_allowed():
-		message = "<pre>" + escape(frappe.get_traceback()) + "</pre>"
-	frappe.local.message = message or frappe.local.message_title
-	frappe.local.response["context"] = dict(indicator_color="red")
-	try:
-		return MessagePage("message", status).render()
-	except Exception:
-		return Response(frappe.local.message_title, status=status, mimetype="text/plain")
+
+	# only required for preflight requests
+	if request.method == "OPTIONS":
+		cors_headers["Access-Control-Allow-Methods"] = request.headers.get("Access-Control-Request-Method")
+
+		if allowed_headers := request.headers.get("Access-Control-Request-Headers"):
+			cors_headers["Access-Control-Allow-Headers"] = allowed_headers
+
+		# allow browsers to cache preflight requests for upto a day
+		if not frappe.conf.developer_mode:
+			cors_headers["Access-Control-Max-Age"] = "86400"
+
+	response.headers.update(cors_headers)
 
 
-def _traceback_allowed() -> bool:
-	from frappe.handler import is_traceback_allowed
+def make_form_dict(request: Request):
+	import json
 
-	return is_traceback_allowed()
+	request_data = request.get_data(as_text=True)
+	if request_data and request.is_json:
+		args = json.loads(request_data)
+	else:
+		args = {}
+		args.update(request.args or {})
+		args.update(request.form or {})
+
+	if isinstance(args, dict):
+		frappe.local.form_dict = frappe._dict(args)
+		# _ is passed by $.ajax so that the request is not cached by the browser. So, remove _ from form_dict
+		frappe.local.form_dict.pop("_", None)
+	elif isinstance(args, list):
+		frappe.local.form_dict["data"] = args
+	else:
+		frappe.throw(_("Invalid request arguments"))
 
 
-def _log_server_error(e: Exception) -> None:
-	"""Keep server errors in the log (never in a response to non-system users)."""
-	try:
-		frappe.logger("frappe.web").exception(
-			"%s %s failed", frappe.local.request.method, frappe.local.request.path
+@handle_does_not_exist_error
+def handle_exception(e):
+	response = None
+	http_status_code = getattr(e, "http_status_code", 500)
+	accept_header = frappe.get_request_header("Accept") or ""
+	respond_as_json = (
+		frappe.get_request_header("Accept") and (frappe.local.is_ajax or "application/json" in accept_header)
+	) or (frappe.local.request.path.startswith("/api/") and not accept_header.startswith("text"))
+
+	if not getattr(frappe.local, "session", None):
+		frappe.local.session = frappe._dict(user="Guest", sid="Guest", data=frappe._dict())
+	if not frappe.session.user:
+		# If session creation fails then user won't be unset. This causes a lot of code that
+		# assumes presence of this to fail. Session creation fails => guest or expired login
+		# usually.
+		frappe.session.user = "Guest"
+
+	if respond_as_json:
+		# handle ajax responses first
+		# if the request is ajax, send back the trace or error message
+		response = frappe.utils.response.report_error(http_status_code)
+
+	elif http_status_code == 401:
+		response = _error_page(
+			http_status_code,
+			_("Session Expired"),
+			_("Your session has expired, please login again to continue."),
 		)
-	except Exception:
-		pass
+
+	elif http_status_code == 403:
+		response = _error_page(
+			http_status_code,
+			_("Not Permitted"),
+			_("You do not have enough permissions to complete the action"),
+		)
+
+	elif http_status_code == 404:
+		response = _error_page(
+			http_status_code,
+			_("Not Found"),
+			_("The resource you are looking for is not available"),
+		)
+
+	elif http_status_code == 429:
+		response = _error_page(http_status_code, _("Too Many Requests"), str(e) or _("Too Many Requests"))
+
+	else:
+		response = _error_page(http_status_code, _("Server Error"), _("Uncaught Exception"))
+
+	if e.__class__ == frappe.AuthenticationError:
+		if hasattr(frappe.local, "login_manager"):
+			frappe.local.login_manager.clear_cookies()
+
+	if http_status_code >= 500 or frappe.conf.developer_mode:
+		log_error_snapshot(e)
+
+	if frappe.conf.get("developer_mode") and not respond_as_json:
+		# don't fail silently for non-json response errors
+		print(frappe.get_traceback())
+
+	return response
 
 
-def _request_handler(quiet: bool):
-	"""Werkzeug's handler with TCP_NODELAY, so keep-alive clients don't wait ~40 ms per response."""
-	import socket
+def _error_page(http_status_code: int, title: str, message: str) -> Response:
+	"""Frappe's error page (a message page with the status, title and message)."""
+	from frappe.website.page_renderers.error_page import ErrorPage
 
-	from werkzeug.serving import WSGIRequestHandler
-
-	class RequestHandler(WSGIRequestHandler):
-		protocol_version = "HTTP/1.1"  # keep-alive; werkzeug chunks responses without a length
-
-		def setup(self):
-			super().setup()
-			self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-		def log_request(self, *args, **kwargs):
-			if not quiet:
-				super().log_request(*args, **kwargs)
-
-	return RequestHandler
+	return ErrorPage(http_status_code=http_status_code, title=title, message=message).render()
 
 
-def make_server(
-	site: str, host: str = "127.0.0.1", port: int = 0, sites_path: str | None = None, quiet: bool = True
-):
-	"""A threaded WSGI server for `site` (port 0 picks a free one: see `server.server_port`)."""
-	from werkzeug.serving import make_server as _make_server
+def sync_database(rollback: bool) -> bool:
+	# if HTTP method would change server state, commit if necessary
+	if frappe.db and (frappe.local.flags.commit or frappe.local.request.method in UNSAFE_HTTP_METHODS):
+		frappe.db.commit()
+		rollback = False
+	elif frappe.db:
+		frappe.db.rollback()
+		rollback = False
 
-	return _make_server(
-		host, int(port), make_app(site, sites_path), threaded=True, request_handler=_request_handler(quiet)
-	)
+	# update session
+	if session := getattr(frappe.local, "session_obj", None):
+		if session.update():
+			rollback = False
+
+	return rollback
 
 
 def serve(
-	site: str,
-	host: str = "127.0.0.1",
-	port: int = 8000,
-	threaded: bool = True,
-	sites_path: str | None = None,
-	use_reloader: bool = False,
-) -> None:
-	"""Run the development server for `site`."""
+	port=8000,
+	profile=False,
+	no_reload=False,
+	no_threading=False,
+	site=None,
+	sites_path=".",
+	proxy=False,
+):
+	"""Run the development server (all interfaces, port `port`), as `bench serve`."""
+	global application, _site, _sites_path
+	_site = site
+	_sites_path = sites_path
+
 	from werkzeug.serving import run_simple
 
+	if not os.environ.get("NO_STATICS"):
+		application = application_with_statics()
+
+	if proxy or os.environ.get("USE_PROXY"):
+		from werkzeug.middleware.proxy_fix import ProxyFix
+
+		application = ProxyFix(application, x_for=1, x_proto=1, x_host=1, x_port=1, x_prefix=1)
+
+	in_test_env = os.environ.get("CI")
 	run_simple(
-		host,
+		"0.0.0.0",
 		int(port),
-		make_app(site, sites_path),
-		threaded=threaded,
-		use_reloader=use_reloader,
+		application,
+		exclude_patterns=["test_*"],
+		use_reloader=False if in_test_env else not no_reload,
 		use_debugger=False,
-		request_handler=_request_handler(quiet=False),
+		threaded=not no_threading,
 	)
+
+
+def application_with_statics():
+	"""The application plus `/assets` (apps' public folders) and `/files` (sites' public files)."""
+	global application
+
+	from frappe_lite.static import StaticFiles
+
+	application = StaticFiles(application, lambda: _sites_path)
+	return application

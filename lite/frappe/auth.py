@@ -12,45 +12,75 @@ from werkzeug.wrappers import Response
 
 import frappe
 from frappe import _
-from frappe.app import UNSAFE_HTTP_METHODS
+from frappe.apps import get_default_path
 from frappe.sessions import Session, clear_sessions, delete_session, get_expiry_in_seconds
+from frappe.website.utils import get_home_page
 
+SAFE_HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS"))
+UNSAFE_HTTP_METHODS = frozenset(("POST", "PUT", "DELETE", "PATCH"))
 MAX_PASSWORD_SIZE = 512
-USER_WIDE_ATTEMPTS_FACTOR = 4
+_USER_WIDE_ATTEMPTS_FACTOR = 4
 
 
 class HTTPRequest:
 	"""Sets up who is calling: request IP, cookies, session (or login) and the CSRF check."""
 
 	def __init__(self):
+		# set frappe.local.request_ip
 		self.set_request_ip()
-		frappe.local.cookie_manager = CookieManager()
-		frappe.local.login_manager = LoginManager()
+		# load cookies
+		self.set_cookies()
+		# login and start/resume user session
+		self.set_session()
+		# match csrf token from current session
 		self.validate_csrf_token()
+		# write out latest cookies
 		frappe.local.cookie_manager.init_cookies()
 
-	def set_request_ip(self) -> None:
-		forwarded = frappe.get_request_header("X-Forwarded-For")
-		if forwarded:
-			frappe.local.request_ip = forwarded.split(",", 1)[0].strip()
+	def set_request_ip(self):
+		if frappe.get_request_header("X-Forwarded-For"):
+			frappe.local.request_ip = (frappe.get_request_header("X-Forwarded-For").split(",", 1)[0]).strip()
+		elif frappe.get_request_header("REMOTE_ADDR"):
+			frappe.local.request_ip = frappe.get_request_header("REMOTE_ADDR")
 		else:
 			frappe.local.request_ip = frappe.local.request.remote_addr or "127.0.0.1"
 
-	def validate_csrf_token(self) -> None:
-		"""Cookie sessions must echo their CSRF token on state-changing requests."""
-		request = frappe.local.request
-		if not request or request.method not in UNSAFE_HTTP_METHODS or frappe.conf.get("ignore_csrf"):
+	def set_cookies(self):
+		frappe.local.cookie_manager = CookieManager()
+
+	def set_session(self):
+		frappe.local.login_manager = LoginManager()
+
+	def validate_csrf_token(self):
+		"""A state-changing request of a session that has a CSRF token must echo it (header or form).
+
+		As in Frappe, a session gets its token only when a page asks for it (`get_csrf_token`, e.g. the
+		desk or the /huf page); sessions without one (API clients logged in with /api/method/login)
+		are not checked."""
+		if (
+			not frappe.request
+			or frappe.request.method not in UNSAFE_HTTP_METHODS
+			or frappe.conf.ignore_csrf
+			or not frappe.session
+			or not (saved_token := frappe.session.data.csrf_token)
+			or (
+				(frappe.get_request_header("X-Frappe-CSRF-Token") or frappe.form_dict.pop("csrf_token", None))
+				== saved_token
+			)
+			or self.is_allowed_referrer()
+		):
 			return
-		if not getattr(frappe.local.login_manager, "resume", False):
-			return  # a session that starts with this request (login) has nothing to forge
-		saved_token = frappe.session.data.csrf_token if frappe.session and frappe.session.data else None
-		if not saved_token:
-			return
-		given = frappe.get_request_header("X-Frappe-CSRF-Token") or frappe.form_dict.pop("csrf_token", None)
-		if given and hmac.compare_digest(str(given), str(saved_token)):
-			return
+
 		frappe.flags.disable_traceback = True
 		frappe.throw(_("Invalid Request"), frappe.CSRFTokenError)
+
+	def is_allowed_referrer(self):
+		referrer = frappe.get_request_header("Referer")
+		origin = frappe.get_request_header("Origin")
+		allowed_referrers = frappe.conf.get("allowed_referrers", [])
+		return (referrer and any(referrer.startswith(allowed) for allowed in allowed_referrers)) or (
+			origin and any(origin == allowed for allowed in allowed_referrers)
+		)
 
 
 class LoginManager:
@@ -97,7 +127,7 @@ class LoginManager:
 		# per user and address; a looser per-user limit bounds guessing from rotating addresses
 		trackers = (
 			get_login_attempt_tracker(f"{login_key}|{getattr(frappe.local, 'request_ip', '')}"),
-			get_login_attempt_tracker(login_key, attempts_factor=USER_WIDE_ATTEMPTS_FACTOR),
+			_login_attempt_tracker(login_key, attempts_factor=_USER_WIDE_ATTEMPTS_FACTOR),
 		)
 		name = _find_user(user)
 		try:
@@ -140,12 +170,12 @@ class LoginManager:
 			cookies.set_cookie("system_user", "no")
 			if not resume:
 				frappe.local.response["message"] = "No App"
-				frappe.local.response["home_page"] = "/me"
+				frappe.local.response["home_page"] = get_default_path() or "/" + get_home_page()
 		else:
 			cookies.set_cookie("system_user", "yes")
 			if not resume:
 				frappe.local.response["message"] = "Logged In"
-				frappe.local.response["home_page"] = "/app"
+				frappe.local.response["home_page"] = get_default_path() or "/app"
 		if not resume:
 			frappe.local.response["full_name"] = self.full_name
 		cookies.set_cookie("full_name", self.full_name)
@@ -177,7 +207,7 @@ class LoginManager:
 		if user == frappe.session.user:
 			delete_session(frappe.session.sid, user=user, reason="User Manually Logged Out")
 			self.clear_cookies()
-			if frappe.local.request:
+			if frappe.request:
 				self.user = "Guest"
 				self.make_session()
 		else:
@@ -305,27 +335,31 @@ def validate_api_key_secret(api_key: str, api_secret: str) -> None:
 	"""Act as the user whose api_key/api_secret pair matches, else AuthenticationError."""
 	from frappe.utils.password import get_decrypted_password
 
-	user = frappe.db.get_value("User", {"api_key": api_key}, "name") if api_key else None
+	user = frappe.db.get_value("User", {"api_key": api_key, "enabled": 1}, "name") if api_key else None
 	if not user:
 		raise frappe.AuthenticationError
-	secret = get_decrypted_password("User", user, fieldname="api_secret", raise_exception=False)
-	if not secret or not hmac.compare_digest(str(secret), str(api_secret)):
-		raise frappe.AuthenticationError
-	if user != "Administrator" and not frappe.db.get_value("User", user, "enabled"):
-		raise frappe.AuthenticationError
 	form_dict = frappe.local.form_dict
-	frappe.set_user(user)
-	frappe.local.form_dict = form_dict
+	secret = get_decrypted_password("User", user, fieldname="api_secret", raise_exception=False)
+	if secret and hmac.compare_digest(str(secret), str(api_secret)):
+		if frappe.local.login_manager.user in ("", "Guest"):
+			frappe.set_user(user)
+		frappe.local.form_dict = form_dict
+	else:
+		raise frappe.AuthenticationError
 
 
 # ---------------------------------------------------------------------------------------------
 # failed logins
 
 
-def get_login_attempt_tracker(
+def get_login_attempt_tracker(key: str, raise_locked_exception: bool = True) -> LoginAttemptTracker:
+	"""A tracker for `key`; raises TooManyRequestsError while the key is locked."""
+	return _login_attempt_tracker(key, raise_locked_exception)
+
+
+def _login_attempt_tracker(
 	key: str, raise_locked_exception: bool = True, attempts_factor: int = 1
 ) -> LoginAttemptTracker:
-	"""A tracker for `key`; raises TooManyRequestsError while the key is locked."""
 	max_attempts = int(frappe.conf.get("allow_consecutive_login_attempts") or 5) * attempts_factor
 	lock_interval = int(frappe.conf.get("allow_login_after_fail") or 60)
 	tracker = LoginAttemptTracker(

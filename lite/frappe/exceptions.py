@@ -1,5 +1,7 @@
 """Frappe's exception hierarchy; `http_status_code` decides the HTTP status of an error response."""
 
+from werkzeug.exceptions import NotFound
+
 
 class ValidationError(Exception):
 	http_status_code = 417
@@ -19,6 +21,10 @@ class PermissionError(Exception):  # noqa: A001 - Frappe's name
 
 class DoesNotExistError(ValidationError):
 	http_status_code = 404
+
+	def __init__(self, *args, doctype=None):
+		super().__init__(*args)
+		self.doctype = doctype
 
 
 class PageDoesNotExistError(ValidationError):
@@ -125,11 +131,7 @@ class InReadOnlyMode(ValidationError):
 	http_status_code = 503
 
 
-class MethodNotAllowed(Exception):
-	http_status_code = 405
-
-
-class IncorrectSitePath(NameError):
+class IncorrectSitePath(NotFound):
 	pass
 
 
@@ -146,4 +148,15 @@ class InvalidPhoneNumberError(ValidationError):
 
 
 class Redirect(Exception):
-	http_status_code = 301
+	"""Raised by a page to send the browser to `frappe.flags.redirect_location` (301 unless given)."""
+
+	def __init__(self, http_status_code: int = 301):
+		self.http_status_code = http_status_code
+
+
+class AppNotInstalledError(ValidationError):
+	pass
+
+
+class FrappeTypeError(TypeError):
+	http_status_code = 417

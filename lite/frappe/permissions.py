@@ -49,8 +49,9 @@ def get_roles(user: str | None = None, with_standard: bool = True) -> list[str]:
 	return list(roles)
 
 
-def get_role_permissions(meta, user: str | None = None) -> dict[str, Any]:
+def get_role_permissions(doctype_meta, user=None, is_owner=None, debug=False) -> dict[str, Any]:
 	"""Which rights the user's roles give on a DocType, and which only for owned documents."""
+	meta = frappe.get_meta(doctype_meta) if isinstance(doctype_meta, str) else doctype_meta
 	roles = set(get_roles(user))
 	perms: dict[str, Any] = {right: 0 for right in rights}
 	perms["if_owner"] = {}
@@ -72,18 +73,45 @@ def get_role_permissions(meta, user: str | None = None) -> dict[str, Any]:
 	return perms
 
 
+def push_perm_check_log(log, debug=False):
+	"""Remember why a permission check failed (shown to the user when the check prints its logs)."""
+	if frappe.flags.get("has_permission_check_logs") is None:
+		return
+	frappe.flags.get("has_permission_check_logs").append(log)
+
+
 def has_permission(
-	doctype: str,
-	ptype: str = "read",
-	doc: Any = None,
-	user: str | None = None,
-	parent_doctype: str | None = None,
-	print_logs: bool = False,
+	doctype,
+	ptype="read",
+	doc=None,
+	user=None,
+	*,
+	parent_doctype=None,
+	print_logs=True,
+	debug=False,
+	ignore_share_permissions=False,
 ) -> bool:
-	"""Whether `user` may `ptype` this DocType (or this document)."""
+	"""Whether `user` may `ptype` this DocType (or this document); with `print_logs`, a refusal of the
+	session user's own check shows why (msgprint), as in Frappe."""
+	self_perm_check = not user or user == frappe.session.user
+	if print_logs:
+		frappe.flags["has_permission_check_logs"] = []
+	try:
+		result = _has_permission(doctype, ptype, doc, user, parent_doctype)
+		if not result and self_perm_check and print_logs:
+			frappe.msgprint("<br>".join(frappe.flags.get("has_permission_check_logs", [])))
+	finally:
+		if print_logs:
+			frappe.flags.pop("has_permission_check_logs", None)
+	return result
+
+
+def _has_permission(doctype, ptype, doc, user, parent_doctype) -> bool:
 	user = user or frappe.session.user
 	if user == "Administrator":
 		return True
+	if not doc and hasattr(doctype, "doctype"):
+		doc, doctype = doctype, doctype.doctype
 	meta = frappe.get_meta(doctype)
 	if meta.istable:
 		parent = parent_doctype or (
@@ -95,28 +123,54 @@ def has_permission(
 			getattr(doc, "parent_doc", None) if doc is not None and not isinstance(doc, str) else None
 		)
 		parent_ptype = "write" if ptype in ("create", "delete") else ptype
-		return has_permission(parent, parent_ptype, parent_doc, user=user)
+		return _has_permission(parent, parent_ptype, parent_doc, user, None)
 	if isinstance(doc, str | int):
 		doc = frappe.get_doc(doctype, doc)
 	if ptype == "submit" and not meta.is_submittable:
+		push_perm_check_log(_("Document Type is not submittable"))
 		return False
 	if ptype == "import" and not meta.allow_import:
+		push_perm_check_log(_("Document Type is not importable"))
 		return False
 	perms = get_role_permissions(meta, user)
-	if ptype == "select" and not perms.get("select"):
-		return False
-	allowed = bool(perms.get(ptype))
-	if not allowed and perms["if_owner"].get(ptype):
+	allowed = bool(perms.get(ptype)) if ptype != "select" else bool(perms.get("select"))
+	if not allowed and ptype != "select" and perms["if_owner"].get(ptype):
 		# owner-only rights: without a document only listing (read/select) and create are granted
 		if doc is None:
 			allowed = ptype in ("read", "select", "create")
 		else:
 			allowed = ptype == "create" or _is_owner(doc, user)
+	if allowed and doc is not None:
+		allowed = _controller_allows(doc, ptype, user)
 	if not allowed:
-		return False
-	if doc is not None:
-		return _controller_allows(doc, ptype, user)
-	return True
+		if doc is not None:
+			msg = _("User {0} does not have access to this document").format(frappe.bold(user))
+			if _has_permission(doctype, "read", None, user, None):
+				msg += f": {_(doctype)} - {doc.name}"
+			push_perm_check_log(msg)
+		else:
+			push_perm_check_log(
+				_("User {0} does not have doctype access via role permission for document {1}").format(
+					frappe.bold(user), frappe.bold(_(doctype))
+				)
+			)
+	return allowed
+
+
+def check_doctype_permission(doctype: str, ptype: str = "read") -> None:
+	"""PermissionError (with its message) when the user has no `ptype` right on the DocType at all."""
+	_message_log = frappe.local.message_log
+	frappe.local.message_log = []
+	try:
+		frappe.has_permission(doctype, ptype, throw=True, ignore_share_permissions=True)
+	except frappe.PermissionError:
+		frappe.flags.disable_traceback = True
+		raise
+	frappe.local.message_log = _message_log
+
+
+def is_system_user(user: str | None = None) -> bool:
+	return frappe.get_cached_value("User", user or frappe.session.user, "user_type") == "System User"
 
 
 def _owner(doc: Any) -> str | None:
@@ -137,7 +191,7 @@ def _controller_allows(doc: Any, ptype: str, user: str) -> bool:
 	return True
 
 
-def get_doc_permissions(doc, user: str | None = None, ptype: str | None = None) -> dict:
+def get_doc_permissions(doc, user=None, ptype=None, debug=False) -> dict:
 	"""Rights of `user` on one document (if_owner rights included when they own it)."""
 	user = user or frappe.session.user
 	meta = frappe.get_meta(doc.doctype)
@@ -150,7 +204,7 @@ def get_doc_permissions(doc, user: str | None = None, ptype: str | None = None) 
 	return {right: perms.get(right, 0) for right in rights}
 
 
-def get_match_conditions(doctype: str, user: str | None = None) -> tuple[list[str], bool]:
+def _get_match_conditions(doctype: str, user: str | None = None) -> tuple[list[str], bool]:
 	"""SQL conditions that limit a list to what `user` may read, and whether reading is allowed."""
 	user = user or frappe.session.user
 	conditions: list[str] = []
@@ -169,8 +223,9 @@ def get_match_conditions(doctype: str, user: str | None = None) -> tuple[list[st
 	return conditions, True
 
 
-def get_doctypes_with_read(user: str | None = None) -> list[str]:
-	"""DocTypes (not child tables) that some role of `user` may read, owned documents included."""
+def get_doctypes_with_read():
+	"""DocTypes (not child tables) that some role of the session user may read, owned documents included."""
+	user = frappe.session.user
 	doctypes = []
 	for doctype in frappe.get_all("DocType", filters={"istable": 0}, pluck="name"):
 		try:
@@ -182,9 +237,32 @@ def get_doctypes_with_read(user: str | None = None) -> list[str]:
 	return doctypes
 
 
-def can_read(doctype: str, user: str | None = None) -> bool:
-	return has_permission(doctype, "read", user=user)
-
-
-def add_user_permission(*args, **kwargs) -> None:
+def add_user_permission(
+	doctype,
+	name,
+	user,
+	ignore_permissions=False,
+	applicable_for=None,
+	is_default=0,
+	hide_descendants=0,
+):
+	"""User Permissions (records a user is restricted to) are not available on Frappe Lite."""
 	frappe.throw(_("User Permissions are not supported by Frappe Lite"))
+
+
+def handle_does_not_exist_error(fn):
+	"""Decorator: a DoesNotExistError of a DocType the user cannot read becomes a PermissionError (no leak of
+	which documents exist). Requires the first argument to be an Exception."""
+	import functools
+
+	@functools.wraps(fn)
+	def wrapper(e, *args, **kwargs):
+		if isinstance(e, frappe.DoesNotExistError) and (doctype := getattr(e, "doctype", None)):
+			try:
+				check_doctype_permission(doctype)
+			except frappe.PermissionError as _e:
+				return fn(_e, *args, **kwargs)
+
+		return fn(e, *args, **kwargs)
+
+	return wrapper

@@ -9,14 +9,14 @@ from urllib.parse import unquote
 
 import frappe
 
-DEFAULT_EXPIRY = "240:00"
+_DEFAULT_EXPIRY = "240:00"
 # how often a resumed session writes its `lastupdate` back (seconds)
-DB_UPDATE_INTERVAL = 600
+_DB_UPDATE_INTERVAL = 600
 
 
 def get_expiry_period() -> str:
 	"""Session lifetime as "HH:MM:SS" (`session_expiry` in site config, default 240 hours)."""
-	expiry = str(frappe.conf.get("session_expiry") or DEFAULT_EXPIRY)
+	expiry = str(frappe.conf.get("session_expiry") or _DEFAULT_EXPIRY)
 	if len(expiry.split(":")) == 2:
 		expiry += ":00"
 	return expiry
@@ -30,50 +30,62 @@ def get_expiry_in_seconds(expiry: str | None = None) -> int:
 	return hours * 3600 + minutes * 60 + seconds
 
 
-def get_csrf_token() -> str | None:
-	"""The CSRF token of the current session (created on first use; None for Guest)."""
-	if frappe.session.user == "Guest":
-		return None
-	if not frappe.session.data.csrf_token:
+def get_csrf_token():
+	"""The CSRF token of the current session, created (and stored with the session) on first use."""
+	if not frappe.local.session.data.csrf_token:
 		generate_csrf_token()
-	return frappe.session.data.csrf_token
+
+	return frappe.local.session.data.csrf_token
 
 
-def generate_csrf_token() -> None:
-	"""Give the current session a new CSRF token and store it."""
-	frappe.session.data.csrf_token = frappe.generate_hash()
+def generate_csrf_token():
+	frappe.local.session.data.csrf_token = frappe.generate_hash()
 	session_obj = getattr(frappe.local, "session_obj", None)
-	if session_obj:
+	if not frappe.flags.in_test and session_obj:
 		session_obj.update(force=True)
 
 
-def delete_session(sid: str | None = None, user: str | None = None, reason: str = "Session Expired") -> None:
-	"""Remove a session so its cookie no longer logs anyone in."""
-	if not sid or sid == "Guest":
+def delete_session(sid=None, user=None, reason="Session Expired"):
+	"""Remove a session so its cookie no longer logs anyone in (commits, as in Frappe)."""
+	if frappe.flags.read_only:
 		return
 	frappe.db.sql("delete from `tabSessions` where sid=%s", (sid,))
+	frappe.db.commit()
 
 
-def clear_sessions(
-	user: str | None = None, keep_current: bool = False, device: str | None = None, force: bool = False
-) -> None:
-	"""Log `user` (default: the session user) out everywhere (except here with keep_current)."""
-	for sid in get_sessions_to_clear(user, keep_current, device):
-		delete_session(sid, reason="Logged In From Another Session")
+def clear_sessions(user=None, keep_current=False, force=False):
+	"""Clear other sessions of the current user. Called at login / logout"""
+	reason = "Logged In From Another Session"
+	if force:
+		reason = "Force Logged out by the user"
+
+	for sid in get_sessions_to_clear(user, keep_current, force):
+		delete_session(sid, reason=reason)
 
 
-def get_sessions_to_clear(
-	user: str | None = None, keep_current: bool = False, device: str | None = None
-) -> list[str]:
-	user = user or frappe.session.user
+def get_sessions_to_clear(user=None, keep_current=False, force=False):
+	"""Sessions of `user` beyond the ones they may keep (`simultaneous_sessions`, default 1)."""
+	if not user:
+		user = frappe.session.user
+
+	offset = 0
+	if not force and user == frappe.session.user:
+		simultaneous_sessions = (
+			frappe.db.get_value("User", user, "simultaneous_sessions")
+			if frappe.db.has_column("User", "simultaneous_sessions")
+			else None
+		) or 1
+		offset = simultaneous_sessions
+
 	query = "select sid from `tabSessions` where user=%s"
 	values: list[Any] = [user]
-	if device:
-		query += " and device=%s"
-		values.append(device)
 	if keep_current:
+		if not force:
+			offset = max(0, offset - 1)
 		query += " and sid!=%s"
 		values.append(frappe.session.sid)
+	query += " order by lastupdate desc limit 100 offset %s"
+	values.append(int(offset))
 	return frappe.db.sql(query, values, pluck=True)
 
 
@@ -88,9 +100,13 @@ def clear_expired_sessions() -> None:
 		delete_session(sid)
 
 
-def clear_all_sessions(reason: str | None = None) -> None:
+def clear_all_sessions(reason=None):
+	"""This effectively logs out all users"""
 	frappe.only_for("Administrator")
-	frappe.db.sql("delete from `tabSessions`")
+	if not reason:
+		reason = "Deleted All Active Session"
+	for sid in frappe.db.sql("select sid from `tabSessions`", pluck=True):
+		delete_session(sid, reason=reason)
 
 
 class Session:
@@ -103,9 +119,9 @@ class Session:
 		full_name: str | None = None,
 		user_type: str | None = None,
 	):
-		request = frappe.local.request
+		request = getattr(frappe.local, "request", None)
 		cookie_sid = request.cookies.get("sid", "Guest") if request else "Guest"
-		self.sid = str(frappe.form_dict.get("sid") or unquote(cookie_sid or "Guest"))
+		self.sid = str(frappe.form_dict.pop("sid", None) or unquote(cookie_sid or "Guest"))
 		self.user = user
 		self.full_name = full_name
 		self.user_type = user_type
@@ -132,7 +148,6 @@ class Session:
 			full_name=self.full_name,
 			user_type=self.user_type,
 			device=self.device,
-			csrf_token=frappe.generate_hash(),
 		)
 		frappe.db.sql(
 			"insert into `tabSessions` (sid, user, sessiondata, lastupdate, status, device, ipaddress) values (%s, %s, %s, %s, 'Active', %s, %s)",
@@ -141,6 +156,7 @@ class Session:
 		if frappe.db.has_column("User", "last_login"):
 			frappe.db.sql("update `tabUser` set last_login=%s where name=%s", (now, self.user))
 		self._last_db_update = now
+		frappe.db.commit()
 
 	def resume(self) -> None:
 		"""Load the session named by the cookie; a missing or expired one becomes Guest."""
@@ -189,19 +205,22 @@ class Session:
 		self.user = "Guest"
 		self.start()
 
-	def update(self, force: bool = False) -> bool:
-		"""Extend the session; written to the database at most every ten minutes unless forced."""
+	def update(self, force=False):
+		"""Extend the session; written to the database (and committed) at most every ten minutes unless forced."""
 		if frappe.session.user == "Guest" or self.sid == "Guest":
-			return False
+			return None
 		now = datetime.datetime.now()
 		last = getattr(self, "_last_db_update", None)
-		if not force and last and (now - last).total_seconds() < DB_UPDATE_INTERVAL:
+		if (
+			not force and last and (now - last).total_seconds() < _DB_UPDATE_INTERVAL
+		) or frappe.flags.read_only:
 			return False
 		self.data.data.last_updated = str(now)
 		frappe.db.sql(
 			"update `tabSessions` set sessiondata=%s, lastupdate=%s where sid=%s",
 			(json.dumps(self.data.data, default=str), now, self.sid),
 		)
+		frappe.db.commit()
 		self._last_db_update = now
 		return True
 

@@ -16,9 +16,9 @@ import frappe
 
 
 def huf_command() -> list[str]:
-	"""The `huf` console script of this interpreter's environment (or `python -m frappe.commands`)."""
+	"""The `huf` console script of this interpreter's environment (or `python -m frappe_lite.commands`)."""
 	script = Path(sys.executable).with_name("huf")
-	return [str(script)] if script.exists() else [sys.executable, "-m", "frappe.commands"]
+	return [str(script)] if script.exists() else [sys.executable, "-m", "frappe_lite.commands"]
 
 
 def run_huf(
@@ -39,10 +39,11 @@ def run_huf(
 
 
 def start_server() -> tuple:
-	"""Serve the current site on a free loopback port in a thread: (server, base URL)."""
-	from frappe.app import make_server
+	"""Serve the current site (Frappe's `application` behind Lite's static files) on a free loopback port
+	in a thread: (server, base URL)."""
+	from frappe_lite.server import make_server
 
-	server = make_server(frappe.local.site, sites_path=frappe.local.sites_path)
+	server = make_server(frappe.local.site)
 	threading.Thread(target=server.serve_forever, daemon=True).start()
 	return server, f"http://127.0.0.1:{server.server_port}"
 
@@ -141,3 +142,25 @@ def forget_app(name: str) -> None:
 
 def remove(path: str | Path) -> None:
 	shutil.rmtree(path, ignore_errors=True)
+
+
+def wait_for_jobs(timeout: float = 30, interval: float = 0.05) -> bool:
+	"""Block until this site has no queued or running job (Frappe's public `get_jobs`); False on timeout.
+
+	Commits first (a worker sees only committed data) and after (this context then sees the jobs' writes).
+	"""
+	import time
+
+	from frappe.utils.background_jobs import get_jobs
+
+	frappe.db.commit()
+	deadline = time.monotonic() + timeout
+	idle = 0
+	while time.monotonic() < deadline:
+		idle = idle + 1 if not get_jobs(site=frappe.local.site).get(frappe.local.site) else 0
+		if idle >= 2:  # twice in a row: a job just taken off a queue is briefly in no list
+			frappe.db.commit()
+			return True
+		time.sleep(interval)
+	frappe.db.commit()
+	return False

@@ -10,29 +10,21 @@ import sys
 import frappe
 from frappe.tests import IntegrationTestCase
 from frappe.utils.background_jobs import (
+	_start_inprocess_workers,
+	_stop_inprocess_workers,
 	get_jobs,
 	is_job_enqueued,
-	start_inprocess_workers,
 	start_worker,
-	stop_inprocess_workers,
-	wait_for_jobs,
 )
 
 from huf.tests.support.redis_server import RedisServer
+from tests.lite._site_helpers import wait_for_jobs
 
 PREFIX = "rqjob-test"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def insert_note(title: str) -> None:
-	frappe.get_doc({"doctype": "Note", "title": f"{title} by {frappe.session.user}"}).insert(
-		ignore_permissions=True
-	)
-
-
-def fail(title: str) -> None:
-	insert_note(title)
-	raise RuntimeError("rq job failed on purpose")
+JOBS = "lite_test_app.jobs"  # enqueued by dotted path: jobs of an installed app
 
 
 class TestRQJobs(IntegrationTestCase):
@@ -57,7 +49,7 @@ class TestRQJobs(IntegrationTestCase):
 		frappe.local.conf.pop("redis_queue", None)
 		frappe.db.rollback()
 		frappe.db.delete("Note", {"title": ["like", f"{PREFIX}%"]})
-		frappe.db.delete("Error Log", {"method": ["like", f"{__name__}%"]})
+		frappe.db.delete("Error Log", {"method": ["like", f"{JOBS}%"]})
 		frappe.db.commit()
 		super().tearDown()
 
@@ -85,9 +77,9 @@ class TestRQJobs(IntegrationTestCase):
 
 	def test_job_runs_in_a_burst_worker_as_the_enqueuing_user(self):
 		with self.set_user("Guest"):
-			job = frappe.enqueue(f"{__name__}.insert_note", title=f"{PREFIX} one")
+			job = frappe.enqueue(f"{JOBS}.insert_note", title=f"{PREFIX} one")
 		self.assertEqual(job.get_status(), "queued")
-		self.assertIn(f"{__name__}.insert_note", get_jobs(site=frappe.local.site)[frappe.local.site])
+		self.assertIn(f"{JOBS}.insert_note", get_jobs(site=frappe.local.site)[frappe.local.site])
 		frappe.db.commit()
 		result = self.run_burst_worker()
 		self.assertEqual(result.returncode, 0, result.stderr)
@@ -95,23 +87,23 @@ class TestRQJobs(IntegrationTestCase):
 		self.assertEqual(job.get_status(refresh=True), "finished")
 
 	def test_failed_job_is_rolled_back_and_logged(self):
-		frappe.enqueue(f"{__name__}.fail", title=f"{PREFIX} failing")
+		frappe.enqueue(f"{JOBS}.fail", title=f"{PREFIX} failing")
 		frappe.db.commit()
 		result = self.run_burst_worker()
 		self.assertEqual(result.returncode, 0, result.stderr)
 		self.assertFalse(frappe.db.exists("Note", {"title": ["like", f"{PREFIX} failing%"]}))
-		self.assertTrue(frappe.db.exists("Error Log", {"method": f"{__name__}.fail"}))
+		self.assertTrue(frappe.db.exists("Error Log", {"method": f"{JOBS}.fail"}))
 
 	def test_deduplication_of_queued_job_ids(self):
 		self.assertIsNotNone(
 			frappe.enqueue(
-				f"{__name__}.insert_note", title=f"{PREFIX} dedup", job_id="rq-dedup", deduplicate=True
+				f"{JOBS}.insert_note", title=f"{PREFIX} dedup", job_id="rq-dedup", deduplicate=True
 			)
 		)
 		self.assertTrue(is_job_enqueued("rq-dedup"))
 		self.assertIsNone(
 			frappe.enqueue(
-				f"{__name__}.insert_note", title=f"{PREFIX} dedup", job_id="rq-dedup", deduplicate=True
+				f"{JOBS}.insert_note", title=f"{PREFIX} dedup", job_id="rq-dedup", deduplicate=True
 			)
 		)
 		frappe.db.commit()
@@ -120,18 +112,18 @@ class TestRQJobs(IntegrationTestCase):
 		self.assertEqual(frappe.db.count("Note", {"title": ["like", f"{PREFIX} dedup%"]}), 1)
 
 	def test_serve_consumes_the_queue_in_a_thread(self):
-		start_inprocess_workers()
+		_start_inprocess_workers()
 		try:
-			job = frappe.enqueue(f"{__name__}.insert_note", title=f"{PREFIX} threaded")
+			job = frappe.enqueue(f"{JOBS}.insert_note", title=f"{PREFIX} threaded")
 			frappe.db.commit()
 			self.assertTrue(wait_for_jobs(30))
 			self.assertEqual(job.get_status(refresh=True), "finished")
 		finally:
-			stop_inprocess_workers()
+			_stop_inprocess_workers()
 		self.assertTrue(frappe.db.exists("Note", {"title": f"{PREFIX} threaded by Administrator"}))
 
 	def test_enqueue_after_commit_is_dropped_on_rollback(self):
-		frappe.enqueue(f"{__name__}.insert_note", title=f"{PREFIX} rolled back", enqueue_after_commit=True)
+		frappe.enqueue(f"{JOBS}.insert_note", title=f"{PREFIX} rolled back", enqueue_after_commit=True)
 		frappe.db.rollback()
 		self.assertEqual(get_jobs(site=frappe.local.site), {})
 

@@ -132,7 +132,8 @@ class CacheBehaviour:
 		cache.srem("test_cache:set", "a")
 		self.assertEqual(cache.smembers("test_cache:set"), {b"b"})
 
-		cache.rpush("test_cache:list", "m2", "m3")
+		cache.rpush("test_cache:list", "m2")
+		cache.rpush("test_cache:list", "m3")
 		cache.lpush("test_cache:list", "m1")
 		self.assertEqual(cache.lrange("test_cache:list", 0, -1), [b"m1", b"m2", b"m3"])
 		cache.ltrim("test_cache:list", -2, -1)
@@ -189,7 +190,7 @@ class CacheBehaviour:
 
 class TestCache(CacheBehaviour, IntegrationTestCase):
 	def test_default_cache_is_in_process(self):
-		from frappe.utils.caching import MemoryStore
+		from frappe_lite.cache import MemoryStore
 
 		self.assertIsInstance(frappe.cache().client, MemoryStore)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import frappe
 from frappe.tests import UnitTestCase
 
-from tests.lite._site_helpers import huf_command, on_site, remove, run_huf
+from tests.lite._site_helpers import huf_command, make_app, on_site, remove, run_huf
 
 SITE = "cli.localhost"
 
@@ -25,7 +25,9 @@ class TestCommands(UnitTestCase):
 		super().setUpClass()
 		cls.sites_path = tempfile.mkdtemp(prefix="huf-cli-")
 		cls.helpers = tempfile.mkdtemp(prefix="huf-cli-mod-")
-		(Path(cls.helpers) / "huf_cli_helpers.py").write_text(
+		# `bench execute` only imports methods of apps installed on the site
+		app = make_app(Path(cls.helpers), "huf_cli_app")
+		(app / "api.py").write_text(
 			"import frappe\n\n\n"
 			"def make_note(title, public=0):\n"
 			"\treturn frappe.get_doc({'doctype': 'Note', 'title': title, 'public': public}).insert().name\n\n\n"
@@ -33,6 +35,7 @@ class TestCommands(UnitTestCase):
 			"\treturn {'args': list(args), 'kwargs': kwargs, 'user': frappe.session.user}\n"
 		)
 		run_huf(cls.sites_path, "new-site", SITE, "--admin-password", "first-pass")
+		run_huf(cls.sites_path, "--site", SITE, "install-app", "huf_cli_app", extra_path=cls.helpers)
 
 	@classmethod
 	def tearDownClass(cls):
@@ -45,7 +48,7 @@ class TestCommands(UnitTestCase):
 
 	def test_execute_ping_prints_pong(self):
 		result = self.huf("--site", SITE, "execute", "frappe.ping")
-		self.assertEqual(json.loads(result.stdout), "pong")
+		self.assertEqual(result.stdout.strip(), "pong")  # as bench: JSON without the quotes of a string
 
 	def test_cold_execute_is_fast(self):
 		timings = []
@@ -60,37 +63,53 @@ class TestCommands(UnitTestCase):
 			"--site",
 			SITE,
 			"execute",
-			"huf_cli_helpers.echo",
+			"huf_cli_app.api.echo",
 			"--args",
 			'["a", 2]',
 			"--kwargs",
-			'{"k": [1, true]}',
+			'{"k": [1, True]}',  # Python literals, as bench evaluates them
 		)
 		self.assertEqual(
 			json.loads(result.stdout), {"args": ["a", 2], "kwargs": {"k": [1, True]}, "user": "Administrator"}
 		)
 
-	def test_execute_commits(self):
-		name = json.loads(
-			self.huf(
-				"--site",
-				SITE,
-				"execute",
-				"huf_cli_helpers.make_note",
-				"--kwargs",
-				'{"title": "from the cli"}',
-			).stdout
+	def test_execute_falls_back_to_evaluating_the_expression(self):
+		# as `bench execute`: not an importable method, so `frappe.db.get_value` is evaluated and called
+		result = self.huf(
+			"--site",
+			SITE,
+			"execute",
+			"frappe.db.get_value",
+			"--kwargs",
+			"{'doctype': 'User', 'filters': 'Administrator', 'fieldname': 'first_name'}",
 		)
+		self.assertEqual(result.stdout.strip(), "Administrator")
+		result = self.huf("--site", SITE, "execute", "frappe.get_installed_apps()")
+		self.assertEqual(json.loads(result.stdout), ["frappe", "huf_cli_app"])
+
+	def test_execute_of_an_app_that_is_not_installed_fails(self):
+		result = self.huf("--site", SITE, "execute", "lite_test_app.events.tick", check=False)
+		self.assertNotEqual(result.returncode, 0)
+		self.assertIn("lite_test_app", result.stderr)
+
+	def test_execute_commits(self):
+		name = self.huf(
+			"--site",
+			SITE,
+			"execute",
+			"huf_cli_app.api.make_note",
+			"--kwargs",
+			'{"title": "from the cli"}',
+		).stdout.strip()
 		title = on_site(SITE, self.sites_path, frappe.db.get_value, "Note", name, "title")
 		self.assertEqual(title, "from the cli")
 
-	def test_execute_with_bad_json_is_a_clean_error(self):
+	def test_execute_with_invalid_kwargs_fails(self):
 		result = self.huf(
-			"--site", SITE, "execute", "huf_cli_helpers.echo", "--kwargs", "{not json", check=False
+			"--site", SITE, "execute", "huf_cli_app.api.echo", "--kwargs", "{not python", check=False
 		)
-		self.assertEqual(result.returncode, 1)
-		self.assertIn("--kwargs", result.stderr)
-		self.assertNotIn("Traceback", result.stderr)
+		self.assertNotEqual(result.returncode, 0)
+		self.assertIn("SyntaxError", result.stderr)
 
 	def test_unknown_site_is_a_clean_error(self):
 		result = self.huf("--site", "missing.localhost", "migrate", check=False)
@@ -158,8 +177,8 @@ class TestCommands(UnitTestCase):
 
 	def test_use_sets_the_current_site(self):
 		self.huf("use", SITE)
-		self.assertEqual(json.loads(self.huf("execute", "frappe.ping").stdout), "pong")
-		self.assertEqual(self.huf("list-apps").stdout.split(), ["frappe"])
+		self.assertEqual(self.huf("execute", "frappe.ping").stdout.strip(), "pong")
+		self.assertEqual(self.huf("list-apps").stdout.split(), ["frappe", "huf_cli_app"])
 
 	def test_run_tests_runs_pytest_on_a_throw_away_site(self):
 		(Path(self.helpers) / "huf_cli_sample_tests.py").write_text(
@@ -167,7 +186,7 @@ class TestCommands(UnitTestCase):
 			"from frappe.tests import IntegrationTestCase\n\n\n"
 			"class TestSample(IntegrationTestCase):\n"
 			"\tdef test_site(self):\n"
-			"\t\tself.assertEqual(frappe.get_installed_apps(), ['frappe'])\n"
+			"\t\tself.assertEqual(frappe.get_installed_apps(), ['frappe', 'huf_cli_app'])\n"
 			"\t\tself.assertNotEqual(frappe.local.site, 'cli.localhost')\n\n"
 			"\tdef test_fails_on_request(self):\n"
 			"\t\timport os\n"

@@ -8,6 +8,7 @@ import threading
 
 import frappe
 from frappe.tests import IntegrationTestCase
+from frappe_lite.context import connected
 
 PER_WRITER = 25
 
@@ -15,7 +16,7 @@ PER_WRITER = 25
 def write_records(site: str, sites_path: str, marker: str, writer: str, errors: list) -> None:
 	try:
 		for i in range(PER_WRITER):
-			with frappe.init_site(site, sites_path):
+			with connected(site, sites_path):
 				frappe.get_doc(
 					{"doctype": "Lite Test Record", "title": f"{writer} {i}", "notes": marker}
 				).insert()
@@ -64,8 +65,9 @@ class TestConcurrentWriters(IntegrationTestCase):
 		script = textwrap.dedent(
 			f"""
 			import frappe
+			from frappe_lite.context import connected
 			for i in range({PER_WRITER}):
-				with frappe.init_site({frappe.local.site!r}, {frappe.local.sites_path!r}):
+				with connected({frappe.local.site!r}, {frappe.local.sites_path!r}):
 					frappe.get_doc({{"doctype": "Lite Test Record", "title": f"p {{i}}", "notes": {self.marker!r}}}).insert()
 			"""
 		)
@@ -89,7 +91,7 @@ class TestConcurrentWriters(IntegrationTestCase):
 		seen: list = []
 
 		def read():
-			with frappe.init_site(frappe_site, frappe_sites_path):
+			with connected(frappe_site, frappe_sites_path):
 				seen.append(frappe.db.exists("Lite Test Record", doc.name))
 
 		frappe_site, frappe_sites_path = frappe.local.site, frappe.local.sites_path

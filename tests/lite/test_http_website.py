@@ -157,7 +157,7 @@ class TestWebsite(IntegrationTestCase):
 		self.assertEqual(response.status_code, 200)
 		self.assertTrue(response.headers["content-type"].startswith("image/svg+xml"))
 		self.assertIn("<title>lite static</title>", response.text)
-		self.assertEqual(self.raw_get("/../www/lite-static.svg")[0], 404)
+		self.assertEqual(self.raw_get("/../public/lite.css")[0], 404)
 		self.assertEqual(self.raw_get("/lite_page.py")[0], 404)
 
 	@unittest.skipUnless(test_app_has("public/lite.css"), "lite_test_app has no public asset fixture")

@@ -10,8 +10,8 @@ import unittest
 from pathlib import Path
 
 import frappe
-from frappe.installer import new_site
 from frappe.tests import UnitTestCase
+from frappe_lite.installer import new_site
 
 from tests.lite._site_helpers import forget_app, make_app, on_site, remove, run_huf, write_doctype
 

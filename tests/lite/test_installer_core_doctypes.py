@@ -7,6 +7,7 @@ import os
 import frappe
 from frappe.core.doctype.user.user import generate_keys
 from frappe.tests import IntegrationTestCase
+from frappe.utils import get_fullname
 
 
 def make_user(email: str, roles: tuple[str, ...] = (), **fields) -> str:
@@ -25,7 +26,7 @@ class TestUser(IntegrationTestCase):
 		name = make_user("  Grace.Hopper@Example.COM ", first_name="Grace", last_name="Hopper")
 		self.assertEqual(name, "grace.hopper@example.com")
 		self.assertEqual(frappe.db.get_value("User", name, "full_name"), "Grace Hopper")
-		self.assertEqual(frappe.get_fullname(name), "Grace Hopper")
+		self.assertEqual(get_fullname(name), "Grace Hopper")
 
 	def test_invalid_email_is_rejected(self):
 		with self.assertRaises(frappe.ValidationError):

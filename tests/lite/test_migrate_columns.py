@@ -16,7 +16,7 @@ class TestMigrateColumns(IntegrationTestCase):
 		]
 		# an older version of the DocType had no `rate` column
 		frappe.db.sql("alter table `tabLite Test Record` drop column `rate`")
-		frappe.db.clear_columns_cache()
+		frappe.db._clear_columns_cache()
 		self.assertFalse(frappe.db.has_column("Lite Test Record", "rate"))
 
 		sync_for("lite_test_app")
@@ -35,5 +35,5 @@ class TestMigrateColumns(IntegrationTestCase):
 		before = frappe.db.get_table_columns("Lite Test Record")
 		sync_for("lite_test_app")
 		sync_for("lite_test_app")
-		frappe.db.clear_columns_cache()
+		frappe.db._clear_columns_cache()
 		self.assertEqual(frappe.db.get_table_columns("Lite Test Record"), before)

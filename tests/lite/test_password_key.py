@@ -59,7 +59,7 @@ def test_passlib_hashes_from_a_frappe_bench_are_accepted_and_upgraded():
 	import hashlib
 
 	import frappe
-	from frappe.utils.password import PBKDF2_ROUNDS, check_password
+	from frappe.utils.password import _PBKDF2_ROUNDS, check_password
 
 	def ab64(data: bytes) -> str:
 		return base64.b64encode(data).decode().rstrip("=").replace("+", ".")
@@ -76,5 +76,5 @@ def test_passlib_hashes_from_a_frappe_bench_are_accepted_and_upgraded():
 	stored = frappe.db.sql(
 		"select password from `__Auth` where doctype='User' and name='Administrator' and fieldname='password'"
 	)[0][0]
-	assert stored.startswith(f"$pbkdf2-sha256${PBKDF2_ROUNDS}$")
+	assert stored.startswith(f"$pbkdf2-sha256${_PBKDF2_ROUNDS}$")
 	assert check_password("Administrator", "bench-password") == "Administrator"

@@ -19,14 +19,18 @@ def make_report(name: str, **values) -> str:
 
 
 class TestQueryReport(IntegrationTestCase):
-	def setUp(self):
-		frappe.set_user("Administrator")
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()  # as on Frappe, rolled back once when the class ends
 		for text, status in (("report-a", "Open"), ("report-b", "Closed"), ("report-c", "Open")):
 			frappe.get_doc({"doctype": "ToDo", "description": text, "status": status}).insert()
 		if not frappe.db.exists("User", READER):
 			frappe.get_doc(
 				{"doctype": "User", "email": READER, "first_name": "Reader", "send_welcome_email": 0}
 			).insert()
+
+	def setUp(self):
+		frappe.set_user("Administrator")
 
 	def test_query_report_with_filters(self):
 		name = make_report(

@@ -6,11 +6,11 @@ import json
 import time
 
 import frappe
-from frappe.realtime import subscribe, unsubscribe
 from frappe.tests import IntegrationTestCase
-from frappe.utils.background_jobs import wait_for_jobs
+from frappe_lite.realtime import subscribe, unsubscribe
 
 from huf.tests.support.redis_server import RedisServer
+from tests.lite._site_helpers import wait_for_jobs
 
 
 def publish_from_job(value: str) -> None:

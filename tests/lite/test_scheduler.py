@@ -8,38 +8,20 @@ import threading
 import frappe
 from frappe.tests import IntegrationTestCase
 from frappe.tests.utils import patch_hooks
-from frappe.utils.background_jobs import wait_for_jobs
-from frappe.utils.scheduler import get_scheduler_events, run_due_events, start_scheduler
+from frappe_lite.scheduler import get_scheduler_events, run_due_events, start_scheduler
+from lite_test_app import scheduled
+from lite_test_app.scheduled import RUNS
 
-RUNS: list = []
+from tests.lite._site_helpers import wait_for_jobs
 
-
-def every_tick() -> None:
-	RUNS.append(("all", frappe.local.site, frappe.session.user))
-
-
-def hourly_job() -> None:
-	RUNS.append("hourly")
-
-
-def daily_long_job() -> None:
-	RUNS.append("daily_long")
-
-
-def cron_job() -> None:
-	RUNS.append("cron")
-
-
-def failing_job() -> None:
-	raise RuntimeError("scheduled job failed on purpose")
-
+M = scheduled.__name__  # scheduled methods must belong to an installed app, as on a bench
 
 HOOKS = {
 	"scheduler_events": {
-		"all": [f"{__name__}.every_tick"],
-		"hourly": [f"{__name__}.hourly_job"],
-		"daily_long": [f"{__name__}.daily_long_job"],
-		"cron": {"30 9 * * 1-5": [f"{__name__}.cron_job"]},
+		"all": [f"{M}.every_tick"],
+		"hourly": [f"{M}.hourly_job"],
+		"daily_long": [f"{M}.daily_long_job"],
+		"cron": {"30 9 * * 1-5": [f"{M}.cron_job"]},
 	}
 }
 
@@ -57,9 +39,9 @@ class TestScheduler(IntegrationTestCase):
 		frappe.db.rollback()
 		frappe.local.conf.pop("pause_scheduler", None)
 		frappe.db.sql(
-			"delete from tabDefaultValue where parent='__scheduler' and defkey like %s", (f"%{__name__}%",)
+			"delete from tabDefaultValue where parent='__scheduler' and defkey like %s", (f"%{M}%",)
 		)
-		frappe.db.delete("Error Log", {"method": f"{__name__}.failing_job"})
+		frappe.db.delete("Error Log", {"method": f"{M}.failing_job"})
 		frappe.db.commit()
 		super().tearDown()
 
@@ -107,17 +89,17 @@ class TestScheduler(IntegrationTestCase):
 		)
 
 	def test_failing_event_lands_in_error_log(self):
-		hooks = {"scheduler_events": {"hourly": [f"{__name__}.failing_job"]}}
+		hooks = {"scheduler_events": {"hourly": [f"{M}.failing_job"]}}
 		with patch_hooks(hooks):
 			run_due_events(T0)
-			self.assertEqual(run_due_events(T0 + datetime.timedelta(hours=1)), [f"{__name__}.failing_job"])
+			self.assertEqual(run_due_events(T0 + datetime.timedelta(hours=1)), [f"{M}.failing_job"])
 			self.assertTrue(wait_for_jobs(30))
-		logs = frappe.get_all("Error Log", filters={"method": f"{__name__}.failing_job"}, fields=["error"])
+		logs = frappe.get_all("Error Log", filters={"method": f"{M}.failing_job"}, fields=["error"])
 		self.assertEqual(len(logs), 1)
 		self.assertIn("scheduled job failed on purpose", logs[0].error)
 
 	def test_scheduler_loop_enqueues_due_events_once(self):
-		hooks = {"scheduler_events": {"hourly": [f"{__name__}.hourly_job"]}}
+		hooks = {"scheduler_events": {"hourly": [f"{M}.hourly_job"]}}
 		with patch_hooks(hooks):
 			run_due_events(
 				frappe.utils.now_datetime() - datetime.timedelta(hours=2)

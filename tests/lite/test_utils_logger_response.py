@@ -10,24 +10,47 @@ import frappe
 from frappe.utils.response import json_handler
 
 
-def test_logger_writes_to_site_log_file():
-	logger = frappe.logger("lite_logger_test")
-	logger.info("agent started %s", "run-42")
+def _read_log(logger, module: str) -> str:
 	for handler in logger.handlers:
 		handler.flush()
-	path = frappe.get_site_path("logs", "lite_logger_test.log")
-	assert os.path.exists(path)
+	path = frappe.get_site_path("logs", f"{module}.log")
+	if not os.path.exists(path):
+		return ""
 	with open(path) as f:
-		content = f.read()
-	assert "agent started run-42" in content
-	assert "INFO" in content
+		return f.read()
+
+
+def test_logger_writes_errors_to_site_log_file():
+	logger = frappe.logger("lite_logger_test")
+	logger.error("agent failed %s", "run-42")
+	content = _read_log(logger, "lite_logger_test")
+	assert "agent failed run-42" in content
+	assert "ERROR lite_logger_test" in content
 	assert frappe.logger("lite_logger_test") is logger
+
+
+def test_logger_records_below_error_only_when_asked():
+	# as Frappe outside its development server: ERROR and above, unless frappe.log_level says otherwise
+	from frappe.utils.logger import set_log_level
+
+	quiet = frappe.logger("lite_level_test")
+	quiet.info("not recorded")
+	quiet.warning("not recorded either")
+	assert "not recorded" not in _read_log(quiet, "lite_level_test")
+	set_log_level("INFO")
+	try:
+		verbose = frappe.logger("lite_level_test")
+		verbose.info("recorded at info")
+		assert "INFO lite_level_test recorded at info" in _read_log(verbose, "lite_level_test")
+	finally:
+		frappe.log_level = None
+		frappe.loggers = {}
 
 
 def test_logger_rotates():
 	logger = frappe.logger("lite_rotation_test", max_size=200, file_count=2)
 	for i in range(40):
-		logger.warning("line %s with some padding to fill the file quickly", i)
+		logger.error("line %s with some padding to fill the file quickly", i)
 	for handler in logger.handlers:
 		handler.flush()
 	logs = frappe.get_site_path("logs")
@@ -38,7 +61,7 @@ def test_logger_rotates():
 
 def test_logger_module_cannot_escape_logs_folder():
 	logger = frappe.logger("../escape_attempt")
-	logger.warning("x")
+	logger.error("x")
 	for handler in logger.handlers:
 		handler.flush()
 	assert not os.path.exists(frappe.get_site_path("escape_attempt.log"))
@@ -68,7 +91,7 @@ def test_json_handler_types():
 	assert out["td"] == "1:02:00"
 	assert out["dec"] == 1.25
 	assert out["set"] == [1]
-	assert out["bytes"] == "café"
+	assert out["bytes"] == list(b"caf\xc3\xa9")  # as Frappe: bytes are an iterable of ints
 	assert out["uuid"] == "00000000-0000-0000-0000-000000000001"
 	assert out["doc"]["description"] == "encode me"
 	assert out["doc"]["doctype"] == "ToDo"

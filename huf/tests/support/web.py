@@ -1,4 +1,9 @@
-"""The test site served over HTTP on 127.0.0.1 in a thread, through Frappe's own WSGI `application`."""
+"""The test site served over HTTP on 127.0.0.1 in a thread, through Frappe's own WSGI `application`.
+
+As `bench serve` does, the application is wrapped with Frappe's static files (`application_with_statics`:
+`/assets/...`, `/files/...`), so a browser gets the built dashboard; the site is named by the
+`X-Frappe-Site-Name` header, as a reverse proxy names it.
+"""
 
 from __future__ import annotations
 
@@ -18,15 +23,27 @@ class _SiteHeader:
 		return self.app(environ, start_response)
 
 
+def _with_statics():
+	"""Frappe's `application` behind its static files, leaving `frappe.app.application` as it was."""
+	import frappe.app
+
+	original = frappe.app.application
+	try:
+		return frappe.app.application_with_statics()
+	finally:
+		frappe.app.application = original
+
+
 def serve_site(site: str | None = None) -> tuple:
 	"""Serve `site` (default: the current one) on a free loopback port; returns (server, base_url).
 
 	Requests run in their own threads with their own Frappe context and database connection, so they
 	see only what the test committed. Call `server.shutdown()` when done (e.g. with addClassCleanup).
 	"""
-	from frappe.app import application
 	from werkzeug.serving import make_server
 
-	server = make_server("127.0.0.1", 0, _SiteHeader(application, site or frappe.local.site), threaded=True)
+	server = make_server(
+		"127.0.0.1", 0, _SiteHeader(_with_statics(), site or frappe.local.site), threaded=True
+	)
 	threading.Thread(target=server.serve_forever, daemon=True).start()
 	return server, f"http://127.0.0.1:{server.server_port}"

@@ -9,27 +9,28 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 import frappe
 from frappe import _dict
+from frappe.utils import CallbackManager
 
-DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
-WRITE_STATEMENT = re.compile(r"^\s*(insert|update|delete|replace|create|alter|drop)\b", re.I)
-FOR_UPDATE = re.compile(r"\s+for\s+update(\s+(skip\s+locked|nowait))?\s*;?\s*$", re.I)
+_DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+_WRITE_STATEMENT = re.compile(r"^\s*(insert|update|delete|replace|create|alter|drop)\b", re.I)
+_FOR_UPDATE = re.compile(r"\s+for\s+update(\s+(skip\s+locked|nowait))?\s*;?\s*$", re.I)
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|%\((\w+)\)s|%s|%%")
 
 
 def _adapt_datetime(value: datetime.datetime) -> str:
-	return value.strftime(DATETIME_FORMAT)
+	return value.strftime(_DATETIME_FORMAT)
 
 
 def _convert_datetime(raw: bytes) -> datetime.datetime | str:
 	text = raw.decode()
 	for fmt in (
-		DATETIME_FORMAT,
+		_DATETIME_FORMAT,
 		"%Y-%m-%d %H:%M:%S",
 		"%Y-%m-%dT%H:%M:%S.%f",
 		"%Y-%m-%dT%H:%M:%S",
@@ -62,7 +63,7 @@ sqlite3.register_converter("datetime", _convert_datetime)
 sqlite3.register_converter("date", _convert_date)
 
 
-def convert_query(query: str, values: Any) -> tuple[str, Any]:
+def _convert_query(query: str, values: Any) -> tuple[str, Any]:
 	"""Turn Frappe's `%s` / `%(name)s` placeholders into SQLite's `?` / `:name`."""
 	if values is None or values == () or values == []:
 		return query, ()
@@ -90,24 +91,6 @@ def _param(value: Any) -> Any:
 	if isinstance(value, bool):
 		return int(value)
 	return value
-
-
-class _Callbacks:
-	"""Functions to run once, e.g. after the transaction commits."""
-
-	def __init__(self):
-		self._functions: list[tuple[Callable, tuple, dict]] = []
-
-	def add(self, func: Callable, *args, **kwargs) -> None:
-		self._functions.append((func, args, kwargs))
-
-	def run(self) -> None:
-		functions, self._functions = self._functions, []
-		for func, args, kwargs in functions:
-			func(*args, **kwargs)
-
-	def reset(self) -> None:
-		self._functions = []
 
 
 _thread_state = threading.local()
@@ -152,17 +135,18 @@ def _keep_idle_connection(path: str, conn: sqlite3.Connection) -> bool:
 class Database:
 	"""One SQLite connection for one context (thread, request or job)."""
 
-	def __init__(self, site_path: str, conf: dict | None = None):
-		conf = conf or {}
-		self.db_path = os.path.join(site_path, conf.get("db_path") or "db.sqlite3")
-		self.db_name = os.path.basename(site_path)
-		self._conn: sqlite3.Connection | None = None
+	def __init__(self, socket=None, host=None, user=None, password=None, port=None, cur_db_name=None):
+		"""`cur_db_name`: the SQLite database file (`frappe.connect` passes the site's `db.sqlite3`)."""
+		self.cur_db_name = cur_db_name
+		self._db_path = cur_db_name
+		self._connection: sqlite3.Connection | None = None
+		self._pending_savepoints: list[str] = []
 		self.in_transaction = False
 		self.transaction_writes = 0
-		self.after_commit = _Callbacks()
-		self.before_commit = _Callbacks()
-		self.after_rollback = _Callbacks()
-		self.before_rollback = _Callbacks()
+		self.after_commit = CallbackManager()
+		self.before_commit = CallbackManager()
+		self.after_rollback = CallbackManager()
+		self.before_rollback = CallbackManager()
 		self.value_cache: dict = {}
 		self._columns_cache: dict[str, list[str]] = {}
 		self.auto_commit_on_many_writes = False
@@ -171,14 +155,14 @@ class Database:
 	# -- connection ---------------------------------------------------------------------------
 
 	@property
-	def conn(self) -> sqlite3.Connection:
-		if self._conn is None:
-			self._conn = _take_idle_connection(self.db_path) or self._open()
-		return self._conn
+	def _conn(self) -> sqlite3.Connection:
+		if self._connection is None:
+			self._connection = _take_idle_connection(self._db_path) or self._open()
+		return self._connection
 
 	def _open(self) -> sqlite3.Connection:
 		conn = sqlite3.connect(
-			self.db_path,
+			self._db_path,
 			timeout=30,
 			isolation_level=None,
 			detect_types=sqlite3.PARSE_DECLTYPES,
@@ -201,18 +185,18 @@ class Database:
 		return conn
 
 	def connect(self) -> None:
-		self.conn  # noqa: B018 - opens the connection
+		self._conn  # noqa: B018 - opens the connection
 
 	def close(self) -> None:
-		if self._conn is not None:
+		if self._connection is not None:
 			if self.in_transaction:
-				self._conn.execute("ROLLBACK")
+				self._connection.execute("ROLLBACK")
 				self.in_transaction = False
 			# Keep one idle connection per thread and database: the next request or job in this
 			# thread reuses it instead of paying for a new connection and its PRAGMAs.
-			if not _keep_idle_connection(self.db_path, self._conn):
-				self._conn.close()
-			self._conn = None
+			if not _keep_idle_connection(self._db_path, self._connection):
+				self._connection.close()
+			self._connection = None
 
 	# -- queries ------------------------------------------------------------------------------
 
@@ -220,25 +204,27 @@ class Database:
 		self,
 		query: str,
 		values: Any = (),
-		as_dict: bool = False,
-		as_list: bool = False,
-		pluck: bool | str = False,
-		debug: bool = False,
-		update: dict | None = None,
-		explain: bool = False,
-		run: bool = True,
-		as_iterator: bool = False,
-		**kwargs,
+		*,
+		as_dict=0,
+		as_list=0,
+		debug=0,
+		ignore_ddl=0,
+		auto_commit=0,
+		update=None,
+		explain=False,
+		run=True,
+		pluck=False,
+		as_iterator=False,
 	) -> Any:
 		"""Run `query` with Frappe's placeholder styles; rows as tuples, dicts or a plucked list."""
-		sql_text, params = convert_query(str(query), values)
+		sql_text, params = _convert_query(str(query), values)
 		if not run:
 			return sql_text
 		# SQLite has no row locks: `select ... for update` takes the database write lock instead
-		locking_read = bool(FOR_UPDATE.search(sql_text))
+		locking_read = bool(_FOR_UPDATE.search(sql_text))
 		if locking_read:
-			sql_text = FOR_UPDATE.sub("", sql_text)
-		is_write = bool(WRITE_STATEMENT.match(sql_text)) or locking_read
+			sql_text = _FOR_UPDATE.sub("", sql_text)
+		is_write = bool(_WRITE_STATEMENT.match(sql_text)) or locking_read
 		if is_write:
 			self.begin()
 			self.transaction_writes += 1
@@ -265,7 +251,7 @@ class Database:
 	def _execute(self, sql_text: str, params: Any) -> sqlite3.Cursor:
 		for attempt in range(50):
 			try:
-				return self.conn.execute(sql_text, params)
+				return self._conn.execute(sql_text, params)
 			except sqlite3.OperationalError as e:
 				if "locked" in str(e) or "busy" in str(e):
 					if self.in_transaction and not sql_text.lstrip().upper().startswith("BEGIN"):
@@ -292,11 +278,16 @@ class Database:
 			self._execute("BEGIN IMMEDIATE", ())
 			self.in_transaction = True
 			self.transaction_writes = 0
+			# savepoints taken before the first write start with it (see `savepoint`)
+			for save_point in self._pending_savepoints:
+				self._conn.execute(f"SAVEPOINT {_identifier(save_point)}")
+			self._pending_savepoints = []
 
 	def commit(self) -> None:
 		self.before_commit.run()
+		self._pending_savepoints = []
 		if self.in_transaction:
-			self.conn.execute("COMMIT")
+			self._conn.execute("COMMIT")
 			self.in_transaction = False
 		self.transaction_writes = 0
 		self.value_cache.clear()
@@ -304,14 +295,17 @@ class Database:
 		self.before_rollback.reset()
 		self.after_commit.run()
 
-	def rollback(self, *, save_point: str | None = None, chain: bool = False) -> None:
+	def rollback(self, *, save_point=None) -> None:
 		if save_point:
+			if save_point in self._pending_savepoints:
+				return  # nothing was written since it was taken
 			if self.in_transaction:
-				self.conn.execute(f"ROLLBACK TO SAVEPOINT {_identifier(save_point)}")
+				self._conn.execute(f"ROLLBACK TO SAVEPOINT {_identifier(save_point)}")
 			return
+		self._pending_savepoints = []
 		self.before_rollback.run()
 		if self.in_transaction:
-			self.conn.execute("ROLLBACK")
+			self._conn.execute("ROLLBACK")
 			self.in_transaction = False
 		self.transaction_writes = 0
 		self.value_cache.clear()
@@ -321,17 +315,29 @@ class Database:
 		self.after_rollback.run()
 
 	def savepoint(self, save_point: str) -> None:
-		self.begin()
-		self.conn.execute(f"SAVEPOINT {_identifier(save_point)}")
+		"""Mark a point to roll back to. Outside a write transaction it takes no lock (as a savepoint on
+		MariaDB locks nothing): it is set when the first write starts the transaction."""
+		if self.in_transaction:
+			self._conn.execute(f"SAVEPOINT {_identifier(save_point)}")
+		else:
+			self._pending_savepoints.append(save_point)
 
 	def release_savepoint(self, save_point: str) -> None:
-		if self.in_transaction:
-			self.conn.execute(f"RELEASE SAVEPOINT {_identifier(save_point)}")
+		if save_point in self._pending_savepoints:
+			self._pending_savepoints.remove(save_point)
+		elif self.in_transaction:
+			self._conn.execute(f"RELEASE SAVEPOINT {_identifier(save_point)}")
 
 	# -- schema helpers -----------------------------------------------------------------------
 
-	def table_exists(self, table: str, cached: bool = True) -> bool:
-		return bool(self.sql("select 1 from sqlite_master where type='table' and name=%s", (table,)))
+	def table_exists(self, doctype, cached=True):
+		"""Whether the table of `doctype` (`tab<doctype>`) exists."""
+		return bool(
+			self.sql("select 1 from sqlite_master where type='table' and name=%s", (f"tab{doctype}",))
+		)
+
+	def has_table(self, doctype):
+		return self.table_exists(doctype)
 
 	def get_tables(self, cached: bool = True) -> list[str]:
 		return self.sql("select name from sqlite_master where type='table'", pluck=True)
@@ -346,7 +352,7 @@ class Database:
 			self._columns_cache[table] = columns
 		return columns
 
-	def clear_columns_cache(self) -> None:
+	def _clear_columns_cache(self) -> None:
 		self._columns_cache.clear()
 
 	def has_column(self, doctype: str, column: str) -> bool:
@@ -440,7 +446,8 @@ class Database:
 		run: bool = True,
 		pluck: bool = False,
 		distinct: bool = False,
-		**kwargs,
+		skip_locked: bool = False,
+		wait: bool = True,
 	) -> list:
 		"""Values of every matching document (no permission check, like Frappe)."""
 		from frappe.model.db_query import DatabaseQuery
@@ -488,25 +495,34 @@ class Database:
 				frappe._("Field {0} does not exist on {1}").format(fieldname, doctype),
 				frappe.InvalidColumnName,
 			)
-		from frappe.model.base_document import cast_value
+		from frappe.model.base_document import _cast_value
 
-		return cast_value(df.fieldtype, value)
+		return _cast_value(df.fieldtype, value)
 
 	def get_singles_dict(
 		self, doctype: str, debug: bool = False, *, for_update: bool = False, cast: bool = False
 	) -> _dict:
-		from frappe.model.base_document import cast_value
+		from frappe.model.base_document import _cast_value
 
 		meta = frappe.get_meta(doctype)
 		out = _dict()
 		for field, value in self.sql("select field, value from tabSingles where doctype=%s", (doctype,)):
 			df = meta.get_field(field)
-			out[field] = cast_value(df.fieldtype, value) if df else value
+			out[field] = _cast_value(df.fieldtype, value) if df else value
 		return out
 
 	def set_single_value(
-		self, doctype: str, fieldname: str | dict, value: Any = None, *args, **kwargs
+		self,
+		doctype: str,
+		fieldname: str | dict,
+		value: Any = None,
+		*,
+		modified=None,
+		modified_by=None,
+		update_modified=True,
+		debug=False,
 	) -> None:
+		"""Set field(s) of a Single DocType directly (no controller), as Frappe."""
 		to_update = fieldname if isinstance(fieldname, dict) else {fieldname: value}
 		for field, val in to_update.items():
 			self.sql("delete from tabSingles where doctype=%s and field=%s", (doctype, field))
@@ -515,15 +531,18 @@ class Database:
 					"insert into tabSingles(doctype, field, value) values (%s, %s, %s)",
 					(doctype, field, _single_text(val)),
 				)
-		self.sql(
-			"insert or replace into tabSingles(doctype, field, value) values (%s, 'modified', %s)",
-			(doctype, frappe.utils.now()),
-		)
-		frappe.clear_document_cache(doctype)
+		if update_modified:
+			self.sql("delete from tabSingles where doctype=%s and field='modified'", (doctype,))
+			self.sql(
+				"insert into tabSingles(doctype, field, value) values (%s, 'modified', %s)",
+				(doctype, _single_text(modified or frappe.utils.now_datetime())),
+			)
+		frappe.clear_document_cache(doctype, doctype)
+		self.value_cache.pop(doctype, None)
 
 	def set_value(
 		self,
-		doctype: str,
+		dt: str,
 		dn: Any,
 		field: str | dict,
 		val: Any = None,
@@ -533,18 +552,28 @@ class Database:
 		debug: bool = False,
 	) -> None:
 		"""Set field(s) directly in the database (no controller, no validation, like Frappe)."""
+		doctype = dt
 		to_update = dict(field) if isinstance(field, dict) else {field: val}
 		meta = frappe.get_meta(doctype)
-		if meta.issingle:
-			return self.set_single_value(doctype, to_update)
+		if dn is None or dt == dn:
+			if not meta.issingle:
+				return None
+			return self.set_single_value(
+				doctype,
+				to_update,
+				modified=modified,
+				modified_by=modified_by,
+				update_modified=update_modified,
+				debug=debug,
+			)
 		if update_modified:
 			to_update["modified"] = modified or frappe.utils.now_datetime()
 			to_update["modified_by"] = modified_by or frappe.session.user
-		from frappe.model.base_document import db_value_for
+		from frappe.model.base_document import _db_value_for
 
-		values = {k: db_value_for(meta.get_field(k), v) for k, v in to_update.items()}
+		values = {k: _db_value_for(meta.get_field(k), v) for k, v in to_update.items()}
 		for key in values:
-			if not meta.has_field(key) and key not in meta.default_columns():
+			if not meta.has_field(key) and key not in meta._default_columns():
 				frappe.throw(
 					frappe._("Field {0} does not exist on {1}").format(key, doctype), frappe.InvalidColumnName
 				)
@@ -602,7 +631,7 @@ class Database:
 			else:
 				self.sql(f"delete from `{table}`")
 			return
-		where, params = DatabaseQuery(doctype).build_where(filters or {})
+		where, params = DatabaseQuery(doctype)._build_where(filters or {})
 		self.sql(f"delete from `{table}`" + (f" where {where}" if where else ""), params, debug=debug)
 
 	def get_all(self, *args, **kwargs) -> list:
@@ -651,10 +680,7 @@ class Database:
 		return self.count(doctype)
 
 	def get_database_size(self) -> float:
-		return os.path.getsize(self.db_path) / (1024 * 1024) if os.path.exists(self.db_path) else 0.0
-
-	def now(self) -> str:
-		return frappe.utils.now()
+		return os.path.getsize(self._db_path) / (1024 * 1024) if os.path.exists(self._db_path) else 0.0
 
 	def add_index(self, doctype: str, fields: list[str], index_name: str | None = None) -> None:
 		name = index_name or "_".join(fields) + "_index"
@@ -677,7 +703,7 @@ def _single_text(value: Any) -> Any:
 	if isinstance(value, bool):
 		return int(value)
 	if isinstance(value, datetime.datetime):
-		return value.strftime(DATETIME_FORMAT)
+		return value.strftime(_DATETIME_FORMAT)
 	if isinstance(value, datetime.date):
 		return value.isoformat()
 	if isinstance(value, dict | list):

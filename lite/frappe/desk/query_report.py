@@ -76,11 +76,14 @@ def generate_report_result(report: Any, filters: Any = None, user: str | None = 
 
 @frappe.whitelist()
 def run(
-	report_name: str,
-	filters: Any = None,
-	user: str | None = None,
-	ignore_prepared_report: bool = False,
-	**kwargs: Any,
+	report_name,
+	filters=None,
+	user=None,
+	ignore_prepared_report=False,
+	custom_columns=None,
+	is_tree=False,
+	parent_field=None,
+	are_default_filters=True,
 ) -> dict:
 	"""Run a Query or Script Report as the session user."""
 	report = get_report_doc(report_name)

@@ -13,7 +13,7 @@ import frappe
 from frappe import _, _dict
 from frappe.model import child_table_fields, default_fields, float_like_fields, table_fields
 
-VARCHAR_TYPES = {
+_VARCHAR_TYPES = {
 	"Data",
 	"Link",
 	"Dynamic Link",
@@ -26,7 +26,7 @@ VARCHAR_TYPES = {
 	"Icon",
 }
 _controllers: dict[str, type] = {}
-DATA_OPTION_PATTERNS = {
+_DATA_OPTION_PATTERNS = {
 	"Email": re.compile(r"[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+"),
 	"URL": re.compile(r"https?://[^\s<>\"]+", re.I),
 	"Phone": re.compile(r"[+0-9()\-.\s]{3,30}"),
@@ -44,12 +44,12 @@ def get_controller(doctype: str) -> type:
 
 def _import_controller(doctype: str) -> type:
 	from frappe.model.document import Document
-	from frappe.model.meta import get_doctype_app_module
+	from frappe.model.meta import _get_doctype_app_module
 
 	overrides = frappe.get_hooks("override_doctype_class") if getattr(frappe.local, "site", None) else {}
 	if overrides and overrides.get(doctype):
 		return frappe.get_attr(overrides[doctype][-1])
-	app, module_folder = get_doctype_app_module(doctype)
+	app, module_folder = _get_doctype_app_module(doctype)
 	name = frappe.scrub(doctype)
 	module_path = f"{app}.{module_folder}.doctype.{name}.{name}"
 	file_path = os.path.join(frappe.get_pymodule_path(app), module_folder, "doctype", name, name + ".py")
@@ -65,11 +65,11 @@ def _import_controller(doctype: str) -> type:
 	return controller
 
 
-def clear_controller_cache() -> None:
+def _clear_controller_cache() -> None:
 	_controllers.clear()
 
 
-def cast_value(fieldtype: str | None, value: Any) -> Any:
+def _cast_value(fieldtype: str | None, value: Any) -> Any:
 	"""A stored value as the Python type of its field (as Frappe returns it)."""
 	if fieldtype in ("Int", "Long Int", "Check"):
 		return frappe.utils.cint(value)
@@ -84,7 +84,7 @@ def cast_value(fieldtype: str | None, value: Any) -> Any:
 	return value
 
 
-def db_value_for(df: _dict | None, value: Any) -> Any:
+def _db_value_for(df: _dict | None, value: Any) -> Any:
 	"""A Python value as it is written to its column."""
 	if df is None:
 		return value
@@ -109,7 +109,7 @@ def db_value_for(df: _dict | None, value: Any) -> Any:
 class BaseDocument:
 	"""Field values in `__dict__`, child rows as lists of documents, as in Frappe."""
 
-	def __init__(self, d: dict | None = None):
+	def __init__(self, d):
 		d = d or {}
 		if d.get("doctype"):
 			self.doctype = d["doctype"]
@@ -132,12 +132,29 @@ class BaseDocument:
 			meta = frappe.get_meta(self.__dict__["doctype"])
 		except (KeyError, frappe.DoesNotExistError):
 			raise AttributeError(key) from None
-		if meta.has_field(key) or key in meta.default_columns():
+		if meta.has_field(key) or key in meta._default_columns():
 			return None
 		raise AttributeError(f"{type(self).__name__!r} object has no attribute {key!r}")
 
 	def __repr__(self) -> str:
 		return f"<{type(self).__name__}: {self.doctype} {self.name or '(unsaved)'}>"
+
+	def __json__(self):
+		return self.as_dict(no_nulls=True)
+
+	def precision(self, fieldname, parentfield=None) -> int | None:
+		"""Decimal places of a Float, Currency or Percent field (its `precision`, else the site default)."""
+		if parentfield and not isinstance(parentfield, str) and parentfield.get("parentfield"):
+			parentfield = parentfield.parentfield
+		doctype = self.meta.get_field(parentfield).options if parentfield else self.doctype
+		df = frappe.get_meta(doctype).get_field(fieldname)
+		if not df or df.fieldtype not in ("Currency", "Float", "Percent"):
+			return None
+		if df.precision:
+			return frappe.utils.cint(df.precision)
+		if df.fieldtype == "Currency":
+			return frappe.utils.cint(frappe.db.get_default("currency_precision")) or 2
+		return frappe.utils.cint(frappe.db.get_default("float_precision")) or 3
 
 	# -- values -------------------------------------------------------------------------------
 
@@ -183,11 +200,6 @@ class BaseDocument:
 			if self.get(key) is None:
 				self.set(key, value)
 
-	def setdefault(self, key: str, value: Any) -> Any:
-		if self.get(key) is None:
-			self.set(key, value)
-		return self.get(key)
-
 	def delete_key(self, key: str) -> None:
 		self.__dict__.pop(key, None)
 
@@ -226,14 +238,6 @@ class BaseDocument:
 			child.docstatus = 0
 		return child
 
-	def get_all_children(self, parenttype: str | None = None) -> list[BaseDocument]:
-		children = []
-		for df in self.meta.get_table_fields():
-			if parenttype and df.options != parenttype:
-				continue
-			children.extend(self.__dict__.get(df.fieldname) or [])
-		return children
-
 	def get_valid_dict(
 		self,
 		sanitize: bool = True,
@@ -248,7 +252,7 @@ class BaseDocument:
 			value = self.__dict__.get(fieldname)
 			df = meta.get_field(fieldname)
 			if df:
-				value = db_value_for(df, value)
+				value = _db_value_for(df, value)
 			if convert_dates_to_str and isinstance(
 				value, datetime.date | datetime.datetime | datetime.timedelta
 			):
@@ -300,9 +304,6 @@ class BaseDocument:
 
 	def as_json(self) -> str:
 		return frappe.as_json(self.as_dict())
-
-	def get_title(self) -> str:
-		return str(self.get(self.meta.get_title_field()) or self.name)
 
 	def is_new(self) -> bool:
 		return bool(self.get("__islocal"))
@@ -356,7 +357,7 @@ class BaseDocument:
 			value = self.get(df.fieldname)
 			if not value:
 				continue
-			pattern = DATA_OPTION_PATTERNS[df.options]
+			pattern = _DATA_OPTION_PATTERNS[df.options]
 			values = (
 				[v.strip() for v in str(value).split(",")] if df.options == "Email" else [str(value).strip()]
 			)
@@ -369,7 +370,7 @@ class BaseDocument:
 
 	def _validate_length(self) -> None:
 		for df in self.meta.fields:
-			if df.fieldtype not in VARCHAR_TYPES or not df.fieldname:
+			if df.fieldtype not in _VARCHAR_TYPES or not df.fieldname:
 				continue
 			value = self.get(df.fieldname)
 			max_length = frappe.utils.cint(df.length) or 140
@@ -430,7 +431,7 @@ class BaseDocument:
 			columns = [
 				c
 				for c in columns
-				if c == "name" or target_meta.has_field(c) or c in target_meta.default_columns()
+				if c == "name" or target_meta.has_field(c) or c in target_meta._default_columns()
 			]
 			row = frappe.db.get_value(doctype, {"name": value}, columns, as_dict=True, order_by=None)
 			if not row:
@@ -463,7 +464,7 @@ class BaseDocument:
 		from frappe.utils.password import remove_encrypted_password, set_encrypted_password
 
 		ignore = getattr(self, "flags", None) and self.flags.ignore_save_passwords
-		for df in self.meta.get_password_fields():
+		for df in self.meta.get("fields", {"fieldtype": "Password"}):
 			if ignore is True or (ignore and df.fieldname in ignore):
 				continue
 			value = self.get(df.fieldname)

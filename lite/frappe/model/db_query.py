@@ -9,9 +9,9 @@ from typing import Any
 
 import frappe
 from frappe import _, _dict
-from frappe.permissions import get_match_conditions
+from frappe.permissions import _get_match_conditions
 
-OPERATORS = {
+_OPERATORS = {
 	"=",
 	"!=",
 	"<>",
@@ -27,7 +27,7 @@ OPERATORS = {
 	"between",
 	"not between",
 }
-FUNCTIONS = {
+_FUNCTIONS = {
 	"count",
 	"sum",
 	"avg",
@@ -46,10 +46,10 @@ FUNCTIONS = {
 	"trim",
 	"cast",
 }
-TOKEN = re.compile(
+_TOKEN = re.compile(
 	r"\s*(?:(`[^`]+`)|([A-Za-z_][A-Za-z0-9_]*)|(\d+(?:\.\d+)?)|('(?:[^'\\]|'')*')|(\*)|([().,]))"
 )
-NUMERIC_TYPES = {"Int", "Long Int", "Check", "Float", "Currency", "Percent", "Rating", "Duration"}
+_NUMERIC_TYPES = {"Int", "Long Int", "Check", "Float", "Currency", "Percent", "Rating", "Duration"}
 
 
 class DatabaseQuery:
@@ -87,7 +87,6 @@ class DatabaseQuery:
 		save_user_settings: bool = False,
 		save_user_settings_fields: bool = False,
 		update: dict | None = None,
-		add_total_row: Any = None,
 		user_settings: Any = None,
 		reference_doctype: str | None = None,
 		run: bool = True,
@@ -96,7 +95,6 @@ class DatabaseQuery:
 		ignore_ddl: bool = False,
 		*,
 		parent_doctype: str | None = None,
-		**kwargs,
 	) -> list:
 		"""Rows as dicts (or tuples with as_list, values with pluck)."""
 		if self.meta.issingle:
@@ -117,7 +115,7 @@ class DatabaseQuery:
 		fields = list(fields or ["name"])
 		self.ignore_ifnull = ignore_ifnull
 		select = [self._field_sql(f) for f in fields]
-		where, params = self.build_where(filters, or_filters)
+		where, params = self._build_where(filters, or_filters)
 		if conditions:
 			where = f"({where}) and " + " and ".join(conditions) if where else " and ".join(conditions)
 		sql = "select {}{} from {}".format(
@@ -158,8 +156,8 @@ class DatabaseQuery:
 					frappe.throw(
 						_("No permission to read {0}").format(_(parent_doctype)), frappe.PermissionError
 					)
-			return get_match_conditions(self.doctype, self.user)[0]
-		conditions, allowed = get_match_conditions(self.doctype, self.user)
+			return _get_match_conditions(self.doctype, self.user)[0]
+		conditions, allowed = _get_match_conditions(self.doctype, self.user)
 		if not allowed:
 			frappe.throw(
 				_("No permission to read {0}").format(_(self.doctype)),
@@ -191,7 +189,7 @@ class DatabaseQuery:
 			kind, value = tokens[i]
 			nxt = tokens[i + 1] if i + 1 < len(tokens) else (None, None)
 			if kind == "word" and nxt == ("punct", "("):
-				if value.lower() not in FUNCTIONS:
+				if value.lower() not in _FUNCTIONS:
 					self._reject(text)
 				out.append(value.lower())
 			elif kind == "word" and value.lower() in ("distinct", "as", "text", "integer", "real"):
@@ -300,12 +298,12 @@ class DatabaseQuery:
 
 	# -- filters ------------------------------------------------------------------------------
 
-	def build_where(self, filters: Any, or_filters: Any = None) -> tuple[str, list]:
+	def _build_where(self, filters: Any, or_filters: Any = None) -> tuple[str, list]:
 		"""(`where` SQL, params) for Frappe-style filters (dict or list) and or_filters."""
 		params: list = []
-		and_parts = [self._condition(f, params) for f in normalize_filters(filters, self.doctype)]
+		and_parts = [self._condition(f, params) for f in _normalize_filters(filters, self.doctype)]
 		where = " and ".join(and_parts)
-		or_parts = [self._condition(f, params) for f in normalize_filters(or_filters, self.doctype)]
+		or_parts = [self._condition(f, params) for f in _normalize_filters(or_filters, self.doctype)]
 		if or_parts:
 			or_sql = "(" + " or ".join(or_parts) + ")"
 			where = f"{where} and {or_sql}" if where else or_sql
@@ -329,12 +327,12 @@ class DatabaseQuery:
 				else ("Datetime" if fieldname in ("creation", "modified") else "Data")
 			)
 		)
-		numeric = fieldtype in NUMERIC_TYPES
+		numeric = fieldtype in _NUMERIC_TYPES
 		fallback = "0" if numeric else "''"
 		op = operator.lower().strip()
 		if op == "<>":
 			op = "!="
-		if op not in OPERATORS:
+		if op not in _OPERATORS:
 			frappe.throw(_("Operator {0} is not supported").format(frappe.bold(operator)), frappe.DataError)
 		if op == "is":
 			wanted = str(value).lower()
@@ -360,7 +358,7 @@ class DatabaseQuery:
 		return f"{column} {op} %s"
 
 
-def normalize_filters(filters: Any, doctype: str) -> list[tuple[str, str, str, Any]]:
+def _normalize_filters(filters: Any, doctype: str) -> list[tuple[str, str, str, Any]]:
 	"""Every Frappe filter style as (doctype, fieldname, operator, value)."""
 	if not filters:
 		return []
@@ -373,7 +371,7 @@ def normalize_filters(filters: Any, doctype: str) -> list[tuple[str, str, str, A
 				isinstance(value, list | tuple)
 				and len(value) == 2
 				and isinstance(value[0], str)
-				and value[0].lower().strip() in OPERATORS
+				and value[0].lower().strip() in _OPERATORS
 			):
 				out.append((doctype, key, value[0], value[1]))
 			elif (
@@ -391,12 +389,12 @@ def normalize_filters(filters: Any, doctype: str) -> list[tuple[str, str, str, A
 			len(filters) in (3, 4)
 			and all(not isinstance(x, list | tuple | dict) for x in filters[:2])
 			and isinstance(filters[-2] if len(filters) == 4 else filters[1], str)
-			and (filters[-2] if len(filters) == 4 else filters[1]).lower() in OPERATORS
+			and (filters[-2] if len(filters) == 4 else filters[1]).lower() in _OPERATORS
 		):
 			filters = [filters]
 		for f in filters:
 			if isinstance(f, dict):
-				out.extend(normalize_filters(f, doctype))
+				out.extend(_normalize_filters(f, doctype))
 			elif len(f) == 2:
 				out.append((doctype, f[0], "=", f[1]))
 			elif len(f) == 3:
@@ -413,7 +411,7 @@ def normalize_filters(filters: Any, doctype: str) -> list[tuple[str, str, str, A
 def _tokenize(text: str) -> list[tuple[str, str]]:
 	tokens, pos = [], 0
 	while pos < len(text):
-		match = TOKEN.match(text, pos)
+		match = _TOKEN.match(text, pos)
 		if not match or match.end() == pos:
 			if text[pos:].strip() == "":
 				break

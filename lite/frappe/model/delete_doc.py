@@ -6,7 +6,7 @@ import frappe
 from frappe import _
 
 # Frappe's own `ignore_links_on_delete` hook (Frappe Lite's "frappe" app has no hooks.py)
-FRAPPE_IGNORE_LINKS_ON_DELETE = (
+_FRAPPE_IGNORE_LINKS_ON_DELETE = (
 	"Communication",
 	"ToDo",
 	"DocShare",
@@ -31,32 +31,41 @@ FRAPPE_IGNORE_LINKS_ON_DELETE = (
 	"Error Log",
 )
 # (DocType, DocType field, name field) of records that only describe another document: removed with it
-REFERENCES_DELETED_WITH_DOC = (
+_REFERENCES_DELETED_WITH_DOC = (
 	("Comment", "reference_doctype", "reference_name"),
 	("ToDo", "reference_type", "reference_name"),
 )
 
 
 def delete_doc(
-	doctype: str,
-	name,
-	force: bool = False,
-	ignore_permissions: bool = False,
+	doctype=None,
+	name=None,
+	force=0,
+	ignore_doctypes=None,
+	for_reload=False,
+	ignore_permissions=False,
 	flags=None,
-	ignore_on_trash: bool = False,
-	ignore_missing: bool = True,
-) -> None:
-	"""Delete one document (or each of a list of names)."""
+	ignore_on_trash=False,
+	ignore_missing=True,
+	delete_permanently=False,
+):
+	"""Delete one document (or each of a list of names): permission, on_trash, links, children, passwords."""
+	if not doctype:
+		doctype = frappe.form_dict.get("dt")
+		name = frappe.form_dict.get("dn")
 	if isinstance(name, list | tuple):
 		for n in name:
 			delete_doc(
 				doctype,
 				n,
-				force=force,
-				ignore_permissions=ignore_permissions,
-				flags=flags,
-				ignore_on_trash=ignore_on_trash,
-				ignore_missing=ignore_missing,
+				force,
+				ignore_doctypes,
+				for_reload,
+				ignore_permissions,
+				flags,
+				ignore_on_trash,
+				ignore_missing,
+				delete_permanently,
 			)
 		return
 	meta = frappe.get_meta(doctype)
@@ -122,7 +131,7 @@ def check_if_doc_is_linked(doc, method: str = "Delete") -> None:
 			if method == "Delete" and frappe.db.get_single_value(link_doctype, fieldname) == doc.name:
 				_raise_link_exists(doc, link_doctype, link_doctype, method)
 			continue
-		if not frappe.db.table_exists(f"tab{link_doctype}"):
+		if not frappe.db.table_exists(link_doctype):
 			continue
 		columns = "name, docstatus" + (", parent, parenttype" if meta.istable else "")
 		for row in frappe.db.sql(
@@ -143,9 +152,9 @@ def check_if_doc_is_linked(doc, method: str = "Delete") -> None:
 
 def _link_fields_to(doctype: str):
 	"""(DocType, fieldname, meta) of every Link field whose target is `doctype`."""
-	from frappe.model.meta import get_doctype_index
+	from frappe.model.meta import _get_doctype_index
 
-	for other in get_doctype_index():
+	for other in _get_doctype_index():
 		try:
 			meta = frappe.get_meta(other)
 		except frappe.DoesNotExistError:
@@ -168,12 +177,12 @@ def _raise_link_exists(doc, linked_doctype: str, linked_name: str, method: str) 
 
 def check_if_doc_is_dynamically_linked(doc, method: str = "Delete") -> None:
 	"""LinkExistsError when a Dynamic Link of another (non-cancelled) document points to `doc`."""
-	from frappe.model.meta import get_doctype_index
+	from frappe.model.meta import _get_doctype_index
 
 	ignored = (
 		set(_ignored_on_delete()) if method == "Delete" else set(doc.get("ignore_linked_doctypes") or [])
 	)
-	for other in get_doctype_index():
+	for other in _get_doctype_index():
 		if other in ignored:
 			continue
 		try:
@@ -188,7 +197,7 @@ def check_if_doc_is_dynamically_linked(doc, method: str = "Delete") -> None:
 				if values.get(df.options) == doc.doctype and values.get(df.fieldname) == doc.name:
 					_raise_link_exists(doc, other, other, method)
 				continue
-			if not frappe.db.table_exists(f"tab{other}"):
+			if not frappe.db.table_exists(other):
 				continue
 			columns = "name, docstatus" + (", parent, parenttype" if meta.istable else "")
 			rows = frappe.db.sql(
@@ -208,20 +217,20 @@ def check_if_doc_is_dynamically_linked(doc, method: str = "Delete") -> None:
 
 
 def _ignored_on_delete() -> list[str]:
-	return [*FRAPPE_IGNORE_LINKS_ON_DELETE, *(frappe.get_hooks("ignore_links_on_delete") or [])]
+	return [*_FRAPPE_IGNORE_LINKS_ON_DELETE, *(frappe.get_hooks("ignore_links_on_delete") or [])]
 
 
 def _delete_attachments_and_references(doctype: str, name: str) -> None:
 	"""Files attached to the document go with it, and so do its comments and ToDos."""
-	if frappe.db.table_exists("tabFile"):
+	if frappe.db.table_exists("File"):
 		for file_name in frappe.db.sql(
 			"select name from `tabFile` where attached_to_doctype=%s and attached_to_name=%s",
 			(doctype, name),
 			pluck=True,
 		):
 			delete_doc("File", file_name, ignore_permissions=True, force=True)
-	for ref_doctype, doctype_field, name_field in REFERENCES_DELETED_WITH_DOC:
-		if doctype != ref_doctype and frappe.db.table_exists(f"tab{ref_doctype}"):
+	for ref_doctype, doctype_field, name_field in _REFERENCES_DELETED_WITH_DOC:
+		if doctype != ref_doctype and frappe.db.table_exists(ref_doctype):
 			frappe.db.sql(
 				f"delete from `tab{ref_doctype}` where `{doctype_field}`=%s and `{name_field}`=%s",
 				(doctype, name),

@@ -6,7 +6,7 @@ from typing import Any
 
 import frappe
 from frappe import _, _dict
-from frappe.model.base_document import BaseDocument, cast_value, get_controller
+from frappe.model.base_document import BaseDocument, _cast_value, get_controller
 from frappe.model.naming import set_new_name
 
 
@@ -28,22 +28,11 @@ def get_doc(*args, **kwargs) -> Document:
 		doctype = kwargs.get("doctype")
 	if not doctype:
 		raise ValueError('"doctype" is a required key')
-	kwargs.pop("for_update", None)
+	kwargs.pop("for_update", None)  # SQLite locks the whole database on write: nothing to lock here
 	controller = get_controller(doctype)
 	if args:
 		return controller(*args)
 	return controller(kwargs)
-
-
-def new_doc(
-	doctype: str, *, parent_doc=None, parentfield: str | None = None, as_dict: bool = False, **kwargs
-) -> Document:
-	"""A new document with field defaults applied."""
-	doc = get_doc({"doctype": doctype, "__islocal": 1, **kwargs})
-	doc._set_defaults()
-	if parent_doc is not None:
-		doc.parent, doc.parenttype, doc.parentfield = parent_doc.name, parent_doc.doctype, parentfield
-	return doc.as_dict() if as_dict else doc
 
 
 class Document(BaseDocument):
@@ -63,7 +52,10 @@ class Document(BaseDocument):
 			elif isinstance(args[1], dict):
 				name = frappe.db.get_value(args[0], args[1], "name")
 				if not name:
-					frappe.throw(_("{0} {1} not found").format(_(args[0]), args[1]), frappe.DoesNotExistError)
+					frappe.throw(
+						_("{0} {1} not found").format(_(args[0]), args[1]),
+						frappe.DoesNotExistError(doctype=args[0]),
+					)
 				self.name = name
 			else:
 				self.name = args[1]
@@ -88,18 +80,19 @@ class Document(BaseDocument):
 					and df.default is not None
 					and df.fieldtype not in ("Table", "Table MultiSelect")
 				):
-					values[df.fieldname] = cast_value(df.fieldtype, df.default)
+					values[df.fieldname] = _cast_value(df.fieldtype, df.default)
 			values.update(name=self.doctype, doctype=self.doctype, docstatus=0)
 			self.__dict__.update({k: v for k, v in values.items() if k not in self._table_fieldnames})
 			if values.get("modified"):
-				self.modified = cast_value("Datetime", values.get("modified"))
+				self.modified = _cast_value("Datetime", values.get("modified"))
 		else:
 			rows = frappe.db.sql(
 				f"select * from `tab{self.doctype}` where name=%s", (self.name,), as_dict=True
 			)
 			if not rows:
 				frappe.throw(
-					_("{0} {1} not found").format(_(self.doctype), self.name), frappe.DoesNotExistError
+					_("{0} {1} not found").format(_(self.doctype), self.name),
+					frappe.DoesNotExistError(doctype=self.doctype),
 				)
 			self.__dict__.update(rows[0])
 		for df in meta.get_table_fields():
@@ -188,7 +181,7 @@ class Document(BaseDocument):
 		if self._action == "submit":
 			self.check_permission("submit")
 		self.run_method("before_insert")
-		set_new_name(self, set_name=set_name, set_child_names=set_child_names)
+		self.set_new_name(set_name=set_name, set_child_names=set_child_names)
 		self.set_parent_in_children()
 		self.flags.in_insert = True
 		self._doc_before_save = None
@@ -367,6 +360,7 @@ class Document(BaseDocument):
 			d.docstatus = self.docstatus
 
 	def set_user_and_timestamp(self) -> None:
+		self._original_modified = self.modified  # what the caller had (a client may send its own)
 		now = frappe.utils.now_datetime()
 		user = frappe.session.user
 		if self.name is not None and not self.is_new():
@@ -427,11 +421,11 @@ class Document(BaseDocument):
 				d.parent_doc = self
 
 	def set_name_in_children(self) -> None:
-		from frappe.model.naming import set_child_name
+		from frappe.model.naming import make_autoname
 
 		for d in self.get_all_children():
 			if not d.name:
-				set_child_name(d)
+				d.name = make_autoname("hash", d.doctype)
 
 	def _validate(self) -> None:
 		self._validate_mandatory()
@@ -609,23 +603,65 @@ class Document(BaseDocument):
 
 	def add_comment(
 		self,
-		comment_type: str = "Comment",
-		text: str | None = None,
-		comment_email: str | None = None,
-		link_doctype=None,
-		link_name=None,
+		comment_type="Comment",
+		text=None,
+		comment_email=None,
 		comment_by=None,
-	) -> Document:
+	):
+		"""Add a comment to this document."""
 		return frappe.get_doc(
 			{
 				"doctype": "Comment",
 				"comment_type": comment_type,
 				"comment_email": comment_email or frappe.session.user,
+				"comment_by": comment_by,
 				"reference_doctype": self.doctype,
 				"reference_name": self.name,
 				"content": text or comment_type,
 			}
 		).insert(ignore_permissions=True)
+
+	def set_new_name(self, force=False, set_name=None, set_child_names=True):
+		"""Calls `frappe.model.naming.set_new_name` for parent and child docs."""
+		from frappe.model.naming import validate_name
+
+		if (frappe.flags.api_name_set or self.flags.name_set) and not force:
+			return
+		autoname = self.meta.autoname or ""
+		if self.get("__newname") and autoname.lower() == "prompt":
+			self.name = validate_name(self.doctype, self.get("__newname"))
+			self.flags.name_set = True
+			return
+		if set_name:
+			self.name = validate_name(self.doctype, set_name)
+		else:
+			set_new_name(self)
+		if set_child_names:
+			for d in self.get_all_children():
+				set_new_name(d)
+		self.flags.name_set = True
+
+	def get_all_children(self, parenttype=None) -> list[BaseDocument]:
+		"""Child rows of every table field (or of the tables of `parenttype`)."""
+		children = []
+		for df in self.meta.get_table_fields():
+			if parenttype and df.options != parenttype:
+				continue
+			children.extend(self.__dict__.get(df.fieldname) or [])
+		return children
+
+	def get_title(self):
+		"""The value of the title field, else the name."""
+		return str(self.get(self.meta.get_title_field()) or self.name)
+
+	def is_whitelisted(self, method_name):
+		"""Raise unless `method_name` is a whitelisted method of this document's controller."""
+		from werkzeug.exceptions import NotFound
+
+		method = getattr(self, method_name, None)
+		if not method:
+			raise NotFound(f"Method {method_name} not found")
+		frappe.is_whitelisted(getattr(method, "__func__", method))
 
 	def get_url(self) -> str:
 		return f"/app/{frappe.scrub(self.doctype).replace('_', '-')}/{self.name}"
@@ -642,22 +678,15 @@ class Document(BaseDocument):
 	def is_locked(self) -> bool:
 		return False
 
-	def run_onload(self) -> None:
-		self.set("__onload", _dict())
-		self.run_method("onload")
-
 	def apply_fieldlevel_read_permissions(self) -> None:
 		pass
-
-	def copy(self) -> Document:
-		return frappe.copy_doc(self)
 
 
 def _compare_after_submit(doc: BaseDocument, previous: BaseDocument) -> None:
 	for df in doc.meta.get_data_fields():
 		if df.allow_on_submit or df.fieldname in ("modified", "modified_by") or df.fieldtype == "Password":
 			continue
-		if cast_value(df.fieldtype, previous.get(df.fieldname)) != cast_value(
+		if _cast_value(df.fieldtype, previous.get(df.fieldname)) != _cast_value(
 			df.fieldtype, doc.get(df.fieldname)
 		):
 			label = _(df.label or df.fieldname)
@@ -707,7 +736,7 @@ def _default_value(df: _dict) -> Any:
 			return frappe.utils.nowtime()
 		if default == "__user":
 			return frappe.session.user
-	return cast_value(df.fieldtype, default)
+	return _cast_value(df.fieldtype, default)
 
 
 def _ts(value: Any) -> str:

@@ -15,7 +15,7 @@ _index_lock = threading.Lock()
 _doctype_index: dict[tuple[str, ...], dict[str, tuple[str, str, str]]] = {}
 _meta_cache: dict[str, Meta] = {}
 
-DOCFIELD_DEFAULTS = {
+_DOCFIELD_DEFAULTS = {
 	"reqd": 0,
 	"unique": 0,
 	"read_only": 0,
@@ -34,35 +34,35 @@ DOCFIELD_DEFAULTS = {
 
 def get_meta(doctype: str, cached: bool = True) -> Meta:
 	"""The Meta of `doctype`; DoesNotExistError when no available app defines it."""
-	path = get_doctype_json_path(doctype)
+	path = _get_doctype_json_path(doctype)
 	meta = _meta_cache.get(path) if cached else None
 	if meta is None:
-		meta = Meta(load_doctype_json(path))
+		meta = Meta(_load_doctype_json(path))
 		_meta_cache[path] = meta
 	return meta
 
 
-def load_doctype_json(path: str) -> dict:
+def _load_doctype_json(path: str) -> dict:
 	with open(path) as f:
 		return json.load(f)
 
 
-def get_doctype_json_path(doctype: str) -> str:
-	entry = get_doctype_index().get(doctype)
+def _get_doctype_json_path(doctype: str) -> str:
+	entry = _get_doctype_index().get(doctype)
 	if not entry:
 		raise frappe.DoesNotExistError(frappe._("DocType {0} not found").format(doctype))
 	return entry[2]
 
 
-def get_doctype_app_module(doctype: str) -> tuple[str, str]:
+def _get_doctype_app_module(doctype: str) -> tuple[str, str]:
 	"""(app, module folder) of a DocType."""
-	entry = get_doctype_index().get(doctype)
+	entry = _get_doctype_index().get(doctype)
 	if not entry:
 		raise frappe.DoesNotExistError(frappe._("DocType {0} not found").format(doctype))
 	return entry[0], entry[1]
 
 
-def get_doctype_index() -> dict[str, tuple[str, str, str]]:
+def _get_doctype_index() -> dict[str, tuple[str, str, str]]:
 	"""DocType name -> (app, module folder, json path) for every available app."""
 	apps = tuple(_available_apps())
 	index = _doctype_index.get(apps)
@@ -82,15 +82,13 @@ def _available_apps() -> list[str]:
 
 
 def _build_index(apps: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
-	from frappe.modules import get_app_modules
-
 	index: dict[str, tuple[str, str, str]] = {}
 	for app in apps:
 		try:
 			app_path = frappe.get_pymodule_path(app)
 		except ImportError:
 			continue
-		for module in get_app_modules(app):
+		for module in frappe.get_module_list(app):
 			module_folder = frappe.scrub(module)
 			doctype_dir = os.path.join(app_path, module_folder, "doctype")
 			if not os.path.isdir(doctype_dir):
@@ -105,8 +103,8 @@ def _build_index(apps: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
 	return index
 
 
-def get_app_doctypes(app: str) -> list[str]:
-	return [name for name, entry in get_doctype_index().items() if entry[0] == app]
+def _get_app_doctypes(app: str) -> list[str]:
+	return [name for name, entry in _get_doctype_index().items() if entry[0] == app]
 
 
 def clear_meta_cache(doctype: str | None = None) -> None:
@@ -120,7 +118,9 @@ def clear_meta_cache(doctype: str | None = None) -> None:
 class Meta:
 	"""Metadata of one DocType: its fields, permissions and settings."""
 
-	def __init__(self, data: dict):
+	def __init__(self, doctype):
+		"""`doctype`: a DocType name (its JSON is read) or the DocType's data (a dict)."""
+		data = doctype if isinstance(doctype, dict) else _load_doctype_json(_get_doctype_json_path(doctype))
 		self._data = _dict(data)
 		self.name = data["name"]
 		self.fields = [_docfield(df, self.name) for df in data.get("fields", [])]
@@ -131,20 +131,21 @@ class Meta:
 		self._link_fields = [df for df in self.fields if df["fieldtype"] == "Link"]
 		self._dynamic_link_fields = [df for df in self.fields if df["fieldtype"] == "Dynamic Link"]
 		self._select_fields = [df for df in self.fields if df["fieldtype"] == "Select"]
-		self._password_fields = [df for df in self.fields if df["fieldtype"] == "Password"]
 
 	def __getattr__(self, key: str) -> Any:
 		if key.startswith("__"):
 			raise AttributeError(key)
 		return self._data.get(key)
 
-	def get(self, key: str, default: Any = None) -> Any:
+	def get(self, key, filters=None, limit=None, default=None):
 		"""A DocType property; `get("fields", {"fieldtype": "Link"})` filters fields as in Frappe."""
+		if filters is not None and not isinstance(filters, dict):
+			default, filters = filters, None  # meta.get("key", "default")
 		if key in ("fields", "permissions"):
 			rows = self.fields if key == "fields" else self.permissions
-			if isinstance(default, dict):
-				return [row for row in rows if all(row.get(k) == v for k, v in default.items())]
-			return rows
+			if filters:
+				rows = [row for row in rows if all(row.get(k) == v for k, v in filters.items())]
+			return rows[:limit] if limit else rows
 		value = self._data.get(key)
 		return default if value is None else value
 
@@ -215,22 +216,19 @@ class Meta:
 	def get_select_fields(self) -> list[_dict]:
 		return self._select_fields
 
-	def get_password_fields(self) -> list[_dict]:
-		return self._password_fields
-
 	def get_fieldnames_with_value(self) -> list[str]:
 		return [df.fieldname for df in self.fields if df.fieldtype not in no_value_fields and df.fieldname]
 
 	def get_data_fields(self) -> list[_dict]:
 		return [df for df in self.fields if df.fieldtype not in no_value_fields and df.fieldname]
 
-	def default_columns(self) -> list[str]:
+	def _default_columns(self) -> list[str]:
 		return list(default_fields) + (list(child_table_fields) if self.istable else [])
 
 	def get_valid_columns(self) -> list[str]:
 		"""Every column of this DocType's table, standard ones first."""
 		if self._valid_columns is None:
-			self._valid_columns = self.default_columns() + self.get_fieldnames_with_value()
+			self._valid_columns = self._default_columns() + self.get_fieldnames_with_value()
 		return self._valid_columns
 
 	def get_title_field(self) -> str:
@@ -246,12 +244,9 @@ class Meta:
 	def is_nested_set(self) -> bool:
 		return bool(self._data.get("is_tree"))
 
-	def has_web_view(self) -> bool:
-		return bool(self._data.get("has_web_view"))
-
 
 def _docfield(df: dict, parent: str) -> _dict:
-	field = _dict(DOCFIELD_DEFAULTS)
+	field = _dict(_DOCFIELD_DEFAULTS)
 	field.update(df)
 	field.parent = parent
 	return field

@@ -12,36 +12,19 @@ from frappe import _
 if TYPE_CHECKING:
 	from frappe.model.document import Document
 
-SERIES_HASHES = re.compile(r"#+")
-FORMAT_PART = re.compile(r"\{([^{}]*)\}")
+_SERIES_HASHES = re.compile(r"#+")
+_FORMAT_PART = re.compile(r"\{([^{}]*)\}")
 
 
-def set_new_name(doc: Document, set_name: str | None = None, set_child_names: bool = True) -> None:
-	"""Give `doc` (and its child rows) a name, following its DocType's autoname rule."""
-	if not doc.flags.name_set:
-		_name_document(doc, set_name)
-		doc.flags.name_set = True
-	if set_child_names:
-		for d in doc.get_all_children():
-			_name_document(d, None)
-
-
-def _name_document(doc: Document, set_name: str | None) -> None:
-	meta = doc.meta
-	autoname = (meta.autoname or "").strip()
-	if doc.get("__newname") and autoname.lower() == "prompt":
-		doc.name = doc.get("__newname")
-		validate_name(doc)
-		return
-	if set_name:
-		doc.name = set_name
-		validate_name(doc)
-		return
+def set_new_name(doc):
+	"""Set the `name` of `doc` by its DocType's rule: `autoname` method, `autoname` property, else hash."""
 	if hasattr(doc, "run_method"):
 		doc.run_method("before_naming")
+	meta = doc.meta
+	autoname = (meta.autoname or "").strip()
 	if autoname.lower() not in ("prompt", "uuid") and not frappe.flags.in_import:
 		doc.name = None
-	if autoname.lower() == "autoincrement":
+	if autoname.lower() == "autoincrement" and not meta.issingle:
 		return
 	if meta.issingle:
 		doc.name = doc.doctype
@@ -51,7 +34,7 @@ def _name_document(doc: Document, set_name: str | None) -> None:
 		_name_from_rule(autoname, doc)
 	if not doc.name:
 		doc.name = make_autoname("hash", doc.doctype)
-	validate_name(doc)
+	doc.name = validate_name(doc.doctype, doc.name)
 
 
 def _name_from_rule(autoname: str, doc: Document) -> None:
@@ -78,11 +61,6 @@ def _name_from_rule(autoname: str, doc: Document) -> None:
 		doc.name = _format_autoname(autoname[len("format:") :], doc)
 	elif "#" in autoname:
 		doc.name = make_autoname(autoname, doc.doctype, doc)
-
-
-def set_child_name(d: Document) -> None:
-	if not d.name:
-		d.name = make_autoname("hash", d.doctype)
 
 
 def make_autoname(key: str = "", doctype: str = "", doc: Document | None = None) -> str:
@@ -147,12 +125,12 @@ def _format_autoname(pattern: str, doc: Document) -> str:
 	resolved_parts: list[str] = []
 	counter_digits = 0
 	for piece in re.split(r"(\{[^{}]*\})", pattern):
-		match = FORMAT_PART.fullmatch(piece)
+		match = _FORMAT_PART.fullmatch(piece)
 		if not match:
 			resolved_parts.append(piece)
 			continue
 		token = match.group(1)
-		if SERIES_HASHES.fullmatch(token):
+		if _SERIES_HASHES.fullmatch(token):
 			counter_digits = len(token)
 			resolved_parts.append("\0")
 		elif token in dates:
@@ -210,29 +188,31 @@ def _default_series(doc: Document) -> str | None:
 	return df.default or (options[0] if options else None)
 
 
-def validate_name(doc: Document) -> str:
-	"""Names are trimmed, non-empty and free of the characters Frappe forbids (`<`, `>`)."""
-	if doc.name is None or isinstance(doc.name, int):
-		return doc.name
-	name = str(doc.name).strip()
+def validate_name(doctype: str, name: int | str):
+	"""The name trimmed; NameError when empty, reserved or with the characters Frappe forbids (`<`, `>`)."""
 	if not name:
-		frappe.throw(_("No Name Specified for {0}").format(_(doc.doctype)))
-	if name.startswith("New " + doc.doctype):
+		frappe.throw(_("No Name Specified for {0}").format(doctype))
+	if isinstance(name, int):
+		if (frappe.get_meta(doctype).autoname or "").lower() == "autoincrement":
+			return name
+		frappe.throw(_("Invalid name type (integer) for varchar name column"), frappe.NameError)
+	name = str(name)
+	if name.startswith("New " + doctype):
 		frappe.throw(
 			_("There were some errors setting the name, please contact the administrator"), frappe.NameError
 		)
-	if name == doc.doctype and name != "DocType" and not frappe.get_meta(doc.doctype).issingle:
-		frappe.throw(_("Name of {0} cannot be {1}").format(_(doc.doctype), name), frappe.NameError)
+	name = name.strip()
+	if not frappe.get_meta(doctype).get("issingle") and (doctype == name) and (name != "DocType"):
+		frappe.throw(_("Name of {0} cannot be {1}").format(doctype, name), frappe.NameError)
 	if re.search(r"[<>\n\r\t]", name):
 		frappe.throw(
 			_("Name cannot contain special characters like {0}").format("'<', '>'"), frappe.NameError
 		)
 	if len(name) > 140:
 		frappe.throw(
-			_("Name of {0} cannot be longer than 140 characters").format(_(doc.doctype)),
+			_("Name of {0} cannot be longer than 140 characters").format(_(doctype)),
 			frappe.InvalidNameError,
 		)
-	doc.name = name
 	return name
 
 

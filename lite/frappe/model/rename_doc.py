@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import frappe
 from frappe import _
-from frappe.model.meta import get_doctype_index
+from frappe.model.meta import _get_doctype_index
 
 
 def rename_doc(
@@ -53,7 +53,7 @@ def rename_doc(
 		_rename_parent_and_children(doctype, old, new, meta)
 	_update_link_fields(doctype, old, new)
 	_update_dynamic_links(doctype, old, new)
-	if frappe.db.table_exists("tabFile"):
+	if frappe.db.table_exists("File"):
 		frappe.db.sql(
 			"update `tabFile` set attached_to_name=%s where attached_to_doctype=%s and attached_to_name=%s",
 			(str(new), doctype, str(old)),
@@ -127,8 +127,7 @@ def validate_rename(
 		frappe.throw(_("{0} not allowed to be renamed").format(_(doctype)))
 	if isinstance(new, int):
 		return new
-	probe = frappe._dict(doctype=doctype, name=new)
-	return validate_name(probe)
+	return validate_name(doctype, new)
 
 
 def _rename_parent_and_children(doctype: str, old, new, meta) -> None:
@@ -145,7 +144,7 @@ def _rename_parent_and_children(doctype: str, old, new, meta) -> None:
 
 
 def _update_link_fields(doctype: str, old, new) -> None:
-	for other in get_doctype_index():
+	for other in _get_doctype_index():
 		meta = frappe.get_meta(other)
 		for link in meta.get_link_fields():
 			if link.options != doctype:
@@ -155,7 +154,7 @@ def _update_link_fields(doctype: str, old, new) -> None:
 					"update tabSingles set value=%s where doctype=%s and field=%s and value=%s",
 					(str(new), other, link.fieldname, str(old)),
 				)
-			elif frappe.db.table_exists(f"tab{other}"):
+			elif frappe.db.table_exists(other):
 				frappe.db.sql(
 					f"update `tab{other}` set `{link.fieldname}`=%s where `{link.fieldname}`=%s",
 					(str(new), str(old)),
@@ -163,9 +162,9 @@ def _update_link_fields(doctype: str, old, new) -> None:
 
 
 def _update_dynamic_links(doctype: str, old, new) -> None:
-	for other in get_doctype_index():
+	for other in _get_doctype_index():
 		meta = frappe.get_meta(other)
-		if meta.issingle or not frappe.db.table_exists(f"tab{other}"):
+		if meta.issingle or not frappe.db.table_exists(other):
 			continue
 		for link in meta.get_dynamic_link_fields():
 			if not meta.has_field(link.options):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import frappe
-from frappe.database.schema import create_core_tables, sync_table
-from frappe.model.meta import clear_meta_cache, get_app_doctypes
+from frappe_lite.schema import create_core_tables, sync_table
 
-DOCTYPE_RECORD_FIELDS = (
+import frappe
+from frappe.model.meta import _get_app_doctypes, clear_meta_cache
+
+_DOCTYPE_RECORD_FIELDS = (
 	"module",
 	"istable",
 	"issingle",
@@ -22,40 +23,37 @@ DOCTYPE_RECORD_FIELDS = (
 )
 
 
-def sync_for(app: str, force: bool = False, reset_permissions: bool = False) -> list[str]:
-	"""Sync the tables and DocType / Module Def records of every DocType of `app`; returns their names."""
+def sync_for(app_name, force=0, reset_permissions=False):
+	"""Sync the tables and DocType / Module Def records of every DocType of `app_name`."""
 	clear_meta_cache()
 	create_core_tables()
-	doctypes = sorted(get_app_doctypes(app))
+	doctypes = sorted(_get_app_doctypes(app_name))
 	for doctype in doctypes:
 		sync_table(doctype)
 	frappe.clear_cache()
-	sync_doctype_records(app)
+	_sync_doctype_records(app_name)
 	return doctypes
 
 
-def sync_all(force: bool = False, verbose: bool = False) -> None:
+def sync_all(force=0, reset_permissions=False):
 	"""Sync every installed app, frappe first."""
 	for app in frappe.get_installed_apps():
-		if verbose:
-			print(f"Updating DocTypes for {app}")
-		sync_for(app, force=force)
+		sync_for(app, force, reset_permissions=reset_permissions)
 
 
 # ---------------------------------------------------------------------------------------------
 # DocType and Module Def records
 
 
-def sync_doctype_records(app: str) -> None:
+def _sync_doctype_records(app: str) -> None:
 	"""Keep a Module Def row per module and a DocType row per DocType of `app`, so Links validate."""
 	from frappe.model.meta import get_meta
-	from frappe.modules import get_app_modules
 
-	for module in get_app_modules(app):
+	for module in frappe.get_module_list(app):
 		_upsert("Module Def", module, {"module_name": module, "app_name": app, "custom": 0})
-	for doctype in sorted(get_app_doctypes(app)):
+	for doctype in sorted(_get_app_doctypes(app)):
 		meta = get_meta(doctype, cached=False)
-		values = {field: meta.get(field) for field in DOCTYPE_RECORD_FIELDS}
+		values = {field: meta.get(field) for field in _DOCTYPE_RECORD_FIELDS}
 		for field in ("istable", "issingle", "is_submittable", "is_tree", "editable_grid", "track_changes"):
 			values[field] = int(values[field] or 0)
 		values.update(app=app, custom=0)

@@ -1,5 +1,6 @@
-"""Frappe's test case classes: `from frappe.tests import IntegrationTestCase, UnitTestCase`."""
+"""Frappe's test case classes and helpers: `from frappe.tests import IntegrationTestCase, UnitTestCase`."""
 
-from frappe.tests.classes import IntegrationTestCase, UnitTestCase
+from .classes import *
+from .classes.context_managers import *
 
-__all__ = ["IntegrationTestCase", "UnitTestCase"]
+global_test_dependencies = ["User"]

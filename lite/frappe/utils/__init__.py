@@ -8,13 +8,27 @@ from typing import Any
 import frappe
 from frappe.utils.data import *  # noqa: F403 - Frappe re-exports data helpers here
 from frappe.utils.data import cstr, get_url
+from frappe.utils.html_utils import sanitize_html  # noqa: F401
 
 
-def get_fullname(user: str | None = None) -> str:
-	"""The full name of `user` (default: the session user)."""
-	from frappe.utils.user import get_fullname as _get_fullname
+def get_fullname(user=None):
+	"""Get the full name (first name + last name) of the user from User"""
+	if not user:
+		user = frappe.session.user
 
-	return _get_fullname(user or frappe.session.user)
+	if not hasattr(frappe.local, "fullnames"):
+		frappe.local.fullnames = {}
+
+	if not frappe.local.fullnames.get(user):
+		p = frappe.db.get_value("User", user, ["first_name", "last_name"], as_dict=True)
+		if p:
+			frappe.local.fullnames[user] = (
+				" ".join(filter(None, [p.get("first_name"), p.get("last_name")])) or user
+			)
+		else:
+			frappe.local.fullnames[user] = user
+
+	return frappe.local.fullnames.get(user)
 
 
 def get_traceback(with_context: bool = False) -> str:
@@ -92,3 +106,33 @@ def validate_phone_number(phone_number: str | None, throw: bool = False) -> bool
 			frappe.InvalidPhoneNumberError,
 		)
 	return valid
+
+
+class CallbackManager:
+	"""Functions to call later, in the order they were added (`frappe.db.after_commit`...)."""
+
+	__slots__ = ("_functions",)
+
+	def __init__(self) -> None:
+		from collections import deque
+
+		self._functions = deque()
+
+	def add(self, func) -> None:
+		"""Add a function to queue, functions are executed in order of addition."""
+		self._functions.append(func)
+
+	def __call__(self, func) -> None:
+		self.add(func)
+
+	def run(self):
+		"""Run all functions in queue"""
+		while self._functions:
+			_func = self._functions.popleft()
+			_func()
+
+	def reset(self):
+		self._functions.clear()
+
+	def __len__(self) -> int:
+		return len(self._functions)

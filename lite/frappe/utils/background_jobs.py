@@ -17,16 +17,18 @@ import traceback
 import uuid
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 import frappe
 from frappe import _
+from frappe.utils import CallbackManager
 
-DEFAULT_QUEUES = ("default", "short", "long")
-DEFAULT_TIMEOUTS = {"default": 300, "short": 300, "long": 1500}
+_DEFAULT_QUEUES = ("default", "short", "long")
+_DEFAULT_TIMEOUTS = {"default": 300, "short": 300, "long": 1500}
 RQ_JOB_FAILURE_TTL = 7 * 24 * 60 * 60
 RQ_RESULTS_TTL = 10 * 60
-KEEP_FINISHED_JOBS = 500
+_KEEP_FINISHED_JOBS = 500
 
 
 class JobTimeoutException(Exception):
@@ -81,11 +83,11 @@ def enqueue(
 		or (method if isinstance(method, str) else getattr(method, "__name__", str(method))),
 		"is_async": is_async,
 		"kwargs": kwargs,
-		"sites_path": frappe.local.sites_path,
 	}
 	if not is_async:
 		# in tests, a synchronous job still goes through execute_job, in the current context
 		return execute_job(**queue_args)
+	queue_args = {**queue_args, "sites_path": frappe.local.sites_path}  # for _execute_job_at
 
 	validate_queue(queue)
 	timeout = timeout or get_queues_timeout().get(queue) or 300
@@ -96,7 +98,7 @@ def enqueue(
 		if use_rq:
 			return _enqueue_rq(queue, queue_args, timeout, namespaced_id, at_front, on_success, on_failure)
 		return _pool.submit(
-			InProcessJob(namespaced_id, queue, queue_args, timeout, on_success, on_failure), at_front
+			_InProcessJob(namespaced_id, queue, queue_args, timeout, on_success, on_failure), at_front
 		)
 
 	if enqueue_after_commit:
@@ -132,29 +134,42 @@ def run_doc_method(doctype: str, name: str, doc_method: str, **kwargs) -> Any:
 	return getattr(frappe.get_doc(doctype, name), doc_method)(**kwargs)
 
 
-def execute_job(
-	site: str,
-	method: str | Callable,
-	event: str | None,
-	job_name: str,
-	kwargs: dict,
-	user: str | None = None,
-	is_async: bool = True,
-	retry: int = 0,
-	sites_path: str | None = None,
-) -> Any:
+# where a worker of this process finds the sites (a bench worker runs inside the sites folder: ".")
+_job_sites_path: ContextVar[str] = ContextVar("job_sites_path", default=".")
+
+
+def _execute_job_at(sites_path: str, **job) -> Any:
+	"""`execute_job` for sites in `sites_path` (the worker threads of a process that is not in the sites folder)."""
+	token = _job_sites_path.set(sites_path)
+	try:
+		return execute_job(**job)
+	finally:
+		_job_sites_path.reset(token)
+
+
+def execute_job(site, method, event, job_name, kwargs, user=None, is_async=True, retry=0):
 	"""Run one job: in its own site context when async, commit on success, roll back and log on failure."""
 	retval = None
 	if is_async:
-		frappe.init(site, sites_path=sites_path, force=True)
-		frappe.connect(set_admin_as_user=False)
-		frappe.set_user(user or "Administrator")
+		frappe.init(site, sites_path=_job_sites_path.get(), force=True)
+		frappe.connect()
+		if user:
+			frappe.set_user(user)
 
 	if isinstance(method, str):
 		method_name = method
 		method = frappe.get_attr(method)
 	else:
 		method_name = f"{method.__module__}.{method.__qualname__}"
+
+	frappe.local.job = frappe._dict(
+		site=site,
+		method=method_name,
+		job_name=job_name,
+		kwargs=kwargs,
+		user=user,
+		after_job=CallbackManager(),
+	)
 
 	retry_job = False
 	try:
@@ -182,6 +197,7 @@ def execute_job(
 		try:
 			for after_job_task in frappe.get_hooks("after_job"):
 				frappe.call(after_job_task, method=method_name, kwargs=kwargs, result=retval)
+			frappe.local.job.after_job.run()
 		finally:
 			if is_async:
 				frappe.destroy()
@@ -197,7 +213,6 @@ def execute_job(
 			user=user,
 			is_async=is_async,
 			retry=retry + 1,
-			sites_path=sites_path,
 		)
 	return retval
 
@@ -208,7 +223,7 @@ def execute_job(
 
 def get_queues_timeout() -> dict[str, int]:
 	"""Default timeout per queue, with custom queues from the `workers` config."""
-	timeouts = dict(DEFAULT_TIMEOUTS)
+	timeouts = dict(_DEFAULT_TIMEOUTS)
 	for name, worker in (frappe.conf.get("workers") or {}).items():
 		timeouts[name] = (worker or {}).get("timeout") or 300
 	return timeouts
@@ -259,7 +274,7 @@ def get_job(job_id: str):
 		from rq.job import Job
 
 		try:
-			return Job.fetch(rq_job_id(namespaced), connection=get_redis_conn())
+			return Job.fetch(_rq_job_id(namespaced), connection=get_redis_conn())
 		except NoSuchJobError:
 			return None
 	return _pool.get(namespaced)
@@ -295,26 +310,11 @@ def _pending_job_kwargs(queue: str | None) -> list[dict]:
 	return out
 
 
-def wait_for_jobs(timeout: float = 30) -> bool:
-	"""Block until no job is queued or running (in-process pool, or the RQ queues); False on timeout."""
-	deadline = time.monotonic() + timeout
-	if frappe.conf.get("redis_queue"):
-		idle_checks = 0
-		while time.monotonic() < deadline:
-			# twice in a row: a job just dequeued is briefly in no registry
-			idle_checks = idle_checks + 1 if not _pending_job_kwargs(None) else 0
-			if idle_checks >= 2:
-				return True
-			time.sleep(0.2)
-		return False
-	return _pool.wait_idle(deadline - time.monotonic())
-
-
 # ---------------------------------------------------------------------------------------------
 # in-process pool
 
 
-class InProcessJob:
+class _InProcessJob:
 	"""A job of the in-process pool (attributes named as on an RQ Job)."""
 
 	def __init__(self, job_id: str, queue: str, kwargs: dict, timeout: int, on_success=None, on_failure=None):
@@ -354,7 +354,7 @@ class InProcessJob:
 		return self.status == "failed"
 
 	def __repr__(self) -> str:
-		return f"<InProcessJob {self.id} {self.description} {self.status}>"
+		return f"<_InProcessJob {self.id} {self.description} {self.status}>"
 
 
 class _Pool:
@@ -363,11 +363,11 @@ class _Pool:
 	def __init__(self):
 		self.cond = threading.Condition()
 		self.queues: dict[str, deque] = defaultdict(deque)
-		self.jobs: OrderedDict[str, InProcessJob] = OrderedDict()
+		self.jobs: OrderedDict[str, _InProcessJob] = OrderedDict()
 		self.threads: dict[str, list[threading.Thread]] = defaultdict(list)
 		self.running = 0
 
-	def submit(self, job: InProcessJob, at_front: bool = False) -> InProcessJob:
+	def submit(self, job: _InProcessJob, at_front: bool = False) -> _InProcessJob:
 		with self.cond:
 			self.jobs.pop(job.id, None)
 			self.jobs[job.id] = job
@@ -380,11 +380,11 @@ class _Pool:
 			self.cond.notify_all()
 		return job
 
-	def get(self, job_id: str) -> InProcessJob | None:
+	def get(self, job_id: str) -> _InProcessJob | None:
 		with self.cond:
 			return self.jobs.get(job_id)
 
-	def pending(self, queue: str | None = None) -> list[InProcessJob]:
+	def pending(self, queue: str | None = None) -> list[_InProcessJob]:
 		with self.cond:
 			return [
 				j
@@ -404,7 +404,7 @@ class _Pool:
 
 	def start(self, queues: list[str] | None = None) -> None:
 		with self.cond:
-			for queue in queues or DEFAULT_QUEUES:
+			for queue in queues or _DEFAULT_QUEUES:
 				self._ensure_workers(queue)
 
 	def _ensure_workers(self, queue: str) -> None:
@@ -420,7 +420,7 @@ class _Pool:
 
 	def _forget_old(self) -> None:
 		finished = [k for k, j in self.jobs.items() if j.status in ("finished", "failed")]
-		for key in finished[: max(0, len(finished) - KEEP_FINISHED_JOBS)]:
+		for key in finished[: max(0, len(finished) - _KEEP_FINISHED_JOBS)]:
 			self.jobs.pop(key, None)
 
 	def _work(self, queue: str) -> None:
@@ -449,7 +449,7 @@ def _pool_size() -> int:
 		return 1
 
 
-def _run_job(job: InProcessJob) -> None:
+def _run_job(job: _InProcessJob) -> None:
 	"""Run `job` in this worker thread; a timer raises JobTimeoutException in it after `timeout` s."""
 	thread_id = threading.get_ident()
 	timer = None
@@ -461,7 +461,7 @@ def _run_job(job: InProcessJob) -> None:
 				timer = threading.Timer(job.timeout, _kill_job, args=(job, thread_id))
 				timer.daemon = True
 				timer.start()
-			result = execute_job(**job.kwargs)
+			result = _execute_job_at(**job.kwargs)
 		finally:
 			with job._guard:
 				job._running = False
@@ -478,7 +478,7 @@ def _run_job(job: InProcessJob) -> None:
 		job.done.set()
 
 
-def _kill_job(job: InProcessJob, thread_id: int) -> None:
+def _kill_job(job: _InProcessJob, thread_id: int) -> None:
 	with job._guard:
 		if job._running:
 			ctypes.pythonapi.PyThreadState_SetAsyncExc(
@@ -513,7 +513,7 @@ _pool = _Pool()
 _rq_threads: list[tuple[threading.Thread, threading.Event]] = []
 
 
-def start_inprocess_workers(queues: list[str] | None = None) -> None:
+def _start_inprocess_workers(queues: list[str] | None = None) -> None:
 	"""Start this process's worker threads now (`huf serve`).
 
 	Without `redis_queue`: the in-process pool (which otherwise starts on the first enqueue).
@@ -551,8 +551,8 @@ def start_inprocess_workers(queues: list[str] | None = None) -> None:
 	_rq_threads.append((thread, stop))
 
 
-def stop_inprocess_workers(timeout: float = 10) -> None:
-	"""Stop the RQ consumer threads started by `start_inprocess_workers` (pool threads are daemons)."""
+def _stop_inprocess_workers(timeout: float = 10) -> None:
+	"""Stop the RQ consumer threads started by `_start_inprocess_workers` (pool threads are daemons)."""
 	while _rq_threads:
 		thread, stop = _rq_threads.pop()
 		stop.set()
@@ -563,17 +563,17 @@ def stop_inprocess_workers(timeout: float = 10) -> None:
 # RQ
 
 
-def get_redis_conn(redis_url: str | None = None):
+def get_redis_conn(username=None, password=None):
 	"""The Redis connection of the job queue (`redis_queue` in the site / common config)."""
-	from frappe.utils.caching import get_backend
+	from frappe_lite.cache import get_backend
 
-	url = redis_url or frappe.conf.get("redis_queue")
+	url = frappe.conf.get("redis_queue")
 	if not url:
 		frappe.throw(_("`redis_queue` is not set in the site config"))
 	return get_backend(url)
 
 
-def rq_job_id(job_id: str) -> str:
+def _rq_job_id(job_id: str) -> str:
 	"""RQ accepts only letters, digits, `_` and `-` in job ids: map `site::id` onto that, collision-free."""
 	if re.fullmatch(r"[A-Za-z0-9_-]+", job_id):
 		return job_id
@@ -585,7 +585,7 @@ def get_bench_id() -> str:
 	bench_id = frappe.conf.get("bench_id")
 	if bench_id:
 		return bench_id
-	sites_path = getattr(frappe.local, "sites_path", None) or frappe.get_sites_path()
+	sites_path = getattr(frappe.local, "sites_path", None) or "."
 	return "huf-" + hashlib.sha1(os.path.abspath(sites_path).encode()).hexdigest()[:10]
 
 
@@ -610,14 +610,14 @@ def _enqueue_rq(
 	q = get_queue(queue)
 	try:
 		# a finished job with the same id would keep its old arguments (rq#793)
-		Job.fetch(rq_job_id(job_id), connection=q.connection).delete()
+		Job.fetch(_rq_job_id(job_id), connection=q.connection).delete()
 	except NoSuchJobError:
 		pass
 	return q.enqueue_call(
-		"frappe.utils.background_jobs.execute_job",
+		"frappe.utils.background_jobs._execute_job_at",
 		kwargs=queue_args,
 		timeout=timeout,
-		job_id=rq_job_id(job_id),
+		job_id=_rq_job_id(job_id),
 		at_front=at_front,
 		on_success=Callback(on_success) if on_success else None,
 		on_failure=Callback(on_failure) if on_failure else None,
@@ -626,7 +626,13 @@ def _enqueue_rq(
 	)
 
 
-def start_worker(queue: str | None = None, burst: bool = False, quiet: bool = False) -> None:
+def start_worker(
+	queue: str | None = None,
+	quiet: bool = False,
+	rq_username: str | None = None,
+	rq_password: str | None = None,
+	burst: bool = False,
+) -> None:
 	"""Consume jobs of the RQ queues (all, or `queue`, comma separated) until stopped (or empty, with burst)."""
 	if not getattr(frappe.local, "conf", None):
 		frappe.local.conf = frappe._dict(frappe.get_site_config())

@@ -45,7 +45,7 @@ _TEXT_FIELDTYPES = (
 	"JSON",
 )
 
-DateTimeLike = str | datetime.date | datetime.datetime
+_DateTimeLike = str | datetime.date | datetime.datetime
 
 
 def _conf() -> Any:
@@ -157,7 +157,7 @@ def nowtime() -> str:
 	return now_datetime().strftime(TIME_FORMAT)
 
 
-def get_timestamp(date: DateTimeLike) -> float:
+def get_timestamp(date: _DateTimeLike) -> float:
 	"""Seconds since the epoch at the start of `date` (local time)."""
 	import time
 
@@ -450,8 +450,9 @@ def get_weekdays() -> list[str]:
 	return ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
-def get_weekday(dt: datetime.datetime | None = None) -> str:
-	return get_weekdays()[(dt or now_datetime()).weekday()]
+def get_weekday(datetime: datetime.datetime | None = None) -> str:  # noqa: F811 - Frappe's parameter name
+	"""The weekday name (e.g. 'Sunday') of `datetime` (default: now)."""
+	return get_weekdays()[(get_datetime(datetime) if datetime else now_datetime()).weekday()]
 
 
 def pretty_date(iso_datetime: Any) -> str:
@@ -610,9 +611,6 @@ def cstr(s: Any, encoding: str = "utf-8") -> str:
 	return str(s)
 
 
-as_unicode = cstr
-
-
 def encode(obj: Any, encoding: str = "utf-8") -> Any:
 	"""str (or a list of str) to bytes; other values pass through."""
 	if isinstance(obj, list):
@@ -620,6 +618,45 @@ def encode(obj: Any, encoding: str = "utf-8") -> Any:
 	if isinstance(obj, str):
 		return obj.encode(encoding)
 	return obj
+
+
+def safe_encode(param, encoding="utf-8"):
+	try:
+		param = param.encode(encoding)
+	except Exception:
+		pass
+	return param
+
+
+def safe_decode(param, encoding="utf-8", fallback_map: dict | None = None):
+	"""Decode bytes to text (values that are not bytes pass through)."""
+	try:
+		param = param.decode(encoding)
+	except LookupError:
+		try:
+			param = param.decode((fallback_map or {}).get(encoding, "utf-8"))
+		except Exception:
+			pass
+	except Exception:
+		pass
+	return param
+
+
+def as_unicode(text, encoding: str = "utf-8") -> str:
+	"""Convert to unicode if required."""
+	if isinstance(text, str):
+		return text
+	elif text is None:
+		return ""
+	elif isinstance(text, bytes):
+		return str(text, encoding)
+	else:
+		return str(text)
+
+
+def bold(text: str | int | float) -> str:
+	"""Return `text` wrapped in `<strong>` tags."""
+	return f"<strong>{text}</strong>"
 
 
 def sbool(x: Any) -> Any:
@@ -678,9 +715,10 @@ def strip(val: str | None, chars: str | None = None) -> str:
 	return (val or "").replace("\ufeff", "").replace("\u200b", "").strip(chars)
 
 
-def get_abbr(text: str, max_len: int = 2) -> str:
+def get_abbr(string: str, max_len: int = 2) -> str:
+	"""The initials of the words of `string` (at most `max_len`)."""
 	abbr = ""
-	for part in text.split(" "):
+	for part in string.split(" "):
 		if len(abbr) < max_len and part:
 			abbr += part[0]
 	return abbr or "?"
@@ -734,8 +772,9 @@ def is_subset(list_a: list, list_b: list) -> bool:
 	return set(list_a) <= set(list_b)
 
 
-def dict_with_keys(d: dict, keys: Container) -> dict:
-	return {k: v for k, v in d.items() if k in keys}
+def dict_with_keys(dict, keys):  # noqa: A002 - Frappe's parameter name
+	"""Return a new dict with a subset of keys."""
+	return {k: v for k, v in dict.items() if k in keys}
 
 
 def quoted(url: str) -> str:
@@ -744,17 +783,6 @@ def quoted(url: str) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # JSON
-
-
-def is_json(text: Any) -> bool:
-	"""Whether `text` is a string holding valid JSON."""
-	if not isinstance(text, str):
-		return False
-	try:
-		json.loads(text)
-	except ValueError:
-		return False
-	return True
 
 
 def parse_json(val: Any) -> Any:
@@ -774,10 +802,10 @@ def safe_json_loads(*args: Any) -> Any:
 	return results[0] if len(results) == 1 else tuple(results)
 
 
-def validate_json_string(text: str) -> None:
-	"""Raise ValidationError unless `text` is valid JSON."""
+def validate_json_string(string: str) -> None:
+	"""Raise ValidationError unless `string` is valid JSON."""
 	try:
-		json.loads(text)
+		json.loads(string)
 	except (TypeError, ValueError):
 		raise frappe.ValidationError(frappe._("Invalid JSON")) from None
 

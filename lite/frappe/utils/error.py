@@ -6,7 +6,7 @@ import re
 
 import frappe
 
-MASK = "********"
+_MASK = "********"
 _SECRET_PATTERNS = (
 	# Authorization headers, in header, dict or repr form: keep the name, hide the credentials
 	re.compile(r"(?i)(\bauthorization[\"']?\s*[:=]\s*[\"']?)[^\"'\r\n,}]+"),
@@ -22,12 +22,12 @@ _SECRET_PATTERNS = (
 )
 
 
-def scrub_secrets(text: str | None) -> str | None:
+def _scrub_secrets(text: str | None) -> str | None:
 	"""`text` with credentials (Authorization headers, API keys, passwords, tokens) masked."""
 	if not text:
 		return text
 	for pattern in _SECRET_PATTERNS:
-		text = pattern.sub(lambda m: m.group(1) + MASK, text)
+		text = pattern.sub(lambda m: m.group(1) + _MASK, text)
 	return text
 
 
@@ -53,18 +53,19 @@ def log_error(
 			traceback = frappe.get_traceback(with_context=True)
 			if not traceback or traceback.startswith("NoneType: None"):
 				traceback = title
-		title = scrub_secrets(str(title))[:140]
-		traceback = scrub_secrets(str(traceback))
+		title = _scrub_secrets(str(title))[:140]
+		traceback = _scrub_secrets(str(traceback))
 		if not getattr(frappe.local, "db", None):
 			_log_to_file(title, traceback)
 			return None
-		error_log = frappe.get_doc(
-			doctype="Error Log",
-			method=title,
-			error=traceback,
-			reference_doctype=reference_doctype,
-			reference_name=reference_name,
+		values = dict(
+			method=title, error=traceback, reference_doctype=reference_doctype, reference_name=reference_name
 		)
+		if defer_insert:
+			# as Frappe's deferred insert: written outside this transaction (which may be rolled back)
+			frappe.enqueue("frappe.utils.error._insert_error_log", queue="short", values=values)
+			return None
+		error_log = frappe.get_doc(doctype="Error Log", **values)
 		error_log.flags.ignore_permissions = True
 		error_log.flags.ignore_links = True
 		return error_log.insert(ignore_permissions=True)
@@ -75,6 +76,33 @@ def log_error(
 
 def _log_to_file(title: str, traceback: str) -> None:
 	try:
-		frappe.logger("frappe").error("%s\n%s", scrub_secrets(str(title)), scrub_secrets(str(traceback)))
+		frappe.logger("frappe").error("%s\n%s", _scrub_secrets(str(title)), _scrub_secrets(str(traceback)))
 	except Exception:
 		pass  # logging an error must never raise
+
+
+def _insert_error_log(values: dict) -> None:
+	error_log = frappe.get_doc(doctype="Error Log", **values)
+	error_log.flags.ignore_links = True
+	error_log.insert(ignore_permissions=True)
+
+
+EXCLUDE_EXCEPTIONS = (
+	frappe.AuthenticationError,
+	frappe.CSRFTokenError,
+	frappe.SecurityException,
+)
+
+
+def log_error_snapshot(exception: Exception):
+	"""Keep an unexpected exception of a request in the Error Log (and the `frappe` log)."""
+	if isinstance(exception, EXCLUDE_EXCEPTIONS):
+		return
+
+	logger = frappe.logger(with_more_info=True)
+
+	try:
+		log_error(title=str(exception), defer_insert=True)
+		logger.error("New Exception collected in error log")
+	except Exception as e:
+		logger.error(f"Could not take error snapshot: {e}", exc_info=True)

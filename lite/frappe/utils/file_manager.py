@@ -9,10 +9,10 @@ import os
 
 import frappe
 from frappe import _
-from frappe.core.doctype.file.file import get_file_url_path
+from frappe.core.doctype.file.file import _get_file_url_path
 from frappe.utils import cint, get_files_path
 
-DEFAULT_MAX_FILE_SIZE = 25 * 1024 * 1024
+_DEFAULT_MAX_FILE_SIZE = 25 * 1024 * 1024
 
 
 class MaxFileSizeReachedError(frappe.ValidationError):
@@ -37,7 +37,7 @@ def save_file(
 	file_size = check_max_file_size(content)
 	content_hash = get_content_hash(content)
 	is_private = cint(is_private)
-	fname = get_file_name(safe_file_name(fname), content_hash[-6:])
+	fname = get_file_name(_safe_file_name(fname), content_hash[-6:])
 	file_url = _existing_file_url(content_hash, is_private)
 	if file_url:
 		fname = file_url.rsplit("/", 1)[-1]
@@ -67,7 +67,7 @@ def write_file(content: bytes, fname: str, is_private: int = 0) -> str:
 	"""Write `content` under the files folder without overwriting; return the file name used."""
 	folder = get_files_path(is_private=is_private)
 	os.makedirs(folder, exist_ok=True)
-	name = safe_file_name(fname)
+	name = _safe_file_name(fname)
 	stem, dot, ext = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
 	for attempt in range(100):
 		candidate = name if attempt == 0 else f"{stem}-{frappe.generate_hash(length=6)}{dot}{ext}"
@@ -106,7 +106,7 @@ def get_file_path(file_name: str) -> str:
 		file_path = "/files/" + file_path
 	if not file_path.startswith(("/private/files/", "/files/")):
 		frappe.throw(_("There is some problem with the file url: {0}").format(file_path))
-	return get_file_url_path(file_path)
+	return _get_file_url_path(file_path)
 
 
 def get_file(fname: str) -> tuple[str, bytes | str]:
@@ -129,7 +129,7 @@ def get_content_hash(content: bytes | str) -> str:
 
 
 def get_max_file_size() -> int:
-	return cint(frappe.conf.get("max_file_size")) or DEFAULT_MAX_FILE_SIZE
+	return cint(frappe.conf.get("max_file_size")) or _DEFAULT_MAX_FILE_SIZE
 
 
 def check_max_file_size(content: bytes) -> int:
@@ -143,7 +143,7 @@ def check_max_file_size(content: bytes) -> int:
 	return len(content)
 
 
-def guess_mimetype(fname: str) -> str | None:
+def _guess_mimetype(fname: str) -> str | None:
 	return mimetypes.guess_type(fname)[0]
 
 
@@ -154,12 +154,12 @@ def _existing_file_url(content_hash: str, is_private: int) -> str | None:
 	)
 	for row in rows:
 		url = row.file_url or ""
-		if url.startswith(("/files/", "/private/files/")) and os.path.isfile(get_file_url_path(url)):
+		if url.startswith(("/files/", "/private/files/")) and os.path.isfile(_get_file_url_path(url)):
 			return url
 	return None
 
 
-def safe_file_name(fname: str) -> str:
+def _safe_file_name(fname: str) -> str:
 	"""The last path component of `fname`, refused when empty or a dot name."""
 	name = os.path.basename(str(fname or "").replace("\\", "/")).replace("\x00", "").strip()
 	if name in ("", ".", ".."):

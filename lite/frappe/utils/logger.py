@@ -1,4 +1,8 @@
-"""`frappe.logger()`: a logging.Logger per module and site writing `<site>/logs/<module>.log` (rotated)."""
+"""`frappe.logger()`: a logging.Logger per module and site writing `<site>/logs/<module>.log` (rotated).
+
+As in Frappe, loggers record ERROR and above, WARNING and above in the development server (`DEV_SERVER`,
+set by `huf serve`), unless `frappe.log_level` (or `set_log_level`) says otherwise.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ from typing import Any
 
 import frappe
 
-loggers: dict[str, logging.Logger] = {}
+default_log_level = logging.WARNING if frappe._dev_server else logging.ERROR
+stream_logging = os.environ.get("FRAPPE_STREAM_LOGGING")
 _lock = threading.Lock()
 _SECRET_KEYS = ("password", "passwd", "secret", "token", "key", "pwd")
 
@@ -23,7 +28,7 @@ def get_logger(
 	filter: Any = None,  # noqa: A002 - Frappe's parameter name
 	max_size: int = 100_000,
 	file_count: int = 20,
-	stream_only: bool = False,
+	stream_only: bool = stream_logging,
 ) -> logging.Logger:
 	"""A logger for `module`: the site's logs folder when a site is active, else stderr."""
 	site = _site_for(allow_site)
@@ -32,11 +37,12 @@ def get_logger(
 	logger_name = f"{module}-{site or 'all'}"
 	site_path = _site_path(site) if site and not stream_only else None
 	key = f"{logger_name}|{site_path}"
+	loggers = frappe.loggers
 	with _lock:
 		if key in loggers:
 			return loggers[key]
 		logger = logging.getLogger(logger_name)
-		logger.setLevel(_log_level())
+		logger.setLevel(frappe.log_level or default_log_level)
 		logger.propagate = False
 		for old in list(logger.handlers):
 			logger.removeHandler(old)
@@ -53,29 +59,17 @@ def get_logger(
 		return logger
 
 
-def set_log_level(level: str) -> None:
-	"""Change the level of every logger made from now on (and of those already made)."""
-	frappe.log_level = getattr(logging, (level or "").upper(), None) or logging.INFO
-	for logger in loggers.values():
-		logger.setLevel(frappe.log_level)
-
-
-def _log_level() -> int:
-	level = getattr(frappe, "log_level", None)
-	if level:
-		return level
-	conf = getattr(frappe.local, "conf", None) or {}
-	named = getattr(logging, str(conf.get("log_level") or "").upper(), None)
-	if isinstance(named, int):
-		return named
-	return logging.DEBUG if conf.get("developer_mode") else logging.INFO
+def set_log_level(level) -> None:
+	"""Use this method to set log level to something other than the default (ERROR)."""
+	frappe.log_level = getattr(logging, (level or "").upper(), None) or default_log_level
+	frappe.loggers = {}
 
 
 def _site_for(allow_site: bool | str) -> str | None:
 	if allow_site is True:
 		return getattr(frappe.local, "site", None)
 	if allow_site and isinstance(allow_site, str):
-		sites_path = getattr(frappe.local, "sites_path", None) or frappe.get_sites_path()
+		sites_path = getattr(frappe.local, "sites_path", None) or "."
 		if os.path.isdir(os.path.join(sites_path, allow_site)):
 			return allow_site
 	return None
@@ -100,7 +94,7 @@ def _make_handler(module: str, site_path: str | None, max_size: int, file_count:
 def _site_path(site: str) -> str | None:
 	if site == getattr(frappe.local, "site", None) and getattr(frappe.local, "site_path", None):
 		return frappe.local.site_path
-	sites_path = getattr(frappe.local, "sites_path", None) or frappe.get_sites_path()
+	sites_path = getattr(frappe.local, "sites_path", None) or "."
 	path = os.path.join(sites_path, site)
 	return path if os.path.isdir(path) else None
 

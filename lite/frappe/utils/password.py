@@ -12,10 +12,10 @@ import secrets
 import frappe
 from frappe import _
 
-PBKDF2_ROUNDS = 310_000  # OWASP guidance for PBKDF2-HMAC-SHA256; older hashes are upgraded on login
-PBKDF2_PREFIX = "$pbkdf2-sha256$"
+_PBKDF2_ROUNDS = 310_000  # OWASP guidance for PBKDF2-HMAC-SHA256; older hashes are upgraded on login
+_PBKDF2_PREFIX = "$pbkdf2-sha256$"
 _DUMMY_HASH = (
-	f"{PBKDF2_PREFIX}{PBKDF2_ROUNDS}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	f"{_PBKDF2_PREFIX}{_PBKDF2_ROUNDS}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 )
 
 
@@ -88,7 +88,7 @@ def update_password(
 	frappe.db.sql(
 		"""insert into `__Auth` (doctype, name, fieldname, password, encrypted) values (%s, %s, %s, %s, 0)
 		on conflict (doctype, name, fieldname) do update set password=excluded.password, encrypted=0""",
-		(doctype, user, fieldname, hash_password(pwd)),
+		(doctype, user, fieldname, _hash_password(pwd)),
 	)
 	if logout_all_sessions:
 		_clear_other_sessions(user)
@@ -105,11 +105,11 @@ def check_password(
 		as_dict=True,
 	)
 	if not result:
-		verify_password(
+		_verify_password(
 			pwd, _DUMMY_HASH
 		)  # same work as a real check, so timing does not reveal unknown users
 		raise frappe.AuthenticationError(_("Incorrect User or Password"))
-	if not verify_password(pwd, result[0].password):
+	if not _verify_password(pwd, result[0].password):
 		raise frappe.AuthenticationError(_("Incorrect User or Password"))
 	user = result[0].name
 	if doctype == "User" and user != "Administrator" and not frappe.db.get_value("User", user, "enabled"):
@@ -121,20 +121,20 @@ def check_password(
 	return user
 
 
-def hash_password(pwd: str) -> str:
+def _hash_password(pwd: str) -> str:
 	"""A salted PBKDF2-SHA256 hash in passlib's format (`$pbkdf2-sha256$rounds$salt$hash`)."""
 	salt = secrets.token_bytes(16)
-	digest = hashlib.pbkdf2_hmac("sha256", _as_bytes(pwd), salt, PBKDF2_ROUNDS)
-	return f"{PBKDF2_PREFIX}{PBKDF2_ROUNDS}${_ab64_encode(salt)}${_ab64_encode(digest)}"
+	digest = hashlib.pbkdf2_hmac("sha256", _as_bytes(pwd), salt, _PBKDF2_ROUNDS)
+	return f"{_PBKDF2_PREFIX}{_PBKDF2_ROUNDS}${_ab64_encode(salt)}${_ab64_encode(digest)}"
 
 
-def verify_password(pwd: str, hashed: str | None) -> bool:
+def _verify_password(pwd: str, hashed: str | None) -> bool:
 	"""Whether `pwd` matches a stored hash (pbkdf2-sha256, or argon2 when argon2-cffi is installed)."""
 	if not hashed or pwd is None:
 		return False
-	if hashed.startswith(PBKDF2_PREFIX):
+	if hashed.startswith(_PBKDF2_PREFIX):
 		try:
-			rounds, salt, digest = hashed[len(PBKDF2_PREFIX) :].split("$")
+			rounds, salt, digest = hashed[len(_PBKDF2_PREFIX) :].split("$")
 			expected = _ab64_decode(digest)
 			actual = hashlib.pbkdf2_hmac("sha256", _as_bytes(pwd), _ab64_decode(salt), int(rounds))
 		except (ValueError, TypeError):
@@ -154,10 +154,10 @@ def verify_password(pwd: str, hashed: str | None) -> bool:
 
 
 def _needs_rehash(hashed: str) -> bool:
-	if not hashed.startswith(PBKDF2_PREFIX):
+	if not hashed.startswith(_PBKDF2_PREFIX):
 		return False
 	try:
-		return int(hashed[len(PBKDF2_PREFIX) :].split("$", 1)[0]) < PBKDF2_ROUNDS
+		return int(hashed[len(_PBKDF2_PREFIX) :].split("$", 1)[0]) < _PBKDF2_ROUNDS
 	except ValueError:
 		return False
 

@@ -25,13 +25,13 @@ class ServerScriptNotEnabled(frappe.PermissionError):
 	pass
 
 
-class RestrictedCodeError(frappe.ValidationError, SyntaxError):
+class _RestrictedCodeError(frappe.ValidationError, SyntaxError):
 	"""Code refused by the sandbox (also a SyntaxError, as RestrictedPython raises in Frappe)."""
 
 
 SAFE_EXEC_CONFIG_KEY = "server_script_enabled"
-ALLOWED_UNDERSCORE_NAMES = frozenset({"_", "_dict"})
-UNSAFE_NAMES = frozenset(
+_ALLOWED_UNDERSCORE_NAMES = frozenset({"_", "_dict"})
+_UNSAFE_NAMES = frozenset(
 	{
 		"open", "eval", "exec", "compile", "getattr", "setattr", "delattr", "hasattr", "globals", "locals",
 		"vars", "dir", "type", "object", "super", "input", "breakpoint", "help", "memoryview", "classmethod",
@@ -157,7 +157,7 @@ class _Restrictor(ast.NodeTransformer):
 		_refuse((_("Line {0}: ").format(line) if line else "") + message)
 
 	def check_name(self, node: ast.AST, name: str | None) -> None:
-		if name and name.startswith("_") and name not in ALLOWED_UNDERSCORE_NAMES:
+		if name and name.startswith("_") and name not in _ALLOWED_UNDERSCORE_NAMES:
 			self.refuse(node, _('"{0}" is not allowed: names starting with "_" are reserved').format(name))
 
 	def generic_visit(self, node: ast.AST) -> ast.AST:
@@ -170,7 +170,7 @@ class _Restrictor(ast.NodeTransformer):
 
 	def visit_Name(self, node: ast.Name) -> ast.AST:
 		self.check_name(node, node.id)
-		if node.id in UNSAFE_NAMES:
+		if node.id in _UNSAFE_NAMES:
 			self.refuse(node, _('"{0}" is not allowed in restricted code').format(node.id))
 		return node
 
@@ -198,7 +198,7 @@ class _Restrictor(ast.NodeTransformer):
 	visit_Nonlocal = visit_Global
 
 	def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-		if node.attr.startswith("_") and node.attr not in ALLOWED_UNDERSCORE_NAMES:
+		if node.attr.startswith("_") and node.attr not in _ALLOWED_UNDERSCORE_NAMES:
 			self.refuse(
 				node, _('"{0}" is not allowed: attributes starting with "_" are private').format(node.attr)
 			)
@@ -219,7 +219,7 @@ class _Restrictor(ast.NodeTransformer):
 # run-time guards
 
 
-def _refuse(message: str, exc: type[Exception] = RestrictedCodeError, title: str | None = None) -> None:
+def _refuse(message: str, exc: type[Exception] = _RestrictedCodeError, title: str | None = None) -> None:
 	"""Raise `exc` (and show the message to the user when a site is active)."""
 	if getattr(frappe.local, "message_log", None) is not None:
 		frappe.throw(message, exc, title=title or _("Code not allowed"))
@@ -227,7 +227,7 @@ def _refuse(message: str, exc: type[Exception] = RestrictedCodeError, title: str
 
 
 def _validate_attribute_read(obj: Any, name: str) -> None:
-	if not isinstance(name, str) or (name.startswith("_") and name not in ALLOWED_UNDERSCORE_NAMES):
+	if not isinstance(name, str) or (name.startswith("_") and name not in _ALLOWED_UNDERSCORE_NAMES):
 		_refuse(_('"{0}" is not allowed: attributes starting with "_" are private').format(name))
 	if name in UNSAFE_ATTRIBUTES:
 		_refuse(_('"{0}" is an unsafe attribute').format(name))
@@ -263,7 +263,7 @@ def _print(*objects: Any, sep: str = " ", end: str = "\n", **kwargs: Any) -> Non
 # what code can see
 
 
-SAFE_BUILTINS = {
+_SAFE_BUILTINS = {
 	name: getattr(builtins, name)
 	for name in (
 		"abs", "all", "any", "bool", "bytes", "callable", "chr", "dict", "divmod", "enumerate", "filter",
@@ -278,7 +278,7 @@ SAFE_BUILTINS = {
 
 
 def _safe_builtins() -> dict:
-	safe = dict(SAFE_BUILTINS)
+	safe = dict(_SAFE_BUILTINS)
 	safe["print"] = _print
 	return safe
 
@@ -309,7 +309,13 @@ def get_safe_globals() -> dict:
 	return _base_globals(for_exec=True)
 
 
-SAFE_UTILS = (
+def _util(name: str):
+	from frappe.utils import html_utils
+
+	return getattr(frappe.utils, name, None) or getattr(html_utils, name)
+
+
+_SAFE_UTILS = (
 	"DATE_FORMAT", "TIME_FORMAT", "DATETIME_FORMAT", "is_invalid_date_string", "getdate", "get_datetime",
 	"get_time", "to_timedelta", "get_timedelta", "add_to_date", "add_days", "add_months", "add_years",
 	"date_diff", "month_diff", "time_diff", "time_diff_in_seconds", "time_diff_in_hours", "now_datetime",
@@ -332,7 +338,7 @@ def _frappe_namespace() -> NamespaceDict:
 	namespace = NamespaceDict(
 		_=frappe._,
 		_dict=frappe._dict,
-		utils=NamespaceDict({name: getattr(frappe.utils, name) for name in SAFE_UTILS}),
+		utils=NamespaceDict({name: _util(name) for name in _SAFE_UTILS}),
 		session=NamespaceDict(user=user),
 		user=user,
 		db=NamespaceDict(

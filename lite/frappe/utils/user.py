@@ -1,21 +1,12 @@
-"""User helpers (`frappe.get_fullname`, `frappe.get_user()`)."""
+"""`frappe.get_user()` (UserPermissions) and user helpers of `frappe.utils.user`."""
 
 from __future__ import annotations
 
 import frappe
 
 
-def get_fullname(user: str) -> str:
-	"""The user's full name, or the user id when it has none."""
-	if user in ("Administrator", "Guest"):
-		return user
-	row = frappe.db.get_value("User", user, ["full_name", "first_name"], as_dict=True)
-	if not row:
-		return user
-	return row.full_name or row.first_name or user
-
-
 def get_system_managers(only_name: bool = False) -> list[str]:
+	"""Enabled users with the System Manager role (other than Administrator)."""
 	users = frappe.db.sql(
 		"select distinct parent from `tabHas Role` where role='System Manager' and parenttype='User' and parent not in ('Administrator', 'Guest')",
 		pluck=True,
@@ -23,23 +14,23 @@ def get_system_managers(only_name: bool = False) -> list[str]:
 	return users
 
 
-def is_system_user(user: str | None = None) -> bool:
-	user = user or frappe.session.user
-	return (
-		user == "Administrator"
-		or frappe.db.get_value("User", {"name": user, "enabled": 1}, "user_type") == "System User"
+def is_system_user(username: str | None = None) -> str | None:
+	"""The name of the enabled System User with this email (default: the session user), else None."""
+	return frappe.db.get_value(
+		"User",
+		{"email": username or frappe.session.user, "enabled": 1, "user_type": "System User"},
 	)
 
 
 class UserPermissions:
 	"""The subset of Frappe's `frappe.get_user()` that apps read."""
 
-	def __init__(self, name: str):
-		self.name = name
+	def __init__(self, name=""):
+		self.name = name or frappe.session.get("user")
+		self.roles = []
 
-	def get_roles(self) -> list[str]:
-		return frappe.get_roles(self.name)
-
-	@property
-	def roles(self) -> list[str]:
-		return self.get_roles()
+	def get_roles(self):
+		"""get list of roles"""
+		if not self.roles:
+			self.roles = frappe.get_roles(self.name)
+		return self.roles

@@ -1,50 +1,44 @@
 """Answer a website request: route rules, `page_renderer` hooks, www pages, 404/403 pages."""
 
-from __future__ import annotations
-
 from werkzeug.wrappers import Response
 
 import frappe
+from frappe.permissions import handle_does_not_exist_error
+from frappe.website.page_renderers.error_page import ErrorPage
 from frappe.website.page_renderers.not_found_page import NotFoundPage
 from frappe.website.page_renderers.not_permitted_page import NotPermittedPage
 from frappe.website.page_renderers.redirect_page import RedirectPage
-from frappe.website.page_renderers.static_page import StaticPage
-from frappe.website.page_renderers.template_page import TemplatePage
-from frappe.website.router import resolve_path
+from frappe.website.path_resolver import PathResolver
 
 
-def get_response(path: str | None = None, http_status_code: int = 200) -> Response:
-	"""Resolve `path` (default: the request path) and render it."""
-	path = path if path is not None else frappe.local.request.path
-	endpoint = path.strip("/")
+def get_response(path=None, http_status_code=200) -> Response:
+	"""Resolves path and renders page"""
+	path = path or frappe.local.request.path
+	endpoint = path
+
 	try:
-		endpoint, renderer = PathResolver(path, http_status_code).resolve()
-		return renderer.render()
-	except frappe.Redirect:
-		return RedirectPage(endpoint or path, 302).render()
-	except frappe.PermissionError as e:
-		frappe.clear_messages()
+		path_resolver = PathResolver(path, http_status_code)
+		endpoint, renderer_instance = path_resolver.resolve()
+		return renderer_instance.render()
+
+	except Exception as e:
+		return handle_exception(e, endpoint, path, http_status_code)
+
+
+@handle_does_not_exist_error
+def handle_exception(e, endpoint, path, http_status_code):
+	if isinstance(e, frappe.Redirect):
+		return RedirectPage(endpoint or path, e.http_status_code).render()
+
+	if isinstance(e, frappe.PermissionError):
 		return NotPermittedPage(endpoint, http_status_code, exception=e).render()
-	except frappe.PageDoesNotExistError:
+
+	if isinstance(e, frappe.PageDoesNotExistError):
 		return NotFoundPage(endpoint, http_status_code).render()
 
-
-class PathResolver:
-	"""Finds the endpoint of a path and the first renderer that can render it."""
-
-	def __init__(self, path: str, http_status_code: int = 200):
-		self.path = path.strip("/ ")
-		self.http_status_code = http_status_code
-
-	def resolve(self):
-		endpoint = resolve_path(self.path)
-		for renderer in [*get_custom_page_renderers(), StaticPage, TemplatePage]:
-			instance = renderer(endpoint, 200)
-			if instance.can_render():
-				return endpoint, instance
-		return endpoint, NotFoundPage(endpoint)
+	return ErrorPage(exception=e).render()
 
 
-def get_custom_page_renderers() -> list[type]:
-	"""Classes named by the `page_renderer` hook of the installed apps."""
-	return [frappe.get_attr(path) for path in frappe.get_hooks("page_renderer")]
+def get_response_content(path=None, http_status_code=200) -> str:
+	response = get_response(path, http_status_code)
+	return str(response.data, "utf-8")

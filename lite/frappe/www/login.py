@@ -19,8 +19,8 @@ def get_context(context: dict) -> dict:
 	return context
 
 
-def sanitize_redirect(target: str | None) -> str | None:
+def sanitize_redirect(redirect: str | None) -> str | None:
 	"""Only same-site paths: never `//host` or `scheme://` (open redirects)."""
-	if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+	if not redirect or not redirect.startswith("/") or redirect.startswith("//") or "\\" in redirect:
 		return None
-	return target
+	return redirect

@@ -1,19 +1,24 @@
 """404 page."""
 
-from __future__ import annotations
-
-from werkzeug.wrappers import Response
-
 import frappe
 from frappe import _
-from frappe.website.page_renderers.message_page import MessagePage
+from frappe.website.page_renderers.template_page import TemplatePage
 
 
-class NotFoundPage(MessagePage):
-	def __init__(self, path: str | None = None, http_status_code: int | None = None):
-		super().__init__(path=path, http_status_code=404)
+class NotFoundPage(TemplatePage):
+	def __init__(self, path, http_status_code=None):
+		self.request_path = path
+		request = getattr(frappe.local, "request", None)
+		self.request_url = request.url if request else ""
+		path = "message"
+		http_status_code = http_status_code or 404
+		super().__init__(path=path, http_status_code=http_status_code)
+		self.http_status_code = 404
 
-	def render(self) -> Response:
+	def can_render(self):
+		return True
+
+	def render(self):
 		frappe.local.message_title = _("Not Found")
 		frappe.local.message = _("The resource you are looking for is not available")
 		frappe.local.response["context"] = dict(indicator_color="red")

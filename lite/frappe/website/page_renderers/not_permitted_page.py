@@ -1,34 +1,31 @@
-"""403 page; a Guest is sent to /login with `redirect-to` instead."""
-
-from __future__ import annotations
+"""403 page (with a link to log in)."""
 
 from html import escape
-from urllib.parse import urlencode
-
-from werkzeug.utils import redirect
-from werkzeug.wrappers import Response
+from urllib.parse import quote_plus
 
 import frappe
 from frappe import _
-from frappe.website.page_renderers.message_page import MessagePage
+from frappe.utils import cstr
+from frappe.website.page_renderers.template_page import TemplatePage
 
 
-class NotPermittedPage(MessagePage):
-	def __init__(
-		self, path: str | None = None, http_status_code: int | None = None, exception: Exception | str = ""
-	):
-		super().__init__(path=path, http_status_code=403)
-		self.exception = exception
+class NotPermittedPage(TemplatePage):
+	def __init__(self, path=None, http_status_code=None, exception=""):
+		frappe.local.message = escape(cstr(exception))
+		super().__init__(path="message", http_status_code=http_status_code)
+		self.http_status_code = 403
 
-	def render(self) -> Response:
-		request_path = frappe.local.request.full_path.rstrip("?") if frappe.local.request else "/" + self.path
-		if frappe.session.user == "Guest":
-			return redirect("/login?" + urlencode({"redirect-to": request_path}), code=302)
+	def can_render(self):
+		return True
+
+	def render(self):
+		action = f"/login?redirect-to={quote_plus(frappe.request.path)}"
+		if frappe.request.path.startswith("/app/") or frappe.request.path == "/app":
+			action = "/login"
 		frappe.local.message_title = _("Not Permitted")
-		frappe.local.message = escape(str(self.exception)) or _(
-			"You do not have enough permissions to complete the action"
-		)
+		if not frappe.local.message:
+			frappe.local.message = _("You do not have enough permissions to complete the action")
 		frappe.local.response["context"] = dict(
-			indicator_color="red", primary_action="/", primary_label=_("Home")
+			indicator_color="red", primary_action=action, primary_label=_("Login"), fullpage=True
 		)
 		return super().render()

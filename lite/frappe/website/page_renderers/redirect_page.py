@@ -1,22 +1,23 @@
 """Redirect to `frappe.flags.redirect_location` (raised as frappe.Redirect by a page)."""
 
-from __future__ import annotations
-
-from werkzeug.wrappers import Response
-
 import frappe
-from frappe.website.page_renderers.base_renderer import BaseRenderer
+from frappe.website.utils import build_response
 
 
-class RedirectPage(BaseRenderer):
-	def can_render(self) -> bool:
+class RedirectPage:
+	def __init__(self, path, http_status_code=301):
+		self.path = path
+		self.http_status_code = http_status_code
+
+	def can_render(self):
 		return True
 
-	def render(self) -> Response:
-		location = frappe.flags.redirect_location or "/"
-		code = self.http_status_code if self.http_status_code in (301, 302, 303, 307, 308) else 302
-		return Response(
+	def render(self):
+		return build_response(
+			self.path,
 			"",
-			status=code,
-			headers={"Location": location, "Cache-Control": "no-store, no-cache, must-revalidate"},
+			self.http_status_code,
+			{
+				"Location": frappe.flags.redirect_location or (frappe.local.response or {}).get("location"),
+			},
 		)

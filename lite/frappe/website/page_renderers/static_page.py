@@ -9,30 +9,37 @@ from werkzeug.wrappers import Response
 from werkzeug.wsgi import wrap_file
 
 import frappe
-from frappe.website.files import safe_join
 from frappe.website.page_renderers.base_renderer import BaseRenderer
 
-UNSUPPORTED_STATIC_PAGE_TYPES = ("html", "md", "js", "xml", "css", "txt", "py", "json")
+UNSUPPORTED_STATIC_PAGE_TYPES = ("css", "html", "js", "json", "md", "py", "pyc", "pyo", "txt", "xml")
 
 
 class StaticPage(BaseRenderer):
-	def __init__(self, path: str | None = None, http_status_code: int | None = None):
+	__slots__ = ("file_path", "path")
+
+	def __init__(self, path, http_status_code=None):
 		super().__init__(path=path, http_status_code=http_status_code)
-		self.file_path = ""
 		self.set_file_path()
 
-	def set_file_path(self) -> None:
-		extension = self.path.rsplit(".", 1)[-1] if "." in self.path else ""
-		if not extension or extension in UNSUPPORTED_STATIC_PAGE_TYPES:
+	def set_file_path(self):
+		self.file_path = ""
+		if not self.is_valid_file_path():
 			return
 		for app in reversed(frappe.get_installed_apps()):
-			file_path = safe_join(os.path.join(frappe.get_app_path(app), "www"), self.path)
-			if file_path and os.path.isfile(file_path):
+			root = os.path.realpath(os.path.join(frappe.get_app_path(app), "www"))
+			file_path = os.path.realpath(os.path.join(root, self.path))
+			if file_path.startswith(root + os.sep) and os.path.isfile(file_path):
 				self.file_path = file_path
 				return
 
-	def can_render(self) -> bool:
-		return bool(self.file_path)
+	def can_render(self):
+		return self.is_valid_file_path() and self.file_path
+
+	def is_valid_file_path(self):
+		extension = self.path.rsplit(".", 1)[-1] if "." in self.path else ""
+		if not extension or extension in UNSUPPORTED_STATIC_PAGE_TYPES:
+			return False
+		return True
 
 	def render(self) -> Response:
 		f = open(self.file_path, "rb")  # noqa: SIM115 - closed by the response

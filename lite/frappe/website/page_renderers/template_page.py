@@ -9,17 +9,17 @@ import os
 from werkzeug.wrappers import Response
 
 import frappe
-from frappe.website.page_renderers.base_renderer import BaseRenderer
+from frappe.utils import get_fullname
+from frappe.website.page_renderers.base_template_page import BaseTemplatePage
 
-PYMODULE_PROPERTIES = ("base_template_path", "template", "no_cache", "sitemap", "condition_field")
+_PYMODULE_PROPERTIES = ("base_template_path", "template", "no_cache", "sitemap", "condition_field")
 
 
-class TemplatePage(BaseRenderer):
+class TemplatePage(BaseTemplatePage):
 	"""A www page of an installed app (the last installed app wins)."""
 
-	def __init__(self, path: str | None = None, http_status_code: int | None = None):
+	def __init__(self, path, http_status_code=None):
 		super().__init__(path=path, http_status_code=http_status_code)
-		self.template_path = ""
 		self.set_template_path()
 
 	def set_template_path(self) -> None:
@@ -48,15 +48,15 @@ class TemplatePage(BaseRenderer):
 
 	def render(self) -> Response:
 		html = self.get_html()
-		html = add_csrf_token(html)
+		html = self.add_csrf_token(html)
 		return self.build_response(html, headers=self.context.get("headers") or None)
 
 	def get_html(self) -> str:
-		self.context = frappe._dict(path=self.path, route=self.path, template=self.template_path)
-		self.context.update(frappe.conf.get("website_context") or {})
-		self.run_pymodule()
+		self.init_context()
+		self.context.update(path=self.path, route=self.path, template=self.template_path)
+		self.update_context()
 		self.set_missing_values()
-		from frappe.website.jinja import get_jenv
+		from frappe.utils.jinja import get_jenv
 
 		env = get_jenv()
 		template = self.context.template or self.template_path
@@ -66,13 +66,14 @@ class TemplatePage(BaseRenderer):
 			return env.from_string(source).render(self.context)
 		return env.get_template(template).render(self.context)
 
-	def run_pymodule(self) -> None:
+	def update_context(self) -> None:
+		"""Properties and `get_context` of the page's Python module (`<page>.py` beside the template)."""
 		module_path = os.path.join(os.path.dirname(self.template_path), self.name.replace("-", "_") + ".py")
 		if not os.path.exists(os.path.join(self.app_path, module_path)):
 			return
 		modulename = self.app + "." + module_path[:-3].replace(os.path.sep, ".")
 		module = importlib.import_module(modulename)
-		for prop in PYMODULE_PROPERTIES:
+		for prop in _PYMODULE_PROPERTIES:
 			if hasattr(module, prop):
 				self.context[prop] = getattr(module, prop)
 		get_context = getattr(module, "get_context", None)
@@ -89,17 +90,6 @@ class TemplatePage(BaseRenderer):
 			self.context.update(response_context)
 		user = frappe.session.user
 		self.context.setdefault("user", user)
-		self.context.setdefault("fullname", frappe.get_fullname(user) if user != "Guest" else "Guest")
+		self.context.setdefault("fullname", get_fullname(user) if user != "Guest" else "Guest")
 		self.context.csrf_token = frappe.session.data.csrf_token if frappe.session.data else None
 		self.context.title = self.context.title or self.name.replace("-", " ").replace("_", " ").title()
-
-
-def add_csrf_token(html: str) -> str:
-	"""Fill the `<!-- csrf_token -->` placeholder with the session's token, as Frappe does."""
-	if "<!-- csrf_token -->" not in html:
-		return html
-	token = frappe.session.data.csrf_token if frappe.session and frappe.session.data else None
-	return html.replace(
-		"<!-- csrf_token -->",
-		f'<script>window.frappe = window.frappe || {{}}; frappe.csrf_token = "{token or ""}";</script>',
-	)

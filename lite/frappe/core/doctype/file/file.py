@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import mimetypes
 import os
 
 import frappe
 from frappe import _
 from frappe.model.document import Document
 
-PUBLIC_PREFIX = "/files/"
-PRIVATE_PREFIX = "/private/files/"
+_PUBLIC_PREFIX = "/files/"
+_PRIVATE_PREFIX = "/private/files/"
 
 
 class File(Document):
 	def before_insert(self) -> None:
 		content = self.get("content")
 		if content is not None:
-			self.save_file_on_disk(content)
+			self._save_file_on_disk(content)
 
 	def validate(self) -> None:
 		if self.is_folder:
@@ -42,9 +41,10 @@ class File(Document):
 	def on_trash(self) -> None:
 		if self.is_home_folder or self.is_attachments_folder:
 			frappe.throw(_("Cannot delete Home and Attachments folders"))
-
-	def after_delete(self) -> None:
 		self.delete_file_data_content()
+
+	def is_downloadable(self) -> bool:
+		return has_permission(self, "read")
 
 	def is_remote_file(self) -> bool:
 		return bool(self.file_url) and self.file_url.startswith(("http://", "https://"))
@@ -54,17 +54,17 @@ class File(Document):
 		if self.is_remote_file():
 			return
 		url = self.file_url or ""
-		if not url.startswith((PUBLIC_PREFIX, PRIVATE_PREFIX)):
+		if not url.startswith((_PUBLIC_PREFIX, _PRIVATE_PREFIX)):
 			frappe.throw(
 				_("URL must start with http:// or https://, /files/ or /private/files/"),
 				frappe.ValidationError,
 			)
-		self.is_private = 1 if url.startswith(PRIVATE_PREFIX) else 0
+		self.is_private = 1 if url.startswith(_PRIVATE_PREFIX) else 0
 		self.get_full_path()
 
 	def get_full_path(self) -> str:
 		"""Absolute path of the file on disk; raises if the URL escapes the files folders."""
-		return get_file_url_path(self.file_url)
+		return _get_file_url_path(self.file_url)
 
 	def get_content(self) -> bytes | str:
 		"""The file's bytes (text when it decodes as UTF-8)."""
@@ -77,17 +77,27 @@ class File(Document):
 		except UnicodeDecodeError:
 			return data
 
-	def save_file_on_disk(self, content: bytes | str) -> None:
-		"""Write `content` under the right folder (never over another file) and point file_url at it."""
-		from frappe.utils.file_manager import get_content_hash, safe_file_name, write_file
+	def _save_file_on_disk(self, content: bytes | str) -> None:
+		"""Write `content` under the right folder (never over another file) and point file_url at it;
+		an identical file already stored with the same privacy is shared instead, as in Frappe."""
+		from frappe.utils.file_manager import (
+			_existing_file_url,
+			_safe_file_name,
+			get_content_hash,
+			write_file,
+		)
 
 		if isinstance(content, str):
 			content = content.encode()
 		self.content_hash = get_content_hash(content)
 		self.file_size = len(content)
-		self.file_name = safe_file_name(self.file_name or frappe.generate_hash(length=10))
-		stored_name = write_file(content, self.file_name, self.is_private)
-		self.file_url = (PRIVATE_PREFIX if self.is_private else PUBLIC_PREFIX) + stored_name
+		self.file_name = _safe_file_name(self.file_name or frappe.generate_hash(length=10))
+		existing = _existing_file_url(self.content_hash, int(self.is_private or 0))
+		if existing:
+			self.file_url = existing
+		else:
+			stored_name = write_file(content, self.file_name, self.is_private)
+			self.file_url = (_PRIVATE_PREFIX if self.is_private else _PUBLIC_PREFIX) + stored_name
 		self.__dict__.pop("content", None)
 
 	def delete_file_data_content(self) -> None:
@@ -103,20 +113,16 @@ class File(Document):
 		if os.path.isfile(path):
 			os.remove(path)
 
-	@property
-	def mimetype(self) -> str:
-		return mimetypes.guess_type(self.file_name or "")[0] or "application/octet-stream"
 
-
-def get_file_url_path(file_url: str | None) -> str:
+def _get_file_url_path(file_url: str | None) -> str:
 	"""Absolute path of a /files/ or /private/files/ URL; PermissionError if it leaves those folders."""
 	url = (file_url or "").split("?", 1)[0]
-	if url.startswith(PRIVATE_PREFIX):
+	if url.startswith(_PRIVATE_PREFIX):
 		base = frappe.get_site_path("private", "files")
-		relative = url[len(PRIVATE_PREFIX) :]
-	elif url.startswith(PUBLIC_PREFIX):
+		relative = url[len(_PRIVATE_PREFIX) :]
+	elif url.startswith(_PUBLIC_PREFIX):
 		base = frappe.get_site_path("public", "files")
-		relative = url[len(PUBLIC_PREFIX) :]
+		relative = url[len(_PUBLIC_PREFIX) :]
 	else:
 		frappe.throw(_("Cannot access file path {0}").format(url), frappe.PermissionError)
 	base = os.path.realpath(base)
@@ -153,7 +159,7 @@ def get_permission_query_conditions(user: str | None = None) -> str:
 		return ""
 	if "Desk User" not in frappe.get_roles(user):
 		return f"`tabFile`.`owner` = {frappe.db.escape(user)}"
-	readable = ", ".join(frappe.db.escape(doctype) for doctype in get_doctypes_with_read(user)) or "''"
+	readable = ", ".join(frappe.db.escape(doctype) for doctype in get_doctypes_with_read()) or "''"
 	return (
 		"(`tabFile`.`is_private` = 0"
 		f" or (`tabFile`.`attached_to_doctype` is null and `tabFile`.`owner` = {frappe.db.escape(user)})"

@@ -9,7 +9,7 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
-SELECT_QUERY = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
+_SELECT_QUERY = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
 
 
 class Report(Document):
@@ -23,7 +23,7 @@ class Report(Document):
 		):
 			frappe.throw(_("Only Administrator can save a standard report. Please rename and save."))
 		if self.report_type == "Query Report" and self.query:
-			check_select_query(self.query)
+			_check_select_query(self.query)
 		if self.report_type in ("Query Report", "Script Report") and self.is_standard == "No":
 			# both run code or SQL on the server
 			frappe.only_for(("Administrator", "System Manager"))
@@ -36,7 +36,7 @@ class Report(Document):
 	def execute_query_report(self, filters: dict | None) -> tuple[list, list]:
 		if not self.query:
 			frappe.throw(_("Must specify a Query to run"), title=_("Report Document Error"))
-		check_select_query(self.query)
+		_check_select_query(self.query)
 		rows = frappe.db.sql(self.query, filters or {}, as_dict=True)
 		columns = list(rows[0].keys()) if rows else []
 		return columns, [list(row.values()) for row in rows]
@@ -62,10 +62,10 @@ class Report(Document):
 		return scope["columns"] or [], scope["result"] or []
 
 
-def check_select_query(query: str) -> None:
+def _check_select_query(query: str) -> None:
 	"""Only one SELECT (or WITH ... SELECT) statement may run as a report."""
 	text = query.strip().rstrip(";")
-	if not SELECT_QUERY.match(text) or ";" in text:
+	if not _SELECT_QUERY.match(text) or ";" in text:
 		frappe.throw(_("Query must be a SELECT"), title=_("Report Document Error"))
 
 

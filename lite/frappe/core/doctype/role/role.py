@@ -6,17 +6,17 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
-STANDARD_ROLES = ("Administrator", "System Manager", "Guest", "All", "Desk User")
+STANDARD_ROLES = ("Administrator", "System Manager", "Script Manager", "All", "Guest")
 
 
 class Role(Document):
+	def before_rename(self, old, new, merge=False):
+		if old in STANDARD_ROLES:
+			frappe.throw(_("Standard roles cannot be renamed"))
+
 	def validate(self) -> None:
 		if self.disabled and self.name in STANDARD_ROLES:
-			frappe.throw(_("Standard role {0} cannot be disabled").format(self.name))
-
-	def on_trash(self) -> None:
-		if self.name in STANDARD_ROLES:
-			frappe.throw(_("Standard role {0} cannot be deleted").format(self.name))
+			frappe.throw(_("Standard roles cannot be disabled"))
 
 	def on_update(self) -> None:
 		frappe.local.role_cache = {}

@@ -7,7 +7,7 @@ from frappe import _
 from frappe.model.document import Document
 
 STANDARD_USERS = ("Guest", "Administrator")
-PRIVILEGED_ROLES = ("Administrator", "System Manager")
+_PRIVILEGED_ROLES = ("Administrator", "System Manager")
 
 
 class User(Document):
@@ -28,8 +28,9 @@ class User(Document):
 			self.validate_email_type(self.name)
 		self.ensure_unique_roles()
 		self.remove_all_roles_for_guest()
-		self.check_roles_added()
+		self._check_privileged_roles_added()
 		self.set_system_user()
+		self.check_roles_added()
 		self.set_full_name()
 		self.check_enable_disable()
 		if self.language == "Loading...":
@@ -70,7 +71,16 @@ class User(Document):
 		if self.name == "Guest":
 			self.set("roles", [r for r in self.get("roles") or [] if r.role == "Guest"])
 
-	def check_roles_added(self) -> None:
+	def check_roles_added(self):
+		if self.user_type != "System User" or self.roles or not self.is_new():
+			return
+		frappe.msgprint(
+			_("Newly created user {0} has no roles enabled.").format(frappe.bold(self.name)),
+			title=_("No Roles Specified"),
+			indicator="orange",
+		)
+
+	def _check_privileged_roles_added(self) -> None:
 		"""Only holders of a privileged role may hand it out (no self-promotion)."""
 		if frappe.session.user == "Administrator" or frappe.flags.in_install:
 			return
@@ -78,7 +88,7 @@ class User(Document):
 		old_roles = {d.role for d in before.get("roles")} if before else set()
 		added = {d.role for d in self.get("roles") or []} - old_roles
 		my_roles = set(frappe.get_roles())
-		for role in sorted(added & set(PRIVILEGED_ROLES)):
+		for role in sorted(added & set(_PRIVILEGED_ROLES)):
 			if role not in my_roles:
 				frappe.throw(
 					_("You are not allowed to assign the role {0}").format(role), frappe.PermissionError
@@ -105,12 +115,9 @@ class User(Document):
 		if self.name in STANDARD_USERS and not self.enabled:
 			frappe.throw(_("User {0} cannot be disabled").format(self.name))
 
-	def get_roles(self) -> list[str]:
-		return [d.role for d in self.get("roles") or []]
-
 	def append_roles(self, *roles: str) -> None:
 		"""Add roles to the document (without saving)."""
-		current = set(self.get_roles())
+		current = {d.role for d in self.get("roles") or []}
 		for role in roles:
 			if role not in current:
 				self.append("roles", {"role": role})

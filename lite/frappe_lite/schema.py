@@ -79,7 +79,7 @@ def sync_table(doctype: str) -> None:
 		if df.fieldname and column_type(df.fieldtype)
 	]
 	db = frappe.db
-	if not db.table_exists(table):
+	if not db.table_exists(doctype):
 		body = ",\n".join(f"`{name}` {decl}" for name, decl in columns)
 		db.sql(f"create table `{table}` (\n{body}\n)")
 	else:
@@ -87,7 +87,7 @@ def sync_table(doctype: str) -> None:
 		for name, decl in columns:
 			if name not in existing:
 				db.sql(f"alter table `{table}` add column `{name}` {decl.replace(' primary key', '')}")
-	db.clear_columns_cache()
+	db._clear_columns_cache()
 	_sync_indexes(meta, table)
 
 

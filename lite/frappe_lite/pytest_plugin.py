@@ -1,7 +1,9 @@
-"""pytest plugin `frappe_lite`: one throw-away site per session, every test connected and rolled back.
+"""pytest plugin `frappe_lite`: one throw-away site per session, connected as Frappe's runner connects.
 
 Configure the apps to install with the ini option `frappe_apps` (frappe is implicit), or `--frappe-apps`.
-The site lives in a temporary sites folder (`HUF_SITES_PATH` points there while tests run).
+The site lives in a temporary sites folder: `HUF_SITES_PATH` (for `huf` commands) and `frappe.app._sites_path`
+(for Frappe's WSGI `application`) point there while the tests run. unittest classes run as under
+`bench run-tests` (IntegrationTestCase rolls back once per class); plain test functions are rolled back.
 """
 
 from __future__ import annotations
@@ -45,14 +47,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 	if apps is None:
 		return
 	import frappe
-	from frappe.installer import new_site
-	from frappe.testing import test_site
+	import frappe.app
+
+	from frappe_lite.installer import new_site
+	from frappe_lite.testing import test_site
 
 	sites_path = tempfile.mkdtemp(prefix="frappe-test-sites-")
 	state = {
 		"sites_path": sites_path,
 		"old_env": os.environ.get("HUF_SITES_PATH"),
 		"keep": config.getoption("--frappe-keep-site"),
+		"old_app_sites_path": frappe.app._sites_path,
 	}
 	os.environ["HUF_SITES_PATH"] = sites_path
 	with open(os.path.join(sites_path, "apps.txt"), "w") as f:
@@ -65,6 +70,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 		site_config={"admin_password": ADMIN_PASSWORD, "allow_tests": True},
 	)
 	test_site.update(site=TEST_SITE, sites_path=sites_path)
+	frappe.app._sites_path = sites_path
 	frappe.init(TEST_SITE, sites_path=sites_path, force=True)
 	frappe.connect()
 	frappe.flags.in_test = True
@@ -76,7 +82,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 	if not state:
 		return
 	import frappe
-	from frappe.testing import test_site
+	import frappe.app
+
+	from frappe_lite.testing import test_site
 
 	try:
 		if getattr(frappe.local, "db", None) is not None:
@@ -84,6 +92,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 		frappe.destroy()
 	finally:
 		test_site.clear()
+		frappe.app._sites_path = state["old_app_sites_path"]
 		if state["old_env"] is None:
 			os.environ.pop("HUF_SITES_PATH", None)
 		else:
@@ -96,16 +105,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.fixture(autouse=True)
 def _frappe_rollback(request: pytest.FixtureRequest):
-	"""Plain tests get a connected site too, and what they write is rolled back."""
+	"""Every test runs connected to the test site; what a plain test function writes is rolled back."""
 	if not getattr(request.config, "_frappe_lite", None):
 		yield
 		return
-	from frappe.tests.classes import IntegrationTestCase
+	import unittest
 
-	if isinstance(request.instance, IntegrationTestCase):  # its run() handles the transaction
+	from frappe_lite.testing import TestTransaction, connect_test_site
+
+	if isinstance(request.instance, unittest.TestCase):  # as under Frappe's runner: nothing between tests
+		connect_test_site()
 		yield
 		return
-	from frappe.testing import TestTransaction
 
 	transaction = TestTransaction()
 	transaction.begin()

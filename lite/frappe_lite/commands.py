@@ -1,4 +1,8 @@
-"""The `huf` command, shaped like bench: `huf new-site`, `huf --site S migrate`, `serve`, `execute`..."""
+"""The `huf` command, shaped like bench: `huf new-site`, `huf --site S migrate`, `serve`, `execute`...
+
+As bench does, it works inside the sites folder (`--sites-path`, `$HUF_SITES_PATH` or ./sites): that is the
+working directory of every command, so `frappe.init(site)` finds the site as on a bench.
+"""
 
 from __future__ import annotations
 
@@ -21,8 +25,13 @@ def main(argv: list[str] | None = None) -> int:
 	if not getattr(args, "func", None):
 		parser.print_help()
 		return 1
-	if args.sites_path:
-		os.environ["HUF_SITES_PATH"] = os.path.abspath(args.sites_path)
+	sites_path = os.path.abspath(args.sites_path or os.environ.get("HUF_SITES_PATH") or "sites")
+	os.environ["HUF_SITES_PATH"] = sites_path
+	os.environ["SITES_PATH"] = sites_path
+	global _original_cwd
+	_original_cwd = os.getcwd()
+	os.makedirs(sites_path, exist_ok=True)
+	os.chdir(sites_path)
 	try:
 		return int(args.func(args) or 0)
 	except CommandError as e:
@@ -138,11 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------------------------------------
 # helpers
 
+_original_cwd = os.getcwd()
+
 
 def _sites_path() -> str:
-	import frappe
-
-	return frappe.get_sites_path()
+	"""The sites folder this command works in (absolute)."""
+	return os.environ.get("HUF_SITES_PATH") or os.path.abspath("sites")
 
 
 def _site_of(args: argparse.Namespace) -> str | None:
@@ -204,28 +214,6 @@ def _plain(text: str) -> str:
 	return re.sub(r"<[^>]+>", "", text)
 
 
-def _parse_json_arg(value: str | None, name: str, expected: type):
-	import ast
-	import json
-
-	if value is None:
-		return expected()
-	try:
-		parsed = json.loads(value)
-	except ValueError:
-		try:
-			parsed = ast.literal_eval(value)
-		except (ValueError, SyntaxError) as e:
-			raise CommandError(f"--{name} must be JSON: {e}") from e
-	if expected is list and isinstance(parsed, tuple):
-		parsed = list(parsed)
-	if expected is list and not isinstance(parsed, list):
-		parsed = [parsed]
-	if not isinstance(parsed, expected):
-		raise CommandError(f"--{name} must be a JSON {'object' if expected is dict else 'list'}")
-	return parsed
-
-
 def _ask_password(prompt: str) -> str:
 	import getpass
 
@@ -242,7 +230,7 @@ def _ask_password(prompt: str) -> str:
 
 
 def cmd_new_site(args: argparse.Namespace) -> int:
-	from frappe.installer import new_site
+	from frappe_lite.installer import new_site
 
 	password = args.admin_password or _ask_password("Administrator password: ")
 	site_path = new_site(
@@ -273,6 +261,9 @@ def _write_current_site(site: str) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+	if not args.production:
+		# the development server, as `bench start`: Frappe's loggers record WARNING and above
+		os.environ.setdefault("DEV_SERVER", "true")
 	site = _get_site(args)
 	if args.production:
 		return _serve_production(site, args)
@@ -282,23 +273,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 	frappe.init(site, sites_path=_sites_path(), force=True)
 	if not args.no_worker:
-		from frappe.utils.background_jobs import start_inprocess_workers
+		from frappe.utils.background_jobs import _start_inprocess_workers
 
-		start_inprocess_workers()
+		_start_inprocess_workers()
 	if not args.no_scheduler:
 		threading.Thread(
 			target=_scheduler_thread, args=(site, _sites_path()), name="huf-scheduler", daemon=True
 		).start()
-	from frappe.app import serve
+	from frappe_lite.server import serve
 
 	print(f"Serving {site} on http://{args.host}:{args.port}")
-	serve(site, args.host, args.port)
+	serve(site, args.host, args.port, sites_path=_sites_path())
 	return 0
 
 
 def _scheduler_thread(site: str, sites_path: str) -> None:
 	import frappe
-	from frappe.utils.scheduler import start_scheduler
+
+	from frappe_lite.scheduler import start_scheduler
 
 	frappe.init(site, sites_path=sites_path, force=True)  # each tick opens its own connection
 	try:
@@ -314,12 +306,14 @@ def _serve_production(site: str, args: argparse.Namespace) -> int:
 
 	import frappe
 
-	env = dict(os.environ, FRAPPE_SITE=site, HUF_SITES_PATH=_sites_path())
-	huf = [sys.executable, "-m", "frappe.commands", "--site", site]
+	env = dict(os.environ, FRAPPE_SITE=site, HUF_SITES_PATH=_sites_path(), SITES_PATH=_sites_path())
+	huf = [sys.executable, "-m", "frappe_lite.commands", "--site", site]
 	web = [sys.executable, "-m", "gunicorn", "-b", f"{args.host}:{args.port}", "-w", str(args.workers)]
 	processes = [
 		subprocess.Popen(
-			[*web, "-k", "gthread", "--threads", "8", "-t", "120", "frappe.app:application"], env=env
+			[*web, "-k", "gthread", "--threads", "8", "-t", "120", "frappe_lite.server:production_app()"],
+			env=env,
+			cwd=_sites_path(),
 		)
 	]
 	names = ["gunicorn"]
@@ -372,7 +366,7 @@ def cmd_schedule(args: argparse.Namespace) -> int:
 def cmd_migrate(args: argparse.Namespace) -> int:
 	site = _get_site(args)
 	with _connected(site):
-		from frappe.migrate import migrate
+		from frappe_lite.migrate import migrate
 
 		print(f"Migrating {site}")
 		migrate(verbose=True, skip_failing=args.skip_failing)
@@ -382,7 +376,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 def cmd_install_app(args: argparse.Namespace) -> int:
 	site = _get_site(args)
 	with _connected(site) as frappe:
-		from frappe.installer import add_to_apps_txt, install_app
+		from frappe.installer import install_app
+
+		from frappe_lite.installer import add_to_apps_txt
 
 		for app in args.apps:
 			add_to_apps_txt(app, _sites_path())
@@ -407,18 +403,43 @@ def cmd_list_apps(args: argparse.Namespace) -> int:
 
 
 def cmd_execute(args: argparse.Namespace) -> int:
+	"""As `bench execute`: import the method, or else evaluate it as an expression (`frappe.db.get_value`)."""
 	import json
 
-	fn_args = _parse_json_arg(args.args, "args", list)
-	fn_kwargs = _parse_json_arg(args.kwargs, "kwargs", dict)
-	with _connected(_get_site(args)) as frappe:
-		ret = frappe.get_attr(args.method)(*fn_args, **fn_kwargs)
-	if ret:
+	import frappe
+
+	method = args.method
+	site = _get_site(args)
+	ret = ""
+	try:
+		frappe.init(site, sites_path=_sites_path(), force=True)
+		frappe.connect()
+		if args.args:
+			try:
+				fn_args = eval(args.args)
+			except NameError:
+				fn_args = [args.args]
+		else:
+			fn_args = ()
+		fn_kwargs = eval(args.kwargs) if args.kwargs else {}
 		try:
-			from frappe.utils.response import json_handler
-		except ImportError:
-			json_handler = str
-		print(json.dumps(ret, default=json_handler))
+			ret = frappe.get_attr(method)(*fn_args, **fn_kwargs)
+		except Exception:
+			# eval is safe here because input is from console
+			code = compile(method, "<bench execute>", "eval")
+			ret = eval(code, globals(), {"frappe": frappe, "fn_args": fn_args, "fn_kwargs": fn_kwargs})
+			if callable(ret):
+				suffix = "(*fn_args, **fn_kwargs)"
+				code = compile(method + suffix, "<bench execute>", "eval")
+				ret = eval(code, globals(), {"frappe": frappe, "fn_args": fn_args, "fn_kwargs": fn_kwargs})
+		if frappe.db:
+			frappe.db.commit()
+	finally:
+		frappe.destroy()
+	if ret:
+		from frappe.utils.response import json_handler
+
+		print(json.dumps(ret, default=json_handler).strip('"'))
 	return 0
 
 
@@ -442,8 +463,9 @@ def cmd_run_tests(args: argparse.Namespace) -> int:
 		targets.append(_doctype_tests_path(args))
 	if args.app and not targets:
 		targets.append(_module_path(args.app))
-		if os.path.isdir(os.path.join("tests", args.app)):  # a repository's cross-cutting tests of the app
-			targets.append(os.path.join("tests", args.app))
+		tests = os.path.join(_original_cwd, "tests", args.app)
+		if os.path.isdir(tests):  # a repository's cross-cutting tests of the app
+			targets.append(tests)
 	apps = None
 	site = _site_of(args)
 	if site:
@@ -461,7 +483,7 @@ def cmd_run_tests(args: argparse.Namespace) -> int:
 	if args.failfast:
 		command.append("-x")
 	command += [a for a in args.pytest_args if a != "--"]
-	return subprocess.call(command)
+	return subprocess.call(command, cwd=_original_cwd)
 
 
 def _module_path(dotted: str) -> str:
@@ -484,10 +506,10 @@ def _doctype_tests_path(args: argparse.Namespace) -> str:
 	import frappe
 
 	with _connected(_get_site(args), commit=False):
-		from frappe.model.meta import get_doctype_json_path
+		from frappe.model.meta import _get_doctype_json_path
 
 		try:
-			folder = os.path.dirname(get_doctype_json_path(args.doctype))
+			folder = os.path.dirname(_get_doctype_json_path(args.doctype))
 		except frappe.DoesNotExistError as e:
 			raise CommandError(f"DocType {args.doctype} not found") from e
 	return os.path.join(folder, f"test_{frappe.scrub(args.doctype)}.py")

@@ -1,39 +1,39 @@
-"""Test-site plumbing shared by the pytest plugin and the unittest base classes."""
+"""The pytest test site: what `bench run-tests` does before the tests run, for pytest on Frappe Lite."""
 
 from __future__ import annotations
 
 import os
 
 import frappe
-from frappe.commands import get_current_site
 
-# filled by the pytest plugin (or `connect_test_site`): the site every test runs against
+# filled by the pytest plugin: the site every test runs against, and its sites folder
 test_site: dict = {}
 
 
 def connect_test_site() -> None:
-	"""Make sure this context is initialised and connected to the test site (as Administrator)."""
+	"""Make sure this context is initialised and connected to the test site (as Frappe's runner does once)."""
 	current = getattr(frappe.local, "site", None)
-	if (
-		current
-		and getattr(frappe.local, "db", None) is not None
-		and current == test_site.get("site", current)
-	):
+	connected = current and getattr(frappe.local, "db", None) is not None
+	if connected and current == test_site.get("site", current):
 		return
-	if current and getattr(frappe.local, "db", None) is not None:  # a test left another site connected
+	if connected:  # a test left another site connected
 		frappe.destroy()
-	site = test_site.get("site") or os.environ.get("FRAPPE_SITE") or get_current_site()
+	site = test_site.get("site") or os.environ.get("FRAPPE_SITE")
 	if not site:
 		raise RuntimeError("No test site: run the tests with pytest (frappe_lite plugin) or set FRAPPE_SITE")
-	frappe.init(site, sites_path=test_site.get("sites_path"), force=True)
+	frappe.init(site, sites_path=test_site.get("sites_path") or ".", force=True)
 	frappe.connect()
 	frappe.flags.in_test = True
 
 
 class TestTransaction:
-	"""Undo what one test wrote: a savepoint when a transaction is open, else a full rollback."""
+	"""Undo what a plain pytest function wrote: a savepoint when a transaction is open, else a rollback.
 
-	SAVEPOINT = "frappe_test"
+	Only for module-level test functions of Lite's own suite: unittest classes get exactly what Frappe's
+	runner gives them (nothing between two tests; IntegrationTestCase rolls back once per class).
+	"""
+
+	SAVEPOINT = "frappe_lite_test"
 
 	def __init__(self):
 		self.savepoint = None
@@ -67,7 +67,6 @@ class TestTransaction:
 				db.rollback(save_point=self.savepoint)
 				db.release_savepoint(self.savepoint)
 				db.value_cache.clear()
-				db.clear_columns_cache()
 				return
 			except Exception:  # the test committed: its savepoint is gone
 				pass
@@ -83,4 +82,3 @@ def reset_context() -> None:
 	local.response = frappe._dict(docs=[])
 	local.role_cache = {}
 	local.all_apps_cache = None
-	frappe.clear_document_cache()

@@ -13,19 +13,23 @@ PATCH_TYPES = ("pre_model_sync", "post_model_sync")
 
 def migrate(verbose: bool = False, skip_failing: bool = False) -> None:
 	"""Sync every installed app (add tables and columns, never drop), run new patches and hooks."""
-	from frappe.database.schema import create_core_tables, sync_table
-	from frappe.model.sync import sync_all
+	from frappe.model.sync import sync_for
+
+	from frappe_lite.schema import create_core_tables, sync_table
 
 	frappe.flags.in_migrate = True
 	try:
 		frappe.clear_cache()
 		create_core_tables()
-		if not frappe.db.table_exists("tabPatch Log"):
+		if not frappe.db.table_exists("Patch Log"):
 			sync_table("Patch Log")
 		for method in frappe.get_hooks("before_migrate"):
 			frappe.get_attr(method)()
 		run_patches("pre_model_sync", verbose=verbose, skip_failing=skip_failing)
-		sync_all(verbose=verbose)
+		for app in frappe.get_installed_apps():
+			if verbose:
+				print(f"Updating DocTypes for {app}")
+			sync_for(app)
 		frappe.db.commit()
 		run_patches("post_model_sync", verbose=verbose, skip_failing=skip_failing)
 		for app in frappe.get_installed_apps():

@@ -18,19 +18,24 @@ def get_jenv() -> SandboxedEnvironment:
 	apps = tuple(frappe.get_installed_apps())
 	env = _envs.get(apps)
 	if env is None:
-		env = SandboxedEnvironment(loader=get_jloader(apps))
-		env.globals.update(get_jinja_globals())
+		env = SandboxedEnvironment(loader=_loader(apps))
+		env.globals.update(_jinja_globals())
 		env.filters["json"] = frappe.as_json
 		_envs[apps] = env
 	return env
 
 
-def get_jloader(apps: tuple[str, ...]) -> BaseLoader:
+def get_jloader() -> BaseLoader:
+	"""The template loader of the installed apps."""
+	return _loader(tuple(frappe.get_installed_apps()))
+
+
+def _loader(apps: tuple[str, ...]) -> BaseLoader:
 	"""`templates/x.html` from any app (last installed wins) or `app/templates/x.html` from one app."""
 	paths = {app: frappe.get_app_path(app) for app in apps}
 	ordered = list(reversed(apps))
 	# Frappe Lite keeps its own website templates (base.html, message.html) in frappe/website
-	fallback = FileSystemLoader(os.path.dirname(__file__))
+	fallback = FileSystemLoader(os.path.join(os.path.dirname(os.path.dirname(__file__)), "website"))
 	return ChoiceLoader(
 		[PrefixLoader({app: FileSystemLoader(paths[app]) for app in ordered})]
 		+ [FileSystemLoader(paths[app]) for app in ordered]
@@ -38,7 +43,7 @@ def get_jloader(apps: tuple[str, ...]) -> BaseLoader:
 	)
 
 
-def get_jinja_globals() -> dict[str, Any]:
+def _jinja_globals() -> dict[str, Any]:
 	return {
 		"frappe": frappe._dict(
 			session=_SessionProxy(),
@@ -68,7 +73,7 @@ class _FormDictProxy:
 
 
 def _get_url() -> str:
-	request = frappe.local.request
+	request = getattr(frappe.local, "request", None)
 	return request.host_url.rstrip("/") if request else ""
 
 

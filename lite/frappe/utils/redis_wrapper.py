@@ -1,0 +1,267 @@
+"""`frappe.cache`: Frappe's RedisWrapper API over Redis (`redis_cache`) or Frappe Lite's in-process store.
+
+Keys are namespaced per site (`<db_name>|<key>`) and values are pickled, as in Frappe, so code
+behaves the same with either backend.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import frappe
+
+
+class RedisWrapper:
+	"""Frappe's cache API for one site: keys prefixed with the site's namespace, values pickled."""
+
+	def __init__(self, client, namespace: str):
+		self.client = client
+		self.namespace = namespace
+
+	def __getattr__(self, name: str):
+		# raw commands (get, set, publish, pipeline...) go to the backend unprefixed, as on RedisWrapper
+		return getattr(self.client, name)
+
+	def __repr__(self) -> str:
+		return f"<RedisWrapper {self.namespace!r} on {type(self.client).__name__}>"
+
+	def connected(self) -> bool:
+		try:
+			return bool(self.client.ping())
+		except Exception:
+			return False
+
+	def make_key(self, key: str | bytes, user: str | bool | None = None, shared: bool = False) -> bytes:
+		"""`<namespace>|<key>` (or `<namespace>|user:<user>:<key>`); shared keys are left alone."""
+		if isinstance(key, bytes):
+			key = key.decode()
+		if shared:
+			return key.encode()
+		if user:
+			if user is True:
+				user = frappe.session.user
+			key = f"user:{user}:{key}"
+		return f"{self.namespace}|{key}".encode()
+
+	# -- values ----------------------------------------------------------------------------
+
+	def set_value(
+		self,
+		key: str,
+		val: Any,
+		user: str | bool | None = None,
+		expires_in_sec: float | None = None,
+		shared: bool = False,
+	) -> None:
+		"""Store `val` (pickled); it disappears after `expires_in_sec` seconds when given."""
+		name = self.make_key(key, user, shared)
+		data = pickle.dumps(val)
+		with _ignore_connection_error():
+			if expires_in_sec:
+				self.client.set(name, data, ex=_seconds(expires_in_sec))
+			else:
+				self.client.set(name, data)
+
+	def get_value(
+		self,
+		key: str,
+		generator: Callable | None = None,
+		user: str | bool | None = None,
+		expires: bool = False,
+		shared: bool = False,
+	) -> Any:
+		"""The stored value, or None; with `generator`, compute, store and return a missing value."""
+		val = None
+		with _ignore_connection_error():
+			raw = self.client.get(self.make_key(key, user, shared))
+			if raw is not None:
+				val = pickle.loads(raw)
+		if val is None and generator and not expires:
+			val = generator()
+			self.set_value(key, val, user=user, shared=shared)
+		return val
+
+	def get_all(self, key: str) -> dict:
+		"""{key: value} of every key starting with `key`."""
+		prefix = self.make_key("").decode()
+		return {
+			k.decode().removeprefix(prefix): self.get_value(k.decode().removeprefix(prefix))
+			for k in self.get_keys(key)
+		}
+
+	def get_keys(self, key: str) -> list[bytes]:
+		"""Full (prefixed) keys starting with `key`."""
+		with _ignore_connection_error():
+			return self.client.keys(self.make_key(key + "*"))
+		return []
+
+	def delete_keys(self, key: str) -> None:
+		"""Delete every key starting with `key`."""
+		self.delete_value(self.get_keys(key), make_keys=False)
+
+	def delete_key(self, *args, **kwargs) -> None:
+		self.delete_value(*args, **kwargs)
+
+	def delete_value(
+		self,
+		keys: str | bytes | Iterable,
+		user: str | bool | None = None,
+		make_keys: bool = True,
+		shared: bool = False,
+	) -> None:
+		"""Delete one key or a list of keys."""
+		if not keys:
+			return
+		if isinstance(keys, str | bytes):
+			keys = (keys,)
+		names = [self.make_key(k, user=user, shared=shared) if make_keys else k for k in keys]
+		with _ignore_connection_error():
+			if names:
+				self.client.delete(*names)
+
+	def exists(self, *names: str, user: str | bool | None = None, shared: bool = False) -> int:
+		"""How many of `names` exist."""
+		return self.client.exists(*(self.make_key(n, user=user, shared=shared) for n in names))
+
+	def expire(self, key: str, seconds: float, user: str | bool | None = None, shared: bool = False) -> bool:
+		return self.client.expire(self.make_key(key, user=user, shared=shared), _seconds(seconds))
+
+	def ttl(self, key: str, user: str | bool | None = None, shared: bool = False) -> int:
+		return self.client.ttl(self.make_key(key, user=user, shared=shared))
+
+	def incrby(self, key: str, amount: int = 1, user: str | bool | None = None, shared: bool = False) -> int:
+		return self.client.incrby(self.make_key(key, user=user, shared=shared), amount)
+
+	def incr(self, key: str, amount: int = 1) -> int:
+		return self.incrby(key, amount)
+
+	# -- hashes ----------------------------------------------------------------------------
+
+	def hset(self, name: str, key: str, value: Any, shared: bool = False, *args, **kwargs) -> None:
+		with _ignore_connection_error():
+			self.client.hset(self.make_key(name, shared=shared), key, pickle.dumps(value))
+
+	def hget(self, name: str, key: str, generator: Callable | None = None, shared: bool = False) -> Any:
+		value = None
+		with _ignore_connection_error():
+			raw = self.client.hget(self.make_key(name, shared=shared), key)
+			if raw is not None:
+				value = pickle.loads(raw)
+		if value is None and generator:
+			value = generator()
+			self.hset(name, key, value, shared=shared)
+		return value
+
+	def hgetall(self, name: str) -> dict:
+		"""{field (bytes, as Frappe returns them): value}."""
+		return {k: pickle.loads(v) for k, v in self.client.hgetall(self.make_key(name)).items()}
+
+	def hkeys(self, name: str) -> list:
+		return self.client.hkeys(self.make_key(name))
+
+	def hexists(self, name: str, key: str, shared: bool = False) -> bool:
+		return bool(self.client.hexists(self.make_key(name, shared=shared), key))
+
+	def hdel(self, name: str, keys: str | list | tuple, shared: bool = False) -> None:
+		if isinstance(keys, str | bytes):
+			keys = (keys,)
+		if keys:
+			with _ignore_connection_error():
+				self.client.hdel(self.make_key(name, shared=shared), *keys)
+
+	def hdel_keys(self, name_starts_with: str, key: str) -> None:
+		"""Delete field `key` from every hash whose name starts with `name_starts_with`."""
+		for name in self.get_keys(name_starts_with):
+			self.hdel(name.decode().split("|", 1)[1], key)
+
+	# -- sets and lists --------------------------------------------------------------------
+
+	def sadd(self, name: str, *values) -> int:
+		return self.client.sadd(self.make_key(name), *values)
+
+	def srem(self, name: str, *values) -> int:
+		return self.client.srem(self.make_key(name), *values)
+
+	def sismember(self, name: str, value) -> bool:
+		return bool(self.client.sismember(self.make_key(name), value))
+
+	def spop(self, name: str):
+		return self.client.spop(self.make_key(name))
+
+	def srandmember(self, name: str, count: int | None = None):
+		return self.client.srandmember(self.make_key(name))
+
+	def smembers(self, name: str) -> set:
+		return self.client.smembers(self.make_key(name))
+
+	def scard(self, name: str) -> int:
+		return self.client.scard(self.make_key(name))
+
+	def lpush(self, key, value):
+		return self.client.lpush(self.make_key(key), value)
+
+	def rpush(self, key, value):
+		return self.client.rpush(self.make_key(key), value)
+
+	def lpop(self, key: str):
+		return self.client.lpop(self.make_key(key))
+
+	def rpop(self, key: str):
+		return self.client.rpop(self.make_key(key))
+
+	def llen(self, key: str) -> int:
+		return self.client.llen(self.make_key(key))
+
+	def lrange(self, key, start, stop):
+		return self.client.lrange(self.make_key(key), start, stop)
+
+	def ltrim(self, key, start, stop):
+		return self.client.ltrim(self.make_key(key), start, stop)
+
+	# -- locks -----------------------------------------------------------------------------
+
+	def lock(
+		self,
+		name: str,
+		timeout: float | None = None,
+		sleep: float = 0.1,
+		blocking: bool = True,
+		blocking_timeout: float | None = None,
+		**kwargs,
+	):
+		"""A lock shared by every thread (in-process) or every process (Redis) of this site.
+
+		Use as `with frappe.cache().lock("name", timeout=30, blocking_timeout=5):`; raises redis'
+		`LockError` when it cannot be acquired in time; it expires after `timeout` seconds.
+		"""
+		return self.client.lock(
+			self.make_key(name),
+			timeout=timeout,
+			sleep=sleep,
+			blocking=blocking,
+			blocking_timeout=blocking_timeout,
+			**kwargs,
+		)
+
+
+def _seconds(value: float) -> int | float:
+	value = float(value)
+	return int(value) if value.is_integer() else value
+
+
+class _ignore_connection_error:
+	"""Treat an unreachable Redis as an empty cache, as Frappe's RedisWrapper does for values."""
+
+	def __enter__(self):
+		return self
+
+	def __exit__(self, exc_type, exc, tb) -> bool:
+		if exc_type is None:
+			return False
+		try:
+			from redis.exceptions import ConnectionError as RedisConnectionError
+		except ImportError:
+			return False
+		return issubclass(exc_type, RedisConnectionError)
