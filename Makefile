@@ -14,7 +14,7 @@ FRONTEND_BUILD := huf/public/frontend/index.html
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts \
 	frontend/tailwind.config.js frontend/postcss.config.js frontend/tsconfig.json
 
-.PHONY: setup system-packages frontend run site test test-frappe lint bench clean
+.PHONY: setup system-packages frontend frappe-source run site test test-frappe lint bench clean
 
 setup: system-packages $(VENV)/.installed frontend
 
@@ -55,11 +55,18 @@ site: setup
 run: site
 	$(BIN)/huf --site $(SITE) serve --host $(HOST) --port $(PORT)
 
+# Real Frappe's source, when ../shared/frappe has it: tests/lite checks Lite's API surface against it
+FRAPPE_TARBALL ?= $(firstword $(wildcard ../shared/frappe/frappe.tar.gz /work/shared/frappe/frappe.tar.gz))
+FRAPPE_SOURCE_DIR := .cache/frappe-source
+frappe-source:
+	@if [ -n "$(FRAPPE_TARBALL)" ] && [ ! -f $(FRAPPE_SOURCE_DIR)/frappe/frappe/__init__.py ]; then \
+		mkdir -p $(FRAPPE_SOURCE_DIR) && tar -xzf $(FRAPPE_TARBALL) -C $(FRAPPE_SOURCE_DIR); fi
+
 # HUF_TEST_REPORT: every Huf test's outcome, compared test by test with the real-bench run (test-frappe)
-test: setup lint
+test: setup lint frappe-source
 	cd frontend && npm test
 	@mkdir -p .test-results && rm -f .test-results/lite.jsonl
-	HUF_TEST_REPORT=$(CURDIR)/.test-results/lite.jsonl $(BIN)/pytest -q
+	FRAPPE_SOURCE=$(CURDIR)/$(FRAPPE_SOURCE_DIR)/frappe HUF_TEST_REPORT=$(CURDIR)/.test-results/lite.jsonl $(BIN)/pytest -q
 
 # The same Huf tests with Frappe's own runner on a real bench (MariaDB, Redis, a worker) built from
 # ../shared/frappe and kept in ~/.cache/huf-bench; run `make test` first for the side-by-side counts.

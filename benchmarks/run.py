@@ -27,7 +27,7 @@ SITE = "bench.localhost"
 def make_site(sites_path: str, site: str = SITE) -> None:
 	"""A new `site` with Huf installed in `sites_path` (the context is left closed)."""
 	import frappe
-	from frappe.installer import new_site
+	from frappe_lite.installer import new_site
 
 	with open(os.path.join(sites_path, "apps.txt"), "w") as f:
 		f.write("huf\n")
@@ -59,9 +59,11 @@ def bench_get_all(rounds: int = 20) -> float:
 
 def bench_ping_dev_server(sites_path: str) -> float:
 	"""`huf serve`: werkzeug's threaded server in the one process."""
-	from frappe.app import make_server
+	import frappe.app
+	from frappe_lite.server import make_server
 
-	server = make_server(SITE, sites_path=sites_path)
+	frappe.app._sites_path = sites_path
+	server = make_server(SITE)
 	threading.Thread(target=server.serve_forever, daemon=True).start()
 	try:
 		return ping_rate(server.server_port)
@@ -76,7 +78,7 @@ def bench_ping_gunicorn(sites_path: str) -> float:
 	with socket.socket() as s:
 		s.bind(("127.0.0.1", 0))
 		port = s.getsockname()[1]
-	env = dict(os.environ, FRAPPE_SITE=SITE, HUF_SITES_PATH=sites_path)
+	env = dict(os.environ, FRAPPE_SITE=SITE, SITES_PATH=sites_path, HUF_SITES_PATH=sites_path)
 	cmd = [
 		sys.executable,
 		"-m",
@@ -89,9 +91,11 @@ def bench_ping_gunicorn(sites_path: str) -> float:
 		"gthread",
 		"--threads",
 		"8",
-		"frappe.app:application",
+		"frappe_lite.server:production_app()",
 	]
-	proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+	proc = subprocess.Popen(
+		cmd, env=env, cwd=sites_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+	)
 	try:
 		for _ in range(100):
 			try:

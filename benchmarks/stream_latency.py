@@ -3,7 +3,7 @@
 	.venv/bin/python benchmarks/stream_latency.py                 # 20 streams x 40 deltas
 	.venv/bin/python benchmarks/stream_latency.py --streams 50 --deltas 100 --gap 0.002
 
-A throw-away site serves `POST /huf/stream/<agent>` (`frappe.app.make_app` in a threaded werkzeug
+A throw-away site serves `POST /huf/stream/<agent>` (`frappe_lite.server.make_server`, a threaded werkzeug
 server on 127.0.0.1). The agent's provider is the scripted OpenAI-compatible server
 (huf/tests/support/llm_server.py) reached by the real LiteLLM; it writes one delta every `--gap`
 seconds and records when each was sent. The client (httpx, same process, same clock) records when
@@ -45,9 +45,9 @@ def make_site(sites_path: str, api_base: str) -> str:
 
 
 def run(streams: int, deltas: int, gap: float) -> None:
+	import frappe.app
 	import httpx
-	from frappe.app import make_app
-	from werkzeug.serving import make_server
+	from frappe_lite.server import make_server
 
 	from benchmarks.agent_runtime import percentile
 	from huf.ai.runtime.events import validate_event
@@ -59,7 +59,8 @@ def run(streams: int, deltas: int, gap: float) -> None:
 	llm = ScriptedLLM().__enter__()
 	try:
 		token = make_site(sites_path, llm.api_base)
-		server = make_server("127.0.0.1", 0, make_app(SITE, sites_path), threaded=True)
+		frappe.app._sites_path = sites_path
+		server = make_server(SITE)
 		threading.Thread(target=server.serve_forever, daemon=True).start()
 		url = f"http://127.0.0.1:{server.server_port}/huf/stream/{AGENT}"
 		pieces = [f"w{i:03d} " for i in range(deltas)]

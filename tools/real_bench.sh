@@ -130,7 +130,11 @@ build() {
 		"$B/env/bin/pip" install -q "setuptools<81"
 		echo "$huf_stamp" >"$B/.huf-stamp"
 	fi
-	printf 'frappe\nhuf\n' >"$B/sites/apps.txt"
+	# lite_test_app (tests/lite/apps): a submittable DocType with a child table, which Frappe's core
+	# lacks and some Huf tests need; a plain Frappe app, installed on the test site only
+	ln -sfn "$HERE/tests/lite/apps" "$B/apps/lite_test_app"
+	echo "$HERE/tests/lite/apps" >"$("$B/env/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/huf-test-apps.pth"
+	printf 'frappe\nhuf\nlite_test_app\n' >"$B/sites/apps.txt"
 	cat >"$B/sites/common_site_config.json" <<JSON
 {
  "frappe_user": "$(id -un)",
@@ -154,6 +158,9 @@ site() {
 	"$BENCH" new-site "$SITE" "${force[@]}" --db-type mariadb --db-root-username root \
 		--db-root-password "$DB_ROOT_PASSWORD" --admin-password admin --install-app huf \
 		>"$LOGS/new-site-$SITE.log" 2>&1 || { tr '\r' '\n' <"$LOGS/new-site-$SITE.log" | tail -30; return 1; }
+	"$BENCH" --site "$SITE" clear-cache # the app-module map is cached in Redis across sites
+	"$BENCH" --site "$SITE" install-app lite_test_app >>"$LOGS/new-site-$SITE.log" 2>&1 \
+		|| { tail -20 "$LOGS/new-site-$SITE.log"; return 1; }
 	"$BENCH" --site "$SITE" set-config allow_tests true >/dev/null
 	"$BENCH" --site "$SITE" set-config admin_password admin >/dev/null
 }
@@ -172,7 +179,7 @@ worker() {
 	# LiteLLM once instead of once per job; restart them after changing code they run.
 	stop_worker
 	cd "$B"
-	FRAPPE_BACKGROUND_WORKERS_NOFORK=1 setsid "$BENCH" worker-pool --num-workers "${HUF_BENCH_WORKERS:-1}" \
+	FRAPPE_BACKGROUND_WORKERS_NOFORK=1 setsid "$BENCH" worker-pool --num-workers "${HUF_BENCH_WORKERS:-2}" \
 		>"$LOGS/worker.log" 2>&1 &
 	echo $! >"$B/config/pids/worker.pid"
 }

@@ -3,7 +3,6 @@
 import json
 import os
 import tempfile
-import unittest
 
 import frappe
 
@@ -16,9 +15,10 @@ from huf.ai.media.extractors import (
 	parse_pages,
 )
 from huf.ai.media.sample_files import make_docx, make_pdf, make_pptx, make_xlsx
+from huf.tests.support.case import HufUnitTestCase
 
 
-class TestExtractors(unittest.TestCase):
+class TestExtractors(HufUnitTestCase):
 	def test_pdf_pages_and_selection(self):
 		pdf = make_pdf(["Invoice 42 (draft)", "Total: 99 EUR", "Thanks"])
 		pages = extract_text(pdf, "invoice.pdf")

@@ -39,9 +39,10 @@ async function login(page, user, password) {
   await page.goto(`${base}/huf`);
   check(page.url().includes("/login"), `a visitor should be sent to the login page, got ${page.url()}`);
   check(page.url().includes("redirect-to=/huf"), `the login page should bring the visitor back to /huf, got ${page.url()}`);
-  await page.fill("#usr", user);
-  await page.fill("#pwd", password);
-  await Promise.all([page.waitForURL(/\/huf\/?$/), page.click("button[type=submit]")]);
+  // Frappe's login page (Frappe Lite's uses the same ids)
+  await page.fill("#login_email", user);
+  await page.fill("#login_password", password);
+  await Promise.all([page.waitForURL(/\/huf\/?$/), page.click("form.form-login button.btn-login")]);
   await page.getByRole("heading", { name: "Dashboard" }).waitFor();
 }
 
