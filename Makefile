@@ -74,8 +74,8 @@ test-frappe: frontend
 	HUF_REQUIRE_DESK=1 HUF_REQUIRE_BROWSER=1 tools/real_bench.sh test
 
 lint: setup
-	$(BIN)/ruff check huf lite tests benchmarks
-	$(BIN)/ruff format --check --quiet huf lite tests benchmarks
+	$(BIN)/ruff check huf lite tests benchmarks tools
+	$(BIN)/ruff format --check --quiet huf lite tests benchmarks tools
 
 bench: setup
 	$(BIN)/python benchmarks/run.py

@@ -1,13 +1,11 @@
 """The whitelisted HTTP-tool and media endpoints over real HTTP: they return data and refuse guests."""
 
-import json
-import os
-
 import frappe
 import httpx
 
 from huf.ai.runtime.fixtures import RuntimeTestCase, make_runtime_agent
 from huf.ai.test_http_handler import EchoServer
+from huf.tests.support.config import set_site_config
 from huf.tests.support.web import serve_site
 
 AGENT = "Media REST Agent"
@@ -22,8 +20,8 @@ class TestEndpointsOverHTTP(RuntimeTestCase):
 		super().setUpClass()
 		cls.echo = EchoServer()
 		cls.addClassCleanup(cls.echo.close)
-		cls._set_site_config("huf_http_allowed_hosts", [f"127.0.0.1:{cls.echo.port}"])
-		cls.addClassCleanup(cls._set_site_config, "huf_http_allowed_hosts", None)
+		set_site_config("huf_http_allowed_hosts", [f"127.0.0.1:{cls.echo.port}"])
+		cls.addClassCleanup(set_site_config, "huf_http_allowed_hosts", None)
 
 		keys = generate_keys("Administrator")
 		secret = keys["api_secret"] if isinstance(keys, dict) else keys
@@ -54,19 +52,6 @@ class TestEndpointsOverHTTP(RuntimeTestCase):
 		cls.guest = httpx.Client(base_url=base, timeout=60)
 		cls.addClassCleanup(cls.admin.close)
 		cls.addClassCleanup(cls.guest.close)
-
-	@staticmethod
-	def _set_site_config(key, value):
-		path = frappe.get_site_path("site_config.json")
-		with open(path) as f:
-			config = json.load(f)
-		if value is None:
-			config.pop(key, None)
-		else:
-			config[key] = value
-		with open(path + ".tmp", "w") as f:
-			json.dump(config, f, indent=1)
-		os.replace(path + ".tmp", path)
 
 	@staticmethod
 	def _delete_tool():

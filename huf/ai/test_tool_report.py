@@ -2,32 +2,15 @@
 
 Huf Users have the report right on Agent (ToDo's is owner-only, which Frappe does not count for reports)."""
 
-import json
-import os
-
 import frappe
 
 from huf.ai.tool_test_support import ToolTestCase
+from huf.tests.support.config import set_site_config
 
 USER = "tool-report-user@example.com"
 QUERY_REPORT = "Huf Tool Open ToDos"
 SCRIPT_REPORT = "Huf Tool Numbers"
 MANAGERS_REPORT = "Huf Tool Managers Only"
-
-
-def set_common_config(key: str, value) -> None:
-	"""Set (or with None remove) `key` in the bench's common_site_config.json."""
-	path = os.path.join(frappe.local.sites_path, "common_site_config.json")
-	config = {}
-	if os.path.exists(path):
-		with open(path) as f:
-			config = json.load(f)
-	if value is None:
-		config.pop(key, None)
-	else:
-		config[key] = value
-	with open(path, "w") as f:
-		json.dump(config, f, indent=1, sort_keys=True)
 
 
 class TestReportTools(ToolTestCase):
@@ -86,8 +69,8 @@ class TestReportTools(ToolTestCase):
 		self._scripts = frappe.conf.get("server_script_enabled")
 		frappe.conf.server_script_enabled = 1
 		self.addCleanup(setattr, frappe.conf, "server_script_enabled", self._scripts)
-		set_common_config("server_script_enabled", 1)
-		self.addCleanup(set_common_config, "server_script_enabled", None)
+		set_site_config("server_script_enabled", 1, common=True)
+		self.addCleanup(set_site_config, "server_script_enabled", None, common=True)
 
 	def test_query_report_with_filters(self):
 		for text, status in (

@@ -12,6 +12,7 @@ import inspect
 import json
 import os
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -123,7 +124,8 @@ def init(site: str, sites_path: str = ".", new_site: bool = False, force: bool =
 
 	local.response_headers = Headers()
 	local.task_id = None
-	local.conf = _dict(get_site_config(sites_path, site_path))
+	# as Frappe: a web request reads the config through a 60-second in-memory cache
+	local.conf = _dict(get_site_config(sites_path, site_path, cached=bool(getattr(local, "request", None))))
 	local.lang = local.conf.get("lang") or "en"
 	local.db = None
 	local.user_perms = None
@@ -172,11 +174,11 @@ def get_site_config(sites_path: str | None = None, site_path: str | None = None,
 	"""`site_config.json` combined with `sites/common_site_config.json`."""
 	sites_path = sites_path or getattr(local, "sites_path", ".")
 	site_path = site_path or getattr(local, "site_path", None)
-	config = get_common_site_config(sites_path)
+	config = get_common_site_config(sites_path, cached=cached)
 	if site_path:
 		path = os.path.join(site_path, "site_config.json")
 		if os.path.exists(path):
-			config.update(_read_json_cached(path))
+			config.update(_read_json_cached(path, cached))
 		elif getattr(local, "site", None) and not (getattr(local, "flags", None) or {}).get("new_site"):
 			raise IncorrectSitePath(f"{local.site} does not exist.")
 	return config
@@ -186,17 +188,21 @@ def get_common_site_config(sites_path: str | None = None, cached=False) -> _dict
 	"""`sites/common_site_config.json`, shared by every site of the bench."""
 	sites_path = sites_path or getattr(local, "sites_path", ".")
 	path = os.path.join(sites_path, "common_site_config.json")
-	return _dict(_read_json_cached(path)) if os.path.exists(path) else _dict()
+	return _dict(_read_json_cached(path, cached)) if os.path.exists(path) else _dict()
 
 
-def _read_json_cached(path: str) -> dict:
-	mtime = os.path.getmtime(path)
-	cached = _site_config_cache.get(path)
-	if cached and cached[0] == mtime:
-		return dict(cached[1])
+_SITE_CONFIG_CACHE_TTL = 60  # seconds, as Frappe's `site_cache(ttl=60)` of the config
+
+
+def _read_json_cached(path: str, cached: bool = False) -> dict:
+	"""The file's JSON; `cached`: as read within the last minute (Frappe's in-memory config cache)."""
+	now = time.monotonic()
+	entry = _site_config_cache.get(path)
+	if cached and entry and now - entry[0] < _SITE_CONFIG_CACHE_TTL:
+		return dict(entry[1])
 	with open(path) as f:
 		data = json.load(f)
-	_site_config_cache[path] = (mtime, data)
+	_site_config_cache[path] = (now, data)
 	return dict(data)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import frappe
 
@@ -80,3 +81,34 @@ def set_all_patches_as_completed(app: str) -> None:
 	for patch in get_patches_from_app(app):
 		if not patch_executed(patch):
 			mark_patch_executed(patch)
+
+
+def update_site_config(key: str, value, validate: bool = True, site_config_path: str | None = None) -> None:
+	"""Set `key` in site_config.json (or the file named; the value "None" removes the key), as Frappe's."""
+	from frappe.config import clear_site_config_cache
+
+	site_config_path = site_config_path or get_site_config_path()
+	config = {}
+	if os.path.exists(site_config_path):
+		with open(site_config_path) as f:
+			config = json.load(f)
+	if value in ("0", "1"):
+		value = int(value)
+	if value == "false":
+		value = False
+	if value == "true":
+		value = True
+	if value == "None":
+		config.pop(key, None)
+	else:
+		config[key] = value
+	with open(site_config_path, "w") as f:
+		f.write(json.dumps(config, indent=1, sort_keys=True))
+	clear_site_config_cache()
+	if hasattr(frappe.local, "conf"):
+		frappe.local.conf[key] = value
+
+
+def get_site_config_path() -> str:
+	"""The current site's site_config.json."""
+	return os.path.join(frappe.local.site_path, "site_config.json")

@@ -84,6 +84,9 @@ def recover_run(run_name: str, conversation: str | None = None) -> str | None:
 			frappe.db.set_value(
 				"Agent Run", run_name, {"status": "Queued", "runtime_context": json.dumps(context)}
 			)
+			# the inline caller that claimed it died with its process: the drainer runs it now, not
+			# only once the dead caller's claim has expired
+			locks.unclaim_run(run_name)
 		frappe.db.commit()
 		queue.publish_status(run_name, new_status, error_message=reason)
 	finally:

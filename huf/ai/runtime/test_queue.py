@@ -1,7 +1,5 @@
 """Queue-first runs: strict FIFO per conversation, parallel across conversations, inline and queued."""
 
-import json
-import os
 import threading
 import time
 
@@ -11,6 +9,7 @@ from frappe.utils import get_datetime
 from huf.ai.agent_integration import run_agent_sync
 from huf.ai.runtime import locks
 from huf.ai.runtime.fixtures import RuntimeTestCase, SiteContext
+from huf.tests.support.config import set_site_config
 from huf.tests.support.jobs import wait_for_jobs, wait_until
 from huf.tests.support.llm_server import Reply
 
@@ -210,14 +209,8 @@ class TestManyConversations(QueueTestCase):
 		)
 
 	def test_queued_runs_of_different_conversations_drain_in_parallel(self):
-		config_path = os.path.join(frappe.local.site_path, "site_config.json")
-		with open(config_path) as f:
-			original = f.read()
-		config = json.loads(original)
-		config["background_workers"] = 10  # the size of a standalone site's worker pool
-		with open(config_path, "w") as f:
-			json.dump(config, f)
-		os.utime(config_path, (time.time() + 1, time.time() + 1))
+		original = frappe.get_site_config().get("background_workers")
+		set_site_config("background_workers", 10)  # the size of a standalone site's worker pool
 		try:
 			if not runs_two_jobs_at_once():
 				self.skipTest("this site's background workers run one job at a time")
@@ -230,9 +223,7 @@ class TestManyConversations(QueueTestCase):
 			self.wait_until_settled({"agent": agent})
 		finally:
 			self.llm.default = Reply(content="OK")
-			with open(config_path, "w") as f:
-				f.write(original)
-			os.utime(config_path, (time.time() + 2, time.time() + 2))
+			set_site_config("background_workers", original)
 		runs = frappe.get_all(
 			"Agent Run", filters={"agent": agent}, fields=["status", "start_time", "end_time"]
 		)

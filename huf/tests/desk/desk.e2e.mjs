@@ -164,8 +164,9 @@ try {
   await openForm(page, "agent", config.agent);
   await clickButton(page, "In Desk", "Open Chat");
   await page.waitForURL(/\/app\/huf-chat\//);
-  result.chat_title = await pageTitle(page);
   await page.waitForFunction((a) => document.querySelector(".huf-chat") && frappe.get_route()[1] === a, config.agent);
+  // the page's own head (the Agent form's head may still be on screen for a moment)
+  result.chat_title = await text(page.locator("#page-huf-chat .page-head .title-text").first());
   const chat = page.locator(".huf-chat:visible");
   await chat.getByRole("textbox", { name: "Message" }).fill(config.chat_prompt);
   await chat.getByRole("button", { name: "Send" }).click();
