@@ -165,7 +165,7 @@ site() {
 	"$BENCH" --site "$SITE" set-config admin_password admin >/dev/null
 }
 
-assets() { "$HERE/tools/real_bench_assets.sh"; }
+assets() { HERE="$HERE" ROOT="$ROOT" B="$B" BENCH="$BENCH" LOGS="$LOGS" "$HERE/tools/real_bench_assets.sh" "$@"; }
 
 stop_worker() {
 	local f="$B/config/pids/worker.pid"
@@ -226,7 +226,7 @@ case "${1:-test}" in
 	services) services ;;
 	build) build ;;
 	site) site ;;
-	assets) assets ;;
+	assets) shift; assets "$@" ;;
 	worker) worker ;;
 	run-tests) shift; run_tests "$@" ;;
 	test) test_all ;;

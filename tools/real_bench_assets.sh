@@ -3,8 +3,8 @@
 # /app (Desk) works in a browser. Skipped while nothing changed (a stamp of Frappe's source, Node, yarn,
 # Huf's bundle sources and this script, kept in $B/.assets-stamp).
 #
-#   tools/real_bench_assets.sh          build the assets when needed (tools/real_bench.sh assets calls it)
-#   tools/real_bench_assets.sh --force  build them again
+#   tools/real_bench.sh assets          build the assets when needed
+#   tools/real_bench.sh assets --force  build them again
 #
 # Needs Node 18+ (20 in CI) and network access to the npm registry. yarn is installed under
 # $HUF_REAL_BENCH/node-tools when it is not on PATH. Frappe's yarn.lock (the bench's copy, not this repo)
@@ -13,26 +13,15 @@
 # `bench build --apps frappe,huf` builds locally (about 2.5 minutes) without first trying to download
 # prebuilt assets from GitHub. Log: $HUF_REAL_BENCH/logs/assets.log.
 set -euo pipefail
-HERE="$(cd "$(dirname "$0")/.." && pwd)"
-ROOT="${HUF_REAL_BENCH:-$HOME/.cache/huf-bench}"
-SHARED="${FRAPPE_SHARED_DIR:-$HERE/../shared/frappe}"
-[ -f "$SHARED/frappe.tar.gz" ] || SHARED=/work/shared/frappe
-SHARED="$(cd "$SHARED" && pwd)"
-B="$ROOT/frappe-bench"
-BENCH="$ROOT/bench-cli/bin/bench"
-LOGS="$ROOT/logs"
+# Run through `tools/real_bench.sh assets`, which sets the bench's paths (B, BENCH, LOGS, ROOT, HERE)
+# and the GIT_CONFIG_* variables that resolve air-datepicker to its bundle.
+: "${B:?run this through tools/real_bench.sh assets}"
 TOOLS="$ROOT/node-tools"
 CHARTS_KEY='frappe-charts@^2.0.0-rc26:'
 CHARTS_ENTRY='  version "2.0.0-rc27"
   resolved "https://registry.yarnpkg.com/frappe-charts/-/frappe-charts-2.0.0-rc27.tgz"
   integrity sha512-J4WCrHYB6oR4Dfu28aaCxlUu64C/V+qJlNE1E0xpya2/yCeqDZ8LA6pS63SBMOdV2CTP8cJ6Isk5m+rZi9gElA=='
-export PATH="$B/env/bin:$TOOLS/bin:$PATH" LITELLM_LOCAL_MODEL_COST_MAP=True
-# set when called from tools/real_bench.sh; repeated here so the script also runs on its own
-if [ -z "${GIT_CONFIG_COUNT:-}" ]; then
-	export GIT_CONFIG_COUNT=2
-	export GIT_CONFIG_KEY_0="url.$SHARED/air-datepicker.bundle.insteadOf" GIT_CONFIG_VALUE_0=https://github.com/frappe/air-datepicker
-	export GIT_CONFIG_KEY_1=init.defaultBranch GIT_CONFIG_VALUE_1=pinned
-fi
+export PATH="$TOOLS/bin:$PATH"
 
 say() { echo "[real-bench-assets $(date +%H:%M:%S)] $*"; }
 

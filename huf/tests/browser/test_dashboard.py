@@ -7,10 +7,8 @@ page go to $HUF_E2E_OUTPUT (default: <tmp>/huf-e2e), replaced on every run.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -18,31 +16,17 @@ from pathlib import Path
 import frappe
 
 from huf.huf.factories import make_user
+from huf.tests.support.browser import browser_missing, run_script
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.web import serve_site
 
-ROOT = Path(__file__).resolve().parents[3]
-FRONTEND = ROOT / "frontend"
 SCRIPT = Path(__file__).with_name("dashboard.e2e.mjs")
-CHROMIUM = os.environ.get("HUF_CHROMIUM", "/usr/bin/chromium")
 OUTPUT_DIR = os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e")
 PASSWORD = "E2E-Dashboard-Pass-7"
 ADMIN = "e2e-admin@example.com"
 VIEWER = "e2e-viewer@example.com"
 AGENT, PROVIDER, MODEL = "E2E Agent", "E2E LLM", "e2e-model"
 ANSWER = "It is sunny in Paris today, around 21 degrees. A fine day for a walk along the river!"
-
-
-def missing_requirement() -> str | None:
-	if not shutil.which("node"):
-		return "node is not installed"
-	if not os.path.exists(CHROMIUM):
-		return f"chromium not found at {CHROMIUM}"
-	if not (FRONTEND / "node_modules" / "playwright-core").is_dir():
-		return "frontend dependencies missing (cd frontend && npm ci)"
-	if not (ROOT / "huf" / "public" / "frontend" / "index.html").is_file():
-		return "frontend not built (cd frontend && npm run build)"
-	return None
 
 
 def remove_records() -> None:
@@ -76,8 +60,8 @@ def remove_records() -> None:
 
 # CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
 @unittest.skipIf(
-	bool(missing_requirement()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
-	missing_requirement() or "",
+	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
+	browser_missing() or "",
 )
 class TestDashboardInBrowser(HufTestCase):
 	@classmethod
@@ -117,21 +101,11 @@ class TestDashboardInBrowser(HufTestCase):
 		shutil.rmtree(out_dir, ignore_errors=True)  # screenshots of the last run only
 		config = {
 			"base_url": self.base_url,
-			"chromium": CHROMIUM,
-			"out_dir": out_dir,
 			"llm_api_base": self.llm.api_base,
 			"admin": {"user": ADMIN, "password": PASSWORD},
 			"viewer": {"user": VIEWER, "password": PASSWORD},
 		}
-		proc = subprocess.run(
-			["node", str(SCRIPT)],
-			env={**os.environ, "HUF_E2E_CONFIG": json.dumps(config)},
-			capture_output=True,
-			text=True,
-			timeout=300,
-		)
-		result_file = Path(out_dir) / "result.json"
-		result = json.loads(result_file.read_text()) if result_file.exists() else {}
+		proc, result = run_script(SCRIPT, config, out_dir)
 		self.assertEqual(
 			proc.returncode, 0, f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {out_dir}"
 		)

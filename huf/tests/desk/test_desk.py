@@ -4,7 +4,7 @@ Runs `desk.e2e.mjs` (playwright-core from frontend/node_modules, Debian's chromi
 lands on /huf, opens the Huf workspace, the Agent list and a new Agent, runs the agent in the Agent Console
 and chats with it on the Agent Chat page, and opens Agent Trigger, Knowledge Source, MCP Server and AI
 Provider, with no JavaScript error on the way. Desk needs Frappe's built JS/CSS bundles (sites/assets,
-`tools/real_bench_assets.sh`), which exist only on a built bench: Frappe Lite has no Desk UI, so there the
+`tools/real_bench.sh assets`), which exist only on a built bench: Frappe Lite has no Desk UI, so there the
 test is skipped. HUF_REQUIRE_DESK=1 (CI's bench run) turns a missing requirement into a failure.
 Screenshots go to $HUF_E2E_OUTPUT/desk (default: <tmp>/huf-e2e/desk), replaced on every run.
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -23,14 +22,12 @@ import frappe
 
 from huf.ai.runtime.fixtures import delete_runs_of
 from huf.huf.factories import make_user
+from huf.tests.support.browser import browser_missing, run_script
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.web import serve_site
 
-ROOT = Path(__file__).resolve().parents[3]
-FRONTEND = ROOT / "frontend"
 SCRIPT = Path(__file__).with_name("desk.e2e.mjs")
-CHROMIUM = os.environ.get("HUF_CHROMIUM", "/usr/bin/chromium")
 OUTPUT_DIR = os.path.join(
 	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "desk"
 )
@@ -61,17 +58,9 @@ def missing_requirement() -> str | None:
 	if not os.path.isfile(os.path.join(assets_path(), "assets.json")):
 		return (
 			"Desk assets are not built (sites/assets/assets.json): they exist only on a real bench after "
-			"tools/real_bench_assets.sh; Frappe Lite has no Desk UI"
+			"tools/real_bench.sh assets; Frappe Lite has no Desk UI"
 		)
-	if not shutil.which("node"):
-		return "node is not installed"
-	if not os.path.exists(CHROMIUM):
-		return f"chromium not found at {CHROMIUM}"
-	if not (FRONTEND / "node_modules" / "playwright-core").is_dir():
-		return "frontend dependencies missing (cd frontend && npm ci)"
-	if not (ROOT / "huf" / "public" / "frontend" / "index.html").is_file():
-		return "the dashboard is not built (cd frontend && npm run build)"
-	return None
+	return browser_missing()
 
 
 def reopen_setup_wizard() -> None:
@@ -197,8 +186,6 @@ class TestDeskInBrowser(HufTestCase):
 		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)  # screenshots of the last run only
 		config = {
 			"base_url": self.base_url,
-			"chromium": CHROMIUM,
-			"out_dir": OUTPUT_DIR,
 			"user": self.user,
 			"password": self.password,
 			"agent": self.agent,
@@ -210,15 +197,7 @@ class TestDeskInBrowser(HufTestCase):
 			"console_answer": CONSOLE_ANSWER,
 			"chat_prompt": CHAT_PROMPT,
 		}
-		proc = subprocess.run(
-			["node", str(SCRIPT)],
-			env={**os.environ, "HUF_E2E_CONFIG": json.dumps(config)},
-			capture_output=True,
-			text=True,
-			timeout=240,  # under the run's per-test watchdog (HUF_TEST_TIMEOUT, 300 s)
-		)
-		result_file = Path(OUTPUT_DIR) / "result.json"
-		result = json.loads(result_file.read_text()) if result_file.exists() else {}
+		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
 		self.assertEqual(
 			proc.returncode,
 			0,
