@@ -1,39 +1,14 @@
 // End-to-end run of the dashboard at /huf in headless Chromium (driven by huf/tests/browser/test_dashboard.py).
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, viewer: {...}, llm_api_base}.
 // Output: <out_dir>/result.json with what was observed; exit code 1 and a message on the first failed step.
-import { createRequire } from "node:module";
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { check, config, launch, result, shot, step, writeResult } from "../support/e2e.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "..", "..", "..", "frontend", "package.json"));
-const { chromium } = require("playwright-core");
-
-const config = JSON.parse(process.env.HUF_E2E_CONFIG ?? "{}");
 const base = config.base_url;
-const out = config.out_dir;
-mkdirSync(out, { recursive: true });
-const result = { steps: [], screenshots: [], console_errors: [] };
+Object.assign(result, { console_errors: [] });
 const AGENT = "E2E Agent";
 const PROVIDER = "E2E LLM";
 const MODEL = "e2e-model";
 const SECRET = "sk-e2e-never-shown-9f3a";
-
-function step(name) {
-  result.steps.push(name);
-  console.log(`step: ${name}`);
-}
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-async function shot(page, name) {
-  const file = path.join(out, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  result.screenshots.push(file);
-}
 
 async function login(page, user, password) {
   await page.goto(`${base}/huf`);
@@ -51,10 +26,7 @@ async function navTo(page, label) {
 }
 
 let current = null;
-const browser = await chromium.launch({
-  executablePath: config.chromium,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-});
+const browser = await launch();
 
 try {
   // --- an administrator sets up a provider, a model and an agent -----------------------------
@@ -227,7 +199,7 @@ try {
   if (current && !current.isClosed()) await shot(current, "failure").catch(() => {});
   console.error(`failed at step "${result.steps[result.steps.length - 1]}": ${error?.message ?? error}`);
 } finally {
-  writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 2));
+  writeResult();
   await browser.close();
 }
 process.exit(result.ok ? 0 : 1);

@@ -2,40 +2,15 @@
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, user, password, agent, provider, trigger,
 // knowledge_source, mcp_server, console_prompt, console_answer, chat_prompt}.
 // Output: <out_dir>/result.json with what was observed; exit code 1 and a message on the first failed step.
-import { createRequire } from "node:module";
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { check, config, launch, result, shot, step, writeResult } from "../support/e2e.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "..", "..", "..", "frontend", "package.json"));
-const { chromium } = require("playwright-core");
-
-const config = JSON.parse(process.env.HUF_E2E_CONFIG ?? "{}");
 const base = config.base_url;
-const out = config.out_dir;
-mkdirSync(out, { recursive: true });
-const result = { steps: [], screenshots: [], errors: [], failed_requests: [] };
+Object.assign(result, { errors: [], failed_requests: [] });
 // Realtime runs in Frappe's separate Node socket.io process, which the test does not start: Desk's
 // attempts to reach it (/socket.io/) are expected to fail and are let through.
 const SOCKETIO = /socket\.io/;
 // Chromium asks for /favicon.ico on its own (not the page's code); the dashboard links no icon.
 const FAVICON = /\/favicon\.ico$/;
-
-function step(name) {
-  result.steps.push(name);
-  console.log(`step: ${name}`);
-}
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-async function shot(page, name) {
-  const file = path.join(out, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  result.screenshots.push(file);
-}
 
 const text = async (locator) => ((await locator.textContent()) ?? "").trim();
 
@@ -81,10 +56,7 @@ async function listRows(page, slug, name) {
   return title;
 }
 
-const browser = await chromium.launch({
-  executablePath: config.chromium,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-});
+const browser = await launch();
 let page = null;
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -232,6 +204,6 @@ try {
   if (page) await shot(page, "99-failure").catch(() => {});
   process.exitCode = 1;
 } finally {
-  writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 2));
+  writeResult();
   await browser.close();
 }

@@ -123,6 +123,7 @@ huf.AgentChat = class AgentChat {
 			}
 			throw new Error(message);
 		}
+		await frappe.require("/assets/huf/js/sse_reader.js"); // huf.read_events, shared with /huf/stream
 		await huf.read_events(response, (event) => this.on_event(event, $answer));
 	}
 
@@ -183,28 +184,5 @@ huf.AgentChat = class AgentChat {
 
 	scroll() {
 		this.$messages.scrollTop(this.$messages.prop("scrollHeight"));
-	}
-};
-
-// An EventSource-style reader over fetch() (EventSource cannot POST or send the CSRF header).
-huf.read_events = async function (response, handle) {
-	const reader = response.body.getReader();
-	const decoder = new TextDecoder();
-	let buffer = "";
-	for (;;) {
-		const { value, done } = await reader.read();
-		if (done) break;
-		buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
-		let end;
-		while ((end = buffer.indexOf("\n\n")) !== -1) {
-			const block = buffer.slice(0, end);
-			buffer = buffer.slice(end + 2);
-			const data = block
-				.split("\n")
-				.filter((line) => line.startsWith("data:"))
-				.map((line) => line.slice(5).trimStart())
-				.join("\n");
-			if (data) handle(JSON.parse(data));
-		}
 	}
 };

@@ -1,0 +1,42 @@
+// What the browser scripts of Huf's tests share (huf/tests/browser, huf/tests/desk): the config from
+// HUF_E2E_CONFIG (see huf/tests/support/browser.py), the result object written to <out_dir>/result.json,
+// steps, checks, screenshots and Debian's Chromium through playwright-core from frontend/node_modules.
+import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, "..", "..", "..", "frontend", "package.json"));
+const { chromium } = require("playwright-core");
+
+export const config = JSON.parse(process.env.HUF_E2E_CONFIG ?? "{}");
+export const out = config.out_dir;
+mkdirSync(out, { recursive: true });
+export const result = { steps: [], screenshots: [] };
+
+export function step(name) {
+  result.steps.push(name);
+  console.log(`step: ${name}`);
+}
+
+export function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+export async function shot(page, name) {
+  const file = path.join(out, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  result.screenshots.push(file);
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: config.chromium,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+export function writeResult() {
+  writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 2));
+}
