@@ -341,7 +341,11 @@ class TestAgentStream(LiveAgentTestCase):
 		self.assertTrue(page.headers["content-type"].startswith("text/html"))
 		self.assertIn(f'<option value="{AGENT}">', page.text)
 		self.assertIn('"X-Frappe-CSRF-Token": csrfToken', page.text)
-		self.assertIn("getReader()", page.text)
+		# the page reads the stream with the shared fetch reader, which the site serves
+		self.assertIn('<script src="/assets/huf/js/sse_reader.js"></script>', page.text)
+		reader = client.get("/assets/huf/js/sse_reader.js")
+		self.assertEqual(reader.status_code, 200)
+		self.assertIn("getReader()", reader.text)
 		self.assertNotIn("api_key", page.text)
 		guest_page = self.client().get("/huf/stream")
 		self.assertEqual(guest_page.status_code, 200)
