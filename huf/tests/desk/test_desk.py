@@ -79,7 +79,6 @@ class TestDeskInBrowser(HufTestCase):
 			raise unittest.SkipTest(reason)
 
 		from frappe.utils.password import update_password
-		from werkzeug.middleware.shared_data import SharedDataMiddleware
 
 		from huf.ai.runtime.fixtures import make_runtime_agent, make_runtime_provider
 		from huf.tests.support.llm_server import Reply, ScriptedLLM
@@ -155,8 +154,6 @@ class TestDeskInBrowser(HufTestCase):
 
 		cls.server, cls.base_url = serve_site()
 		cls.addClassCleanup(cls.server.shutdown)
-		# Desk loads Frappe's bundles from /assets, as `bench start` and nginx serve them
-		cls.server.app = SharedDataMiddleware(cls.server.app, {"/assets": assets_path()})
 
 	@classmethod
 	def remove_records(cls) -> None:
