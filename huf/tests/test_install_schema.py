@@ -28,7 +28,7 @@ SPEC_FIELDS = {
 	"Agent Tool": "tool:Link type:Data description:Small_Text",
 	"Agent Tool Call": "agent_run:Link conversation:Link tool_args:JSON tool_result:JSON call_id:Long_Text error_message:Small_Text status:Select tool:Data is_mcp_tool:Check mcp_server:Link",
 	"Agent Tool Function": "tool_name:Data description:Small_Text types:Select reference_doctype:Link function_path:Data parameters:Table function_definition:JSON base_url:Data http_headers:Table agent:Link provider_app:Data pass_parameters_as_json:Check tool_type:Link",
-	"Agent Tool HTTP Header": "key:Data value:Data",
+	"Agent Tool HTTP Header": "key:Data value:Password",
 	"Agent Tool Type": "name1:Data",
 	"Agent Trigger": "trigger_name:Data agent:Link trigger_type:Select disabled:Check reference_doctype:Link doc_event:Select condition:Code scheduled_interval:Select interval_count:Int last_execution:Datetime next_execution:Datetime webhook_key:Password webhook_slug:Data app_name:Data event_name:Data metadata:JSON disabled_reason:Small_Text is_virtual:Check source_system:Data file_attachments:Table",
 	"Agent Trigger Attachment": "source_type:Select child_table:Select field_name:Data",
@@ -45,7 +45,7 @@ SPEC_FIELDS = {
 	"Knowledge Input": "knowledge_source:Link input_type:Select file:Attach text:Long_Text url:Data status:Select source_hash:Data",
 	"Knowledge Source": "source_name:Data description:Small_Text knowledge_type:Select embedding_model:Data vector_dimension:Int embedding_provider:Link chroma_mode:Select chroma_host:Data chroma_port:Int chroma_ssl:Check chunk_size:Int chunk_overlap:Int status:Select storage_mode:Select",
 	"MCP Server": "server_name:Data description:Small_Text enabled:Check tool_namespace:Data timeout_seconds:Int transport_type:Select server_url:Data auth_type:Select auth_header_name:Data auth_header_value:Password oauth_status:Select oauth_connect_button:Button oauth_disconnect_button:Button oauth_scope:Small_Text oauth_extra_authorize_params:Small_Text oauth_redirect_uri:Data oauth_authorization_endpoint:Data oauth_token_endpoint:Data oauth_client_id:Small_Text oauth_client_secret:Password oauth_token_response_path:Data oauth_access_token:Password oauth_refresh_token:Password oauth_token_expires_at:Datetime oauth_discovery_status:Select oauth_resource_metadata_url:Data oauth_authorization_server:Data oauth_registration_endpoint:Data oauth_client_registration_method:Data oauth_metadata_json:Code oauth_last_discovered_at:Datetime oauth_discovery_error:Small_Text custom_headers:Table sync_tools_button:Button tools:Table last_sync:Datetime available_tools:Code enable_auto_sync:Check auto_sync_interval:Int",
-	"MCP Server Header": "header_name:Data header_value:Data",
+	"MCP Server Header": "header_name:Data header_value:Password",
 	"MCP Server Tool": "tool_name:Data enabled:Check description:Small_Text parameters:Code",
 	"OpenAI Settings": "provider:Link api_url:Data method:Select auth_type:Select file_param:Data model:Data enabled:Check api_key:Password response_path:Data",
 }

@@ -442,3 +442,12 @@ class TestDocumentApi(IntegrationTestCase):
 		self.assertTrue(frappe.get_meta("Lite Test Order").is_submittable)
 		self.assertTrue(frappe.get_meta("Lite Test Settings").issingle)
 		self.assertTrue(any(p.role == "Lite Test Role" and p.if_owner for p in meta.permissions))
+
+	def test_link_field_lists_are_new_lists(self):
+		# as in Frappe, callers may extend them (the test-record generator does) without changing the meta
+		meta = frappe.get_meta("Lite Test Record")
+		links = meta.get_link_fields()
+		links.extend(frappe.get_meta("Lite Test Record Item").get_link_fields() or [frappe._dict()])
+		meta.get_dynamic_link_fields().append(frappe._dict())
+		self.assertEqual([df.fieldname for df in meta.get_link_fields()], ["category"])
+		self.assertEqual(meta.get_dynamic_link_fields(), [])

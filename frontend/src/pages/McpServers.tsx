@@ -3,10 +3,12 @@ import { useNavigate, useParams } from "react-router-dom";
 import { ActionButton, summarize } from "../components/ActionButton";
 import { MasterDetail } from "../components/MasterDetail";
 import { RecordEditor } from "../components/RecordEditor";
+import { SecretHeaderRows } from "../components/SecretHeaderRows";
 import { Badge, Toggle } from "../components/ui";
 import { can } from "../lib/boot";
 import { formatDate } from "../lib/format";
 import type { FieldDef } from "../lib/forms";
+import type { SecretRow } from "../lib/secretRows";
 
 const authIn = (...types: string[]) => (doc: Record<string, unknown>) => types.includes(String(doc.auth_type ?? ""));
 
@@ -65,9 +67,9 @@ export default function McpServers() {
           doctype="MCP Server"
           name={current}
           fields={FIELDS}
-          tables={["tools"]}
+          tables={["tools", "custom_headers"]}
           nameField="server_name"
-          defaults={{ server_name: "", server_url: "", transport_type: "http", timeout_seconds: 30, auth_type: "none", enabled: 1, tools: [] }}
+          defaults={{ server_name: "", server_url: "", transport_type: "http", timeout_seconds: 30, auth_type: "none", enabled: 1, tools: [], custom_headers: [] }}
           title={current ?? "New MCP server"}
           onSaved={(doc) => select(String(doc.name))}
           onDeleted={() => select(undefined)}
@@ -92,29 +94,40 @@ export default function McpServers() {
           {(doc, set, readOnly) => {
             const tools = (Array.isArray(doc.tools) ? doc.tools : []) as ToolRow[];
             return (
-              <div className="space-y-2">
-                <h3 className="font-medium">Tools</h3>
-                <p className="text-xs text-slate-500">{doc.last_sync ? `Last refreshed ${formatDate(doc.last_sync)}` : "Not refreshed yet. Use “Sync tools” to fetch the server's tools."}</p>
-                {tools.length === 0 ? (
-                  <p className="text-sm text-slate-500">No tools yet.</p>
-                ) : (
-                  <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-                    {tools.map((t, i) => (
-                      <li key={t.name ?? t.tool_name} className="flex items-start justify-between gap-3 py-2">
-                        <span className="min-w-0">
-                          <span className="block font-medium">{t.tool_name}</span>
-                          <span className="block text-xs text-slate-500">{t.description}</span>
-                        </span>
-                        <Toggle
-                          checked={Boolean(t.enabled)}
-                          label="Enabled"
-                          disabled={readOnly}
-                          onChange={(v) => set("tools", tools.map((r, j) => (j === i ? { ...r, enabled: v ? 1 : 0 } : r)))}
-                        />
-                      </li>
-                    ))}
-                  </ul>
-                )}
+              <div className="space-y-4">
+                <SecretHeaderRows
+                  title="Custom headers"
+                  help="Sent with every request to this server. Values are stored encrypted and never shown again."
+                  rows={(Array.isArray(doc.custom_headers) ? doc.custom_headers : []) as SecretRow[]}
+                  onChange={(rows) => set("custom_headers", rows)}
+                  readOnly={readOnly}
+                  keyField="header_name"
+                  valueField="header_value"
+                />
+                <div className="space-y-2">
+                  <h3 className="font-medium">Tools</h3>
+                  <p className="text-xs text-slate-500">{doc.last_sync ? `Last refreshed ${formatDate(doc.last_sync)}` : "Not refreshed yet. Use “Sync tools” to fetch the server's tools."}</p>
+                  {tools.length === 0 ? (
+                    <p className="text-sm text-slate-500">No tools yet.</p>
+                  ) : (
+                    <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+                      {tools.map((t, i) => (
+                        <li key={t.name ?? t.tool_name} className="flex items-start justify-between gap-3 py-2">
+                          <span className="min-w-0">
+                            <span className="block font-medium">{t.tool_name}</span>
+                            <span className="block text-xs text-slate-500">{t.description}</span>
+                          </span>
+                          <Toggle
+                            checked={Boolean(t.enabled)}
+                            label="Enabled"
+                            disabled={readOnly}
+                            onChange={(v) => set("tools", tools.map((r, j) => (j === i ? { ...r, enabled: v ? 1 : 0 } : r)))}
+                          />
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
               </div>
             );
           }}

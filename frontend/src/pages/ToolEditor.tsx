@@ -1,9 +1,11 @@
 import { useNavigate, useParams } from "react-router-dom";
 import type { Doc } from "../components/FormFields";
 import { RecordEditor } from "../components/RecordEditor";
+import { SecretHeaderRows } from "../components/SecretHeaderRows";
 import { Button, Card, Input, PageHeader, Select, Textarea } from "../components/ui";
 import type { FieldDef } from "../lib/forms";
 import { buildToolSchema, toFieldname, type ToolParam } from "../lib/schema";
+import type { SecretRow } from "../lib/secretRows";
 
 const KINDS = [
   "Get Document", "Get Multiple Documents", "Get List", "Create Document", "Create Multiple Documents", "Update Document",
@@ -123,9 +125,9 @@ export default function ToolEditor() {
         doctype="Agent Tool Function"
         name={name ?? null}
         fields={FIELDS}
-        tables={["parameters"]}
+        tables={["parameters", "http_headers"]}
         nameField="tool_name"
-        defaults={{ tool_name: "", types: "", tool_type: "", description: "", parameters: [] }}
+        defaults={{ tool_name: "", types: "", tool_type: "", description: "", parameters: [], http_headers: [] }}
         title="Tool"
         onSaved={(doc) => !name && navigate(`/tools/${encodeURIComponent(String(doc.name))}`, { replace: true })}
         onDeleted={() => navigate("/tools")}
@@ -133,6 +135,17 @@ export default function ToolEditor() {
         {(doc, set, readOnly) => (
           <div className="space-y-4">
             <ParamsTable rows={(Array.isArray(doc.parameters) ? doc.parameters : []) as ToolParam[]} onChange={(rows) => set("parameters", rows)} readOnly={readOnly} />
+            {["GET", "POST"].includes(kind(doc)) && (
+              <SecretHeaderRows
+                title="HTTP headers"
+                help="Sent only to the tool's URL, for example an API key. Values are stored encrypted and never shown again."
+                rows={(Array.isArray(doc.http_headers) ? doc.http_headers : []) as SecretRow[]}
+                onChange={(rows) => set("http_headers", rows)}
+                readOnly={readOnly}
+                keyField="key"
+                valueField="value"
+              />
+            )}
             <SchemaPreview doc={doc} />
           </div>
         )}

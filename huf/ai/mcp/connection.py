@@ -70,7 +70,9 @@ def with_server(server: str | Any, action: Callable[[ServerConfig], T]) -> T:
 def auth_headers(doc: Any) -> dict[str, str]:
 	"""Custom Headers rows, then the auth header (which wins over a row of the same name, in any case)."""
 	headers = {
-		row.header_name.strip(): row.header_value or "" for row in doc.custom_headers if row.header_name
+		row.header_name.strip(): row.get_password("header_value", raise_exception=False) or ""
+		for row in doc.custom_headers
+		if row.header_name
 	}
 	auth = doc.auth_type or "none"
 	if auth == "oauth":

@@ -460,6 +460,15 @@ class BaseDocument:
 	def is_dummy_password(self, pwd: str | None) -> bool:
 		return bool(pwd) and set(str(pwd)) == {"*"}
 
+	def get_password(self, fieldname: str = "password", raise_exception: bool = True) -> str | None:
+		"""The decrypted value of a Password field (of a child row too: its own name keys `__Auth`)."""
+		from frappe.utils.password import get_decrypted_password
+
+		value = self.get(fieldname)
+		if value and not self.is_dummy_password(value):
+			return value
+		return get_decrypted_password(self.doctype, self.name, fieldname, raise_exception=raise_exception)
+
 	def _save_passwords(self) -> None:
 		from frappe.utils.password import remove_encrypted_password, set_encrypted_password
 

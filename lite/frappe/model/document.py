@@ -577,15 +577,6 @@ class Document(BaseDocument):
 	def get_db_value(self, key: str) -> Any:
 		return frappe.db.get_value(self.doctype, self.name, key)
 
-	def get_password(self, fieldname: str = "password", raise_exception: bool = True) -> str | None:
-		"""The decrypted value of a Password field."""
-		from frappe.utils.password import get_decrypted_password
-
-		value = self.get(fieldname)
-		if value and not self.is_dummy_password(value):
-			return value
-		return get_decrypted_password(self.doctype, self.name, fieldname, raise_exception=raise_exception)
-
 	def clear_cache(self) -> None:
 		frappe.clear_document_cache(self.doctype, self.name)
 

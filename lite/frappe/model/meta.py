@@ -208,10 +208,10 @@ class Meta:
 		return self._table_fields
 
 	def get_link_fields(self) -> list[_dict]:
-		return self._link_fields
+		return list(self._link_fields)  # a new list, as Frappe's: callers extend it
 
 	def get_dynamic_link_fields(self) -> list[_dict]:
-		return self._dynamic_link_fields
+		return list(self._dynamic_link_fields)
 
 	def get_select_fields(self) -> list[_dict]:
 		return self._select_fields

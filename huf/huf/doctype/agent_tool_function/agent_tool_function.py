@@ -17,6 +17,7 @@ from huf.huf.doctype.agent_tool_function.tool_schema import (
 	build_function_definition,
 	split_options,
 )
+from huf.huf.row_secrets import forget_removed_row_secrets, forget_row_secrets
 from huf.huf.validators import throw_if_duplicate_rows, validate_http_url
 
 TOOL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -45,6 +46,12 @@ class AgentToolFunction(Document):
 		self.validate_type_fields()
 		self.validate_http_headers()
 		self.function_definition = json.dumps(build_function_definition(self), indent=1)
+
+	def on_update(self) -> None:
+		forget_removed_row_secrets(self, "http_headers", "value")
+
+	def on_trash(self) -> None:
+		forget_row_secrets(self, "http_headers", "value")
 
 	# -- type specific fields ----------------------------------------------------------------------
 

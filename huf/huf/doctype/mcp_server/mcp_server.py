@@ -6,6 +6,7 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
+from huf.huf.row_secrets import forget_removed_row_secrets, forget_row_secrets
 from huf.huf.validators import throw_if_duplicate_rows, validate_http_url
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -38,6 +39,10 @@ class MCPServer(Document):
 		from huf.ai.mcp.sync import update_agent_rows
 
 		update_agent_rows(self)
+		forget_removed_row_secrets(self, "custom_headers", "header_value")
+
+	def on_trash(self) -> None:
+		forget_row_secrets(self, "custom_headers", "header_value")
 
 	def validate_auth(self) -> None:
 		auth = self.auth_type or "none"
