@@ -18,6 +18,10 @@ add_to_apps_screen = [
 ]
 
 after_install = "huf.install.after_install"
+
+# Every request: body size (huf_max_request_size) and JSON nesting limits (huf/request_limits.py),
+# text that is not valid Unicode (huf/request_unicode.py).
+before_request = ["huf.request_limits.check_request", "huf.request_unicode.check_request_text"]
 after_migrate = "huf.install.after_migrate"
 
 # Row-level access: Huf Users and Viewers see only their own conversations, messages and runs.
@@ -26,6 +30,9 @@ permission_query_conditions = {
 	"Agent Conversation": "huf.huf.record_access.conversation_query_conditions",
 	"Agent Message": "huf.huf.record_access.message_query_conditions",
 	"Agent Run": "huf.huf.record_access.run_query_conditions",
+	# Knowledge follows the agents that use it (huf/ai/knowledge/access.py).
+	"Knowledge Source": "huf.ai.knowledge.access.source_query_conditions",
+	"Knowledge Input": "huf.ai.knowledge.access.input_query_conditions",
 }
 
 has_permission = {
@@ -33,6 +40,8 @@ has_permission = {
 	"Agent Conversation": "huf.huf.record_access.conversation_has_permission",
 	"Agent Message": "huf.huf.record_access.message_has_permission",
 	"Agent Run": "huf.huf.record_access.run_has_permission",
+	"Knowledge Source": "huf.ai.knowledge.access.source_has_permission",
+	"Knowledge Input": "huf.ai.knowledge.access.input_has_permission",
 }
 
 # Huf's own standard tools; App Provided tools must be registered through this hook.

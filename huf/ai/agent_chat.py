@@ -5,8 +5,6 @@ a missing and a forbidden conversation are refused alike. Sending goes through
 `huf.ai.agent_integration.run_agent_sync` (inline with `now=1`, the default here; queued with `now=0`).
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import frappe
@@ -15,9 +13,11 @@ from frappe.utils import cint
 
 from huf.ai.conversation_manager import DENIED, ConversationManager
 from huf.huf.record_access import is_privileged
+from huf.huf.validators import check_text_fits
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
+MAX_TOKEN_ESTIMATE = 2**31 - 1  # an Int column
 MESSAGE_FIELDS = [
 	"name",
 	"conversation_index",
@@ -112,6 +112,10 @@ def add_message(
 ) -> dict:
 	"""Append a message without running the agent (users: their own `user` messages; managers: any role)."""
 	doc = get_conversation(conversation_id, "write")
+	token_estimate = cint(token_estimate) if token_estimate not in (None, "") else None
+	if token_estimate is not None and not 0 <= token_estimate <= MAX_TOKEN_ESTIMATE:
+		frappe.throw(_("token_estimate must be between 0 and {0}.").format(MAX_TOKEN_ESTIMATE))
+	check_text_fits(context_summary, "context_summary")
 	if role != "user" and not is_privileged():
 		frappe.throw(
 			_("Only Huf Managers may add {0} messages.").format(frappe.bold(role)), frappe.PermissionError
@@ -136,7 +140,7 @@ def add_message(
 		reference_doctype=reference_doctype,
 		reference_name=reference_name,
 		visibility=visibility,
-		token_estimate=cint(token_estimate) if token_estimate not in (None, "") else None,
+		token_estimate=token_estimate,
 	)
 	return {field: message.get(field) for field in MESSAGE_FIELDS}
 

@@ -1,6 +1,11 @@
-"""Agent Triggers of type Doc Event and Webhook: find the triggers, check them, queue the agent runs."""
+"""Agent Triggers of type Doc Event and Webhook: find the triggers, check them, queue the agent runs.
 
-from __future__ import annotations
+Who a run acts as: Doc Event, Schedule and Webhook runs (and their Run now) act as
+`acting_user(trigger)`: the trigger's Run As, else its owner, checked again each time a run starts; a
+Doc Event run also needs that user to be allowed to read the document. Conditions and prompt templates
+are safe expressions (huf.huf.safe_expression) evaluated on a plain snapshot of the document or
+payload: they can read values, never call anything.
+"""
 
 import hmac
 import json
@@ -11,16 +16,24 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
+from huf.huf import safe_expression
 from huf.huf.doctype.agent.agent import DOC_EVENT_AGENTS_CACHE_KEY
-from huf.huf.doctype.agent_trigger.agent_trigger import DOC_EVENTS, UNTRIGGERABLE_DOCTYPES
+from huf.huf.doctype.agent_trigger.agent_trigger import (
+	DOC_EVENTS,
+	UNTRIGGERABLE_DOCTYPES,
+	is_system_manager,
+)
+from huf.huf.safe_expression import HIDDEN_FIELDTYPES, TABLE_FIELDTYPES
+from huf.request_limits import check_prompt_length
 
 CHANNEL = "trigger"
 WEBHOOK_KEY_HEADER = "X-Huf-Webhook-Key"
 # Calls per minute per webhook and client address (site config huf_webhook_rate_limit).
 WEBHOOK_RATE_LIMIT = 60
-NO_VALUE_FIELDTYPES = frozenset(
-	("Section Break", "Column Break", "Tab Break", "HTML", "Button", "Image", "Fold", "Heading", "Password")
-)
+
+
+class RunRefused(frappe.PermissionError):
+	"""The user a trigger's run would act as may not run it (disabled, or lost access)."""
 
 
 # --- doc events ----------------------------------------------------------------------------------
@@ -80,10 +93,24 @@ def run_hooked_agents(doc: Any, method: str | None = None) -> None:
 
 def _fire_doc_trigger(trigger: dict, doc: Any, event: str) -> None:
 	condition = (trigger.get("condition") or "").strip()
-	if condition and not frappe.safe_eval(condition, None, {"doc": doc}):
+	snapshot = safe_expression.document_snapshot(doc) if condition else None
+	if condition and not safe_expression.evaluate(condition, {"doc": snapshot}, _("Condition")):
 		return
 	trigger_doc = frappe.get_cached_doc("Agent Trigger", trigger["name"])
-	prompt = build_doc_prompt(trigger_doc, doc, event)
+	user = run_as_user(trigger_doc)
+	if not frappe.has_permission(doc.doctype, "read", doc=doc, user=user):
+		# Not a broken trigger, one document it may not see: log it (without its fields), keep the trigger.
+		frappe.log_error(
+			title=_("Agent Trigger {0} did not run").format(trigger_doc.name),
+			message=_(
+				"Agent Trigger {0} did not run for {1} {2}: its runs act as {3}, who may not read that document."
+			).format(trigger_doc.name, doc.doctype, doc.name, user),
+			reference_doctype=doc.doctype,
+			reference_name=doc.name,
+		)
+		return
+	prompt = build_doc_prompt(trigger_doc, doc, event, snapshot)
+	check_prompt_length(prompt)  # refused here (into the Error Log), not after queueing a huge job
 	frappe.enqueue(
 		"huf.ai.agent_hooks.run_agent_for_doc",
 		queue="short",
@@ -104,11 +131,22 @@ def run_agent_for_doc(
 	prompt: str,
 	doctype: str,
 	docname: str,
+	initiating_user: str,
 	attachments: list | None = None,
-	initiating_user: str | None = None,
 ) -> dict | None:
-	"""Background job: queue the agent run of a Doc Event trigger as the user who changed the document."""
-	frappe.set_user(initiating_user or "Administrator")
+	"""Background job: queue the agent run of a Doc Event trigger as its acting user (`initiating_user`,
+	who saved the document, is named in the prompt). A refused acting user disables the trigger."""
+	values = frappe.db.get_value(
+		"Agent Trigger", trigger, ["name", "owner", "run_as", "disabled"], as_dict=True
+	)
+	if not values or cint(values.disabled):
+		return None  # deleted or disabled since the document was saved
+	try:
+		user = acting_user({**values, "agent": agent})
+	except RunRefused as e:
+		disable_trigger(trigger, str(e))
+		return None
+	frappe.set_user(user)
 	try:
 		run = _queue_run(
 			agent,
@@ -131,15 +169,21 @@ def run_agent_for_doc(
 	return {"agent_run_id": run.name, "conversation_id": run.conversation}
 
 
-def build_doc_prompt(trigger: Any, doc: Any, event: str) -> str:
-	"""The trigger's prompt template (metadata `prompt`, Jinja with `doc`) followed by the document's fields."""
-	intro = _("The document {0} {1} had the event {2} (Agent Trigger {3}).").format(
-		doc.doctype, doc.name, event, trigger.name
+def build_doc_prompt(trigger: Any, doc: Any, event: str, snapshot: dict | None = None) -> str:
+	"""The trigger's prompt template (metadata `prompt`, `{{ }}` placeholders over `doc`, `trigger`,
+	`event`) followed by the document's fields."""
+	intro = _("The document {0} {1} had the event {2}, saved by {3} (Agent Trigger {4}).").format(
+		doc.doctype, doc.name, event, frappe.session.user, trigger.name
 	)
 	template = _metadata(trigger).get("prompt")
 	parts = [intro]
 	if template:
-		parts.append(frappe.render_template(template, {"doc": doc, "trigger": trigger, "event": event}))
+		values = {
+			"doc": snapshot or safe_expression.document_snapshot(doc),
+			"trigger": trigger_values(trigger),
+			"event": event,
+		}
+		parts.append(safe_expression.render(template, values, _("Prompt template")))
 	parts.append(_("Document fields:") + "\n" + json.dumps(document_fields(doc), indent=1, default=str))
 	return "\n\n".join(parts)
 
@@ -148,10 +192,10 @@ def document_fields(doc: Any) -> dict:
 	"""The values of the DocType's fields (child tables as lists of rows; Password fields left out)."""
 	values: dict[str, Any] = {"name": doc.name}
 	for df in frappe.get_meta(doc.doctype).fields:
-		if df.fieldtype in NO_VALUE_FIELDTYPES:
+		if df.fieldtype in HIDDEN_FIELDTYPES:
 			continue
 		value = doc.get(df.fieldname)
-		if df.fieldtype in ("Table", "Table MultiSelect"):
+		if df.fieldtype in TABLE_FIELDTYPES:
 			value = [document_fields(row) for row in value or []]
 			for row in value:
 				row.pop("name", None)
@@ -180,7 +224,7 @@ def handle_webhook(slug: str, **kwargs: Any) -> dict:
 	trigger = frappe.db.get_value(
 		"Agent Trigger",
 		{"webhook_slug": str(slug or ""), "trigger_type": "Webhook", "disabled": 0},
-		["name", "agent", "owner", "metadata"],
+		["name", "agent", "trigger_type", "owner", "run_as", "metadata"],
 		as_dict=True,
 	)
 	stored = ""
@@ -197,13 +241,25 @@ def handle_webhook(slug: str, **kwargs: Any) -> dict:
 
 	body.pop("slug", None)
 	body.pop("cmd", None)
+	try:
+		user = acting_user(trigger)
+	except RunRefused as e:
+		disable_trigger(trigger.name, str(e))
+		frappe.throw(
+			_("The trigger of this webhook cannot run and has been disabled; its Disabled Reason says why."),
+			frappe.PermissionError,
+		)
 	prompt = _("The webhook {0} (Agent Trigger {1}) was called.").format(slug, trigger.name)
 	template = _metadata(trigger).get("prompt")
 	if template:
-		prompt += "\n\n" + frappe.render_template(template, {"payload": body, "trigger": trigger})
+		values = {"payload": body, "trigger": trigger_values(trigger)}
+		try:
+			prompt += "\n\n" + safe_expression.render(template, values, _("Prompt template"))
+		except safe_expression.ExpressionError as e:
+			frappe.throw(str(e), safe_expression.ExpressionError)
 	prompt += "\n\n" + _("Payload:") + "\n" + json.dumps(body, indent=1, default=str)
-	user = frappe.session.user
-	frappe.set_user(run_as(trigger))
+	caller = frappe.session.user
+	frappe.set_user(user)
 	try:
 		run = _queue_run(
 			trigger.agent,
@@ -212,7 +268,7 @@ def handle_webhook(slug: str, **kwargs: Any) -> dict:
 			external_id=f"{trigger.name}:{frappe.generate_hash(length=12)}",
 		)
 	finally:
-		frappe.set_user(user)
+		frappe.set_user(caller)
 	return {"queued": True, "agent_run_id": run.name}
 
 
@@ -247,9 +303,101 @@ def _check_rate_limit(slug: str) -> None:
 # --- shared --------------------------------------------------------------------------------------
 
 
-def run_as(trigger: Any) -> str:
-	"""Schedule and webhook runs run as metadata `run_as`, else as the trigger's owner."""
-	return _metadata(trigger).get("run_as") or trigger.owner or "Administrator"
+def run_as_user(trigger: Any) -> str | None:
+	"""Who the runs of `trigger` act as: its Run As, else its owner (unchecked; see `acting_user`)."""
+	return trigger.get("run_as") or trigger.get("owner")
+
+
+def acting_user(trigger: Any) -> str:
+	"""The user a Doc Event, Schedule or Webhook run of `trigger` acts as: its Run As, else its owner.
+
+	Raises RunRefused when that user is disabled, may not run the agent, (the owner) may no longer edit
+	Agent Triggers, or is a System Manager and the agent was last changed by someone else who is not
+	(`check_reviewed`). A disabled agent raises the usual ValidationError of `check_can_run`.
+	"""
+	from huf.ai.runtime import access
+
+	user = run_as_user(trigger)
+	name = trigger.get("name")
+	if not user or not cint(frappe.db.get_value("User", user, "enabled")):
+		raise RunRefused(
+			_("Agent Trigger {0} cannot run: its runs act as {1}, who is disabled or does not exist.").format(
+				name, user or _("(nobody)")
+			)
+		)
+	if not trigger.get("run_as") and not frappe.has_permission("Agent Trigger", "write", doc=name, user=user):
+		raise RunRefused(
+			_(
+				"Agent Trigger {0} cannot run: its runs act as its owner {1}, who may no longer edit Agent Triggers."
+			).format(name, user)
+		)
+	agent = access.load_agent(trigger.get("agent"))
+	try:
+		access.check_can_run(agent, user)
+	except frappe.PermissionError:
+		raise RunRefused(
+			_("Agent Trigger {0} cannot run: its runs act as {1}, who may not run agent {2}.").format(
+				name, user, agent.name
+			)
+		) from None
+	check_reviewed(name, agent.name, user)
+	return user
+
+
+def check_reviewed(trigger: str, agent: str, user: str) -> None:
+	"""Raise RunRefused when `user` is a System Manager and the agent, one of its Agent Tool Functions or
+	an agent those tools run was last changed by someone who is neither `user` nor a System Manager."""
+	if not is_system_manager(user):
+		return
+	for doctype, name, editor in _run_definition(agent):
+		if editor != user and not (editor and is_system_manager(editor)):
+			raise RunRefused(
+				_(
+					"Agent Trigger {0} cannot run: {1} {2} was last changed by {3}, who is not a System"
+					" Manager; a System Manager must review and save it before it runs as {4}."
+				).format(trigger, _(doctype), name, editor or _("(unknown)"), user)
+			)
+
+
+def _run_definition(agent: str) -> list[tuple[str, str, str]]:
+	"""(doctype, name, modified_by) of `agent`, its Agent Tool Functions and, through Run Agent tools,
+	the agents they run (and theirs): three queries per level of sub-agents."""
+	found, seen, agents = [], set(), [agent]
+	while agents:
+		seen.update(agents)
+		rows = frappe.get_all("Agent", filters={"name": ("in", agents)}, fields=["name", "modified_by"])
+		found += [("Agent", row.name, row.modified_by) for row in rows]
+		tools = frappe.get_all(
+			"Agent Tool", filters={"parenttype": "Agent", "parent": ("in", agents)}, pluck="tool"
+		)
+		tools = sorted({tool for tool in tools if tool})
+		rows = tools and frappe.get_all(
+			"Agent Tool Function", filters={"name": ("in", tools)}, fields=["name", "modified_by", "agent"]
+		)
+		found += [("Agent Tool Function", row.name, row.modified_by) for row in rows]
+		agents = sorted({row.agent for row in rows if row.agent} - seen)
+	return found
+
+
+def disable_trigger(name: str, reason: str) -> None:
+	"""Disable the trigger with `reason` shown on its form, log it and commit (before the caller throws)."""
+	frappe.db.rollback()
+	frappe.db.set_value(
+		"Agent Trigger", name, {"disabled": 1, "disabled_reason": reason[:1000]}, update_modified=False
+	)
+	frappe.log_error(
+		title=_("Agent Trigger {0} disabled").format(name),
+		message=reason,
+		reference_doctype="Agent Trigger",
+		reference_name=name,
+	)
+	clear_doc_event_agents_cache()
+	frappe.db.commit()
+
+
+def trigger_values(trigger: Any) -> dict:
+	"""What a prompt template sees of the trigger."""
+	return {key: trigger.get(key) for key in ("name", "agent", "trigger_type")}
 
 
 def _queue_run(agent: str, prompt: str, trigger: str, external_id: str, attachments=None, **values) -> Any:

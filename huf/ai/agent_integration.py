@@ -9,8 +9,6 @@
   (rendered as SSE by `huf.ai.agent_stream_renderer`).
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +22,7 @@ from huf.ai.runtime import access, events, locks, queue
 from huf.ai.runtime.knowledge import KnowledgeContext, mandatory_knowledge
 from huf.ai.runtime.prompts import template_body
 from huf.ai.runtime.tools import ToolContext, Toolset, load_toolset
+from huf.request_limits import check_prompt_length
 
 
 class AgentManager:
@@ -108,6 +107,7 @@ def queue_agent_run(
 	prompt = prompt.strip() if isinstance(prompt, str) else ""
 	if not prompt:
 		frappe.throw(_("Please enter a prompt."))
+	check_prompt_length(prompt)
 	agent = access.load_agent(agent_name)
 	access.check_can_run(agent)
 	if (provider and provider != agent.provider) or (model and model != agent.model):

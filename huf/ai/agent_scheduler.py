@@ -2,6 +2,9 @@
 
 State kept in the trigger's `metadata` (JSON): `last_run` (the Agent Run last queued), `failures`
 (consecutive failed runs), `backoff_until`, `last_error`.
+
+A run acts as `acting_user(trigger)` (Run As, else the owner); when that user may not run it (disabled,
+lost access) the trigger is disabled at once with the reason as its Disabled Reason.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
-from huf.ai.agent_hooks import _metadata, _queue_run, run_as
+from huf.ai.agent_hooks import RunRefused, _metadata, _queue_run, acting_user, disable_trigger
 
 BACKOFF_MINUTES = (1, 5, 15, 60)  # after 1, 2, 3, 4 consecutive failures
 MAX_FAILURES = 5  # the fifth consecutive failure disables the trigger
@@ -73,7 +76,7 @@ def process_trigger(name: str, now: Any) -> None:
 
 	user = frappe.session.user
 	try:
-		frappe.set_user(run_as(trigger))
+		frappe.set_user(acting_user(trigger))
 		run = _queue_run(
 			trigger.agent,
 			scheduled_prompt(trigger, planned),
@@ -81,6 +84,12 @@ def process_trigger(name: str, now: Any) -> None:
 			external_id=trigger.name,
 		)
 		state["last_run"] = run.name
+	except RunRefused as e:
+		# Retrying cannot help until someone fixes the user: stop now and say why on the trigger.
+		disable_trigger(name, str(e))
+		state.update(auto_disabled=True, backoff_until=None, last_error=str(e)[:500])
+		_save(name, state, {})
+		return
 	except Exception as e:
 		frappe.db.rollback()
 		frappe.log_error(title=_("Scheduled Agent Trigger {0} could not run").format(name))

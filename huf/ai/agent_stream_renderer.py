@@ -20,11 +20,11 @@ from werkzeug.wrappers import Response
 
 from huf.ai.runtime import events
 from huf.ai.stream_events import encode_frame
+from huf.request_limits import check_prompt_length
 
 ROUTE = "huf/stream"
 DEMO_TEMPLATE = "huf/www/huf_stream.html"
 TOKEN_SCHEMES = ("token", "basic")  # both are verified by the framework before we get here
-MAX_PROMPT_CHARS = 100_000
 STREAM_HEADERS = {
 	"Cache-Control": "no-cache",
 	"X-Accel-Buffering": "no",  # nginx: pass frames on at once
@@ -144,8 +144,7 @@ def read_stream_arguments(agent_name: str) -> dict:
 	prompt = form.get("prompt")
 	if not isinstance(prompt, str) or not prompt.strip():
 		frappe.throw(_("Write a prompt for the agent."), frappe.ValidationError)
-	if len(prompt) > MAX_PROMPT_CHARS:
-		frappe.throw(_("The prompt is too long ({0} characters at most).").format(MAX_PROMPT_CHARS))
+	check_prompt_length(prompt)
 	kwargs = {"agent_name": agent_name, "prompt": prompt}
 	for key in ("channel_id", "external_id", "conversation_id"):
 		value = form.get(key)

@@ -11,8 +11,6 @@ The whitelisted `handle_http_request` / `handle_get_request` / `handle_post_requ
 POST Agent Tool Function the caller may read; they are not an open proxy and refuse guests.
 """
 
-from __future__ import annotations
-
 import http.client
 import ipaddress
 import json as jsonlib
@@ -387,7 +385,11 @@ def _send_once(method, url, host, port, ips, send, body, deadline, max_bytes, ti
 def tool_config(tool: str | Any) -> tuple[str | None, dict]:
 	"""(base_url, secret headers) of a GET/POST Agent Tool Function."""
 	doc = frappe.get_doc("Agent Tool Function", tool) if isinstance(tool, str) else tool
-	headers = {row.key: row.value for row in doc.get("http_headers") or [] if row.key and row.value}
+	headers = {
+		row.key: value
+		for row in doc.get("http_headers") or []
+		if row.key and (value := row.get_password("value", raise_exception=False))
+	}
 	return (doc.get("base_url") or "").strip() or None, headers
 
 
@@ -547,7 +549,7 @@ def handle_http_request(
 	url: str | None = None,
 	headers: dict | str | None = None,
 	params: dict | str | None = None,
-	data: Any = None,
+	data: dict | str | None = None,
 	json_data: Any = None,
 	tool_name: str | None = None,
 ) -> dict:
@@ -577,7 +579,7 @@ def handle_get_request(
 def handle_post_request(
 	url: str | None = None,
 	headers: dict | str | None = None,
-	data: Any = None,
+	data: dict | str | None = None,
 	json_data: Any = None,
 	tool_name: str | None = None,
 ) -> dict:

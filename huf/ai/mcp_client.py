@@ -3,8 +3,6 @@
 Huf is an MCP client only. Connections, auth and OAuth live in `huf.ai.mcp`; see docs/mcp.md.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import frappe

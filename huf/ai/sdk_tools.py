@@ -6,12 +6,11 @@ and knowledge, from all tool providers). The `handle_*` functions are what the b
 entry points of `huf.ai.media` (imported on first use) and return data, never a coroutine.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import frappe
 from frappe import _
+from frappe.utils.typing_validations import transform_parameter_types
 
 from huf.ai.runtime.tools import Tool
 from huf.ai.tool_executor import FunctionTool, ToolSpec, strip_forbidden
@@ -58,7 +57,10 @@ def _media(module: str, function: str, kwargs: dict) -> Any:
 		frappe.throw(
 			_("Your role may not use {0}.").format(function.replace("_", " ")), frappe.PermissionError
 		)
+	entry = media_entry(module, function)
 	kwargs = {k: v for k, v in strip_forbidden(kwargs).items() if k != "cmd"}
+	# the handlers take **kwargs: check them against the media function's annotations, as Frappe does
+	kwargs = transform_parameter_types(entry, (), kwargs)[1]
 	running = frappe.flags.get("huf_conversation")
 	conversation = kwargs.get("conversation") or running
 	if conversation and conversation != running:
@@ -71,4 +73,4 @@ def _media(module: str, function: str, kwargs: dict) -> Any:
 		kwargs.pop("agent", None)
 		if conversation:
 			kwargs["agent"] = frappe.db.get_value("Agent Conversation", conversation, "agent")
-	return frappe.call(media_entry(module, function), **kwargs)
+	return frappe.call(entry, **kwargs)

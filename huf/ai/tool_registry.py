@@ -10,8 +10,6 @@
   runs after every migrate and on demand (System Managers, `force=1` to ignore the mtimes).
 """
 
-from __future__ import annotations
-
 import json
 import os
 from typing import Any

@@ -103,14 +103,15 @@ def agent_query_conditions(user: str | None = None, doctype: str | None = None) 
 	user = user or frappe.session.user
 	if is_privileged(user):
 		return ""
+	return agent_open_condition(user)
+
+
+def agent_open_condition(user: str, agent: str = "`tabAgent`.`name`") -> str:
+	"""SQL true when the agent named by the column `agent` is open to `user` (no privilege check)."""
 	value = frappe.db.escape(user)
 	roles = ", ".join(frappe.db.escape(role) for role in frappe.get_roles(user)) or "''"
-	users_of = (
-		"select 1 from `tabAgent User` au where au.`parenttype` = 'Agent' and au.`parent` = `tabAgent`.`name`"
-	)
-	roles_of = (
-		"select 1 from `tabAgent Role` ar where ar.`parenttype` = 'Agent' and ar.`parent` = `tabAgent`.`name`"
-	)
+	users_of = f"select 1 from `tabAgent User` au where au.`parenttype` = 'Agent' and au.`parent` = {agent}"
+	roles_of = f"select 1 from `tabAgent Role` ar where ar.`parenttype` = 'Agent' and ar.`parent` = {agent}"
 	return (
 		f"((not exists ({users_of}) and not exists ({roles_of}))"
 		f" or exists ({users_of} and au.`user` = {value})"

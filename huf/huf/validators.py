@@ -5,6 +5,15 @@ from urllib.parse import urlparse
 import frappe
 from frappe import _
 
+TEXT_COLUMN_BYTES = 65_535  # a Text or Small Text field is a TEXT column on MariaDB
+
+
+def check_text_fits(value: str | None, argument: str, limit: int = TEXT_COLUMN_BYTES) -> None:
+	"""Throw naming `argument` when the text `value` is longer than a Text / Small Text field holds."""
+	size = len(value.encode("utf-8", "surrogatepass")) if isinstance(value, str) else 0
+	if size > limit:
+		frappe.throw(_("{0} is too long ({1} bytes; at most {2}).").format(argument, size, limit))
+
 
 def validate_http_url(url: str, label: str) -> str:
 	"""Return `url` stripped, or throw unless it is an absolute http(s) URL."""

@@ -428,26 +428,34 @@ def logger(module=None, with_more_info=False, allow_site=True, filter=None, max_
 
 
 def whitelist(allow_guest: bool = False, xss_safe: bool = False, methods: list[str] | None = None):
-	"""Make a function callable over /api/method (and only such functions)."""
-	methods = [m.upper() for m in (methods or ["GET", "POST", "PUT", "DELETE"])]
+	"""Make a function callable over /api/method (and only such functions).
+
+	As in Frappe, the function is wrapped so that in a request or a test its arguments are validated
+	against its (evaluated) annotations: a value that does not fit raises FrappeTypeError (HTTP 417).
+	"""
+	if not methods:
+		methods = ["GET", "POST", "PUT", "DELETE"]
 
 	def innerfn(fn):
 		from frappe.utils.typing_validations import validate_argument_types
 
 		def in_request_or_test():
-			return getattr(local, "request", None) or (getattr(local, "flags", None) or {}).get("in_test")
+			return getattr(local, "request", None) or local.flags.in_test
 
-		if hasattr(fn, "__func__"):  # a bound method or classmethod object: registered as it is
-			target = fn.__func__
-		else:  # as Frappe: arguments are checked against the annotations in requests and tests
-			fn = target = validate_argument_types(fn, apply_condition=in_request_or_test)
-		whitelisted.add(target)
-		allowed_http_methods_for_whitelisted_func[target] = methods
+		# as Frappe, line for line (a bound method or classmethod object fails here, as it does there)
+		method = None
+		if hasattr(fn, "__func__"):
+			method = validate_argument_types(fn, apply_condition=in_request_or_test)
+			fn = method.__func__
+		else:
+			fn = validate_argument_types(fn, apply_condition=in_request_or_test)
+		whitelisted.add(fn)
+		allowed_http_methods_for_whitelisted_func[fn] = methods
 		if allow_guest:
-			guest_methods.add(target)
+			guest_methods.add(fn)
 			if xss_safe:
-				xss_safe_methods.add(target)
-		return fn
+				xss_safe_methods.add(fn)
+		return method or fn
 
 	return innerfn
 

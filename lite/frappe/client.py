@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import frappe
+import frappe.permissions
 from frappe import _
 from frappe.model import child_table_fields, default_fields
 
@@ -210,15 +211,24 @@ def get_password(doctype: str, name: str, fieldname: str) -> str | None:
 
 
 def check_parent_permission(parent: str | None, child_doctype: str) -> None:
-	"""Child rows are read through their parent: require read permission on it."""
+	"""Child rows are read through their parent, as in Frappe: `parent` must be a DocType with a field
+	for `child_doctype` (a fake parent would open the whole child table) that the user may read."""
 	if parent:
-		if frappe.has_permission(parent, "read"):
+		if child_doctype and not _has_field_for(parent, child_doctype):
+			raise frappe.PermissionError
+		if frappe.permissions.has_permission(parent):
 			return
-		frappe.throw(_("No permission for {0}").format(_(parent)), frappe.PermissionError)
-	frappe.throw(
-		_("Please specify a valid parent DocType for {0}").format(frappe.bold(child_doctype)),
-		title=_("Invalid Parent DocType"),
-	)
+	# either no parent was given or the user may not read it
+	raise frappe.PermissionError
+
+
+def _has_field_for(parent: str, child_doctype: str) -> bool:
+	"""Whether DocType `parent` has a field whose options are `child_doctype` (Frappe asks DocField)."""
+	try:
+		meta = frappe.get_meta(parent)
+	except frappe.DoesNotExistError:
+		return False
+	return any(df.options == child_doctype for df in meta.fields)
 
 
 def get_safe_filters(filters: Any) -> Any:

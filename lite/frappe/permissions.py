@@ -119,6 +119,13 @@ def _has_permission(doctype, ptype, doc, user, parent_doctype) -> bool:
 		)
 		if not parent:
 			return False
+		if not _is_parent_of(parent, doctype):  # as Frappe's has_child_permission: no fake parents
+			push_perm_check_log(
+				_("{0} is not a valid parent DocType for {1}").format(
+					frappe.bold(parent), frappe.bold(doctype)
+				)
+			)
+			return False
 		parent_doc = (
 			getattr(doc, "parent_doc", None) if doc is not None and not isinstance(doc, str) else None
 		)
@@ -155,6 +162,15 @@ def _has_permission(doctype, ptype, doc, user, parent_doctype) -> bool:
 				)
 			)
 	return allowed
+
+
+def _is_parent_of(parent: str, child_doctype: str) -> bool:
+	"""Whether `parent` is a (non-table) DocType with a table field of `child_doctype`."""
+	try:
+		meta = frappe.get_meta(parent)
+	except frappe.DoesNotExistError:
+		return False
+	return not meta.istable and any(df.options == child_doctype for df in meta.get_table_fields())
 
 
 def check_doctype_permission(doctype: str, ptype: str = "read") -> None:

@@ -73,9 +73,16 @@ def build_parser() -> argparse.ArgumentParser:
 	p.add_argument("--host", default="127.0.0.1")
 	p.add_argument("--port", type=int, default=8000)
 	p.add_argument(
-		"--production", action="store_true", help="gunicorn plus separate worker and schedule processes"
+		"--production",
+		action="store_true",
+		help="gunicorn plus separate worker and schedule processes (needs redis_cache and redis_queue)",
 	)
 	p.add_argument("--workers", type=int, default=2, help="gunicorn workers (with --production)")
+	p.add_argument(
+		"--background-workers",
+		type=int,
+		help="worker processes (with --production; default: background_workers of the config, else 1)",
+	)
 	p.add_argument("--no-worker", action="store_true", help="do not run background jobs in this process")
 	p.add_argument("--no-scheduler", action="store_true", help="do not run the scheduler in this process")
 
@@ -299,13 +306,50 @@ def _scheduler_thread(site: str, sites_path: str) -> None:
 		frappe.destroy()
 
 
+SHARED_REDIS = ("redis_cache", "redis_queue")
+
+
+def require_shared_redis(site: str, command: str) -> dict:
+	"""Refuse to run `command` as one of several processes unless the site has reachable Redis servers.
+
+	Conversation locks, run liveness and the job queue must be shared by every process of the site
+	(web workers, background workers, scheduler); without `redis_cache` Frappe Lite's cache lives
+	in one process. Returns the site config.
+	"""
+	import frappe
+
+	conf = frappe.get_site_config(_sites_path(), os.path.join(_sites_path(), site))
+	missing = [key for key in SHARED_REDIS if not conf.get(key)]
+	if missing:
+		raise CommandError(
+			f"`huf {command}` needs {' and '.join(missing)} in the site config. Its processes (web "
+			"workers, background workers, scheduler) must share the cache (conversation locks, run "
+			"liveness) and the job queue, and without Redis each process has its own: runs of one "
+			"conversation would interleave, run twice, or be recovered while they are alive. Start a "
+			"Redis server and run\n"
+			f"  huf --site {site} set-config redis_cache redis://127.0.0.1:6379/0\n"
+			f"  huf --site {site} set-config redis_queue redis://127.0.0.1:6379/1\n"
+			f"or run `huf --site {site} serve`, which serves the web, background jobs and the "
+			"scheduler in one process without Redis."
+		)
+	import redis
+
+	for key in SHARED_REDIS:
+		try:
+			redis.Redis.from_url(conf[key], socket_connect_timeout=3, socket_timeout=3).ping()
+		except Exception as e:
+			raise CommandError(
+				f"{key} ({conf[key]}) is not reachable: {e}. Start that Redis server first."
+			) from e
+	return conf
+
+
 def _serve_production(site: str, args: argparse.Namespace) -> int:
 	import signal
 	import subprocess
 	import time
 
-	import frappe
-
+	conf = require_shared_redis(site, "serve --production")
 	env = dict(os.environ, FRAPPE_SITE=site, HUF_SITES_PATH=_sites_path(), SITES_PATH=_sites_path())
 	huf = [sys.executable, "-m", "frappe_lite.commands", "--site", site]
 	web = [sys.executable, "-m", "gunicorn", "-b", f"{args.host}:{args.port}", "-w", str(args.workers)]
@@ -317,12 +361,10 @@ def _serve_production(site: str, args: argparse.Namespace) -> int:
 		)
 	]
 	names = ["gunicorn"]
-	conf = frappe.get_site_config(_sites_path(), os.path.join(_sites_path(), site))
-	if conf.get("redis_queue"):
+	# one job at a time per worker process: as many as runs of different conversations may run at once
+	for _i in range(max(1, args.background_workers or int(conf.get("background_workers") or 1))):
 		processes.append(subprocess.Popen([*huf, "worker"], env=env))
 		names.append("worker")
-	else:
-		print("No redis_queue in the site config: background jobs run inside the web workers.")
 	if not args.no_scheduler:
 		processes.append(subprocess.Popen([*huf, "schedule"], env=env))
 		names.append("schedule")
@@ -353,13 +395,18 @@ def cmd_worker(args: argparse.Namespace) -> int:
 	import frappe
 	from frappe.utils.background_jobs import start_worker
 
-	frappe.init(_get_site(args), sites_path=_sites_path(), force=True)
+	site = _get_site(args)
+	require_shared_redis(site, "worker")
+	frappe.init(site, sites_path=_sites_path(), force=True)
 	start_worker(queue=args.queue, burst=args.burst)
 	return 0
 
 
 def cmd_schedule(args: argparse.Namespace) -> int:
-	_scheduler_thread(_get_site(args), _sites_path())
+	"""The scheduler as its own process: its jobs go to the Redis queue, for the worker processes."""
+	site = _get_site(args)
+	require_shared_redis(site, "schedule")
+	_scheduler_thread(site, _sites_path())
 	return 0
 
 

@@ -3,16 +3,99 @@
 `production_app()` is the WSGI factory of `huf serve --production` (gunicorn
 `frappe_lite.server:production_app()`): the site is `$FRAPPE_SITE`, the sites folder `$SITES_PATH` (or the
 working directory), as on a bench.
+
+On a bench nginx names the client: it overwrites `X-Forwarded-For` with the address it was connected
+from, and Frappe takes `request_ip` from that header. Here `ClientAddress` plays that part: the header
+counts only when the request comes from a trusted proxy (`trusted_proxies`), so a client cannot choose
+its own address (per-address limits: login attempts, webhook calls).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 
+import frappe
 import frappe.app
 
+from frappe_lite.json_body import JsonBody
 from frappe_lite.static import StaticFiles
+
+TRUSTED_PROXIES_ENV = "HUF_TRUSTED_PROXIES"
+# headers a client could use to pose as another address or scheme; kept only from a trusted proxy
+FORWARDING_HEADERS = (
+	"HTTP_X_FORWARDED_FOR",
+	"HTTP_X_REAL_IP",
+	"HTTP_REMOTE_ADDR",
+	"HTTP_X_FORWARDED_PROTO",
+	"HTTP_X_FORWARDED_HOST",
+)
+
+
+class ClientAddress:
+	"""WSGI middleware: the client's address is the socket's unless the peer is a trusted proxy.
+
+	From a trusted proxy, `X-Forwarded-For` is reduced to the nearest address (from the right) that is
+	not itself a trusted proxy; from anyone else, the forwarding headers are dropped, so Frappe's
+	`request_ip` is the socket's address. Trusted proxies: `$HUF_TRUSTED_PROXIES` (comma separated),
+	else the site config `trusted_proxies` (a list); addresses or networks (`10.0.0.0/8`).
+	"""
+
+	def __init__(self, app, site: str | None = None):
+		self.app, self.site = app, site  # None: the site `frappe.app` serves (production), if named
+
+	def __call__(self, environ, start_response):
+		proxies = trusted_proxies(self.site or frappe.app._site)
+		trusted = bool(proxies) and is_trusted(environ.get("REMOTE_ADDR"), proxies)
+		client = forwarded_client(environ.get("HTTP_X_FORWARDED_FOR") or "", proxies) if trusted else None
+		for header in ("HTTP_X_FORWARDED_FOR", "HTTP_REMOTE_ADDR") if trusted else FORWARDING_HEADERS:
+			environ.pop(header, None)
+		if client:
+			environ["HTTP_X_FORWARDED_FOR"] = client  # the one address Frappe's request_ip reads
+		return self.app(environ, start_response)
+
+
+def trusted_proxies(site: str | None = None) -> list:
+	"""The trusted proxies' networks, from the environment or the site config (read at most once a minute)."""
+	value = os.environ.get(TRUSTED_PROXIES_ENV)
+	if value is None:
+		sites_path = _sites_path()
+		site_path = os.path.join(sites_path, site) if site else None
+		if site_path and not os.path.isdir(site_path):
+			site_path = None
+		value = frappe.get_site_config(sites_path, site_path, cached=True).get("trusted_proxies") or []
+	if isinstance(value, str):
+		value = value.split(",")
+	networks = []
+	for entry in value:
+		try:
+			networks.append(ipaddress.ip_network(str(entry).strip(), strict=False))
+		except ValueError:
+			continue  # not an address: trusts nobody
+	return networks
+
+
+def is_trusted(address: str | None, proxies: list) -> bool:
+	"""Whether `address` is in one of the trusted networks."""
+	try:
+		ip = ipaddress.ip_address((address or "").strip())
+	except ValueError:
+		return False
+	return any(ip in network for network in proxies)
+
+
+def forwarded_client(header: str, proxies: list) -> str | None:
+	"""The client named by the trusted proxies: the right-most address of `X-Forwarded-For` that is not
+	a trusted proxy (what the first trusted proxy saw); None when that entry is not an address."""
+	hops = [hop.strip() for hop in header.split(",") if hop.strip()]
+	for hop in reversed(hops):
+		if not is_trusted(hop, proxies):
+			try:
+				return str(ipaddress.ip_address(hop))
+			except ValueError:
+				return None
+	return hops[0] if hops else None
 
 
 class SiteHeader:
@@ -27,10 +110,12 @@ class SiteHeader:
 
 
 def site_application(site: str | None = None):
-	"""Frappe's `application` with static files, for `site` (else the site from the request)."""
+	"""Frappe's `application` with static files, the client's address and unparsable JSON bodies refused,
+	for `site` (else the site from the request)."""
 	app = StaticFiles(
 		lambda environ, start_response: frappe.app.application(environ, start_response), _sites_path
 	)
+	app = ClientAddress(JsonBody(app), site)
 	return SiteHeader(app, site) if site else app
 
 

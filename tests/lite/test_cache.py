@@ -56,7 +56,7 @@ class CacheBehaviour:
 	def test_expire_an_existing_key(self):
 		cache = self.cache()
 		cache.set_value("test_cache:later", 1)
-		cache.expire("test_cache:later", 1)
+		cache.expire_key("test_cache:later", 1)
 		self.assertTrue(cache.exists("test_cache:later"))
 		time.sleep(1.3)
 		self.assertFalse(cache.exists("test_cache:later"))

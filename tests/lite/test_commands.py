@@ -213,6 +213,13 @@ class TestCommands(UnitTestCase):
 		self.assert_serves_ping()
 
 	def test_serve_production_runs_gunicorn_and_stops_cleanly(self):
+		from huf.tests.support.redis_server import RedisServer
+
+		redis = RedisServer().start()  # production needs it (its processes share locks and the queue)
+		self.addCleanup(redis.stop)
+		for key in ("redis_cache", "redis_queue"):
+			self.huf("--site", SITE, "set-config", key, redis.url)
+			self.addCleanup(self.huf, "--site", SITE, "set-config", key, "None")
 		self.assert_serves_ping("--production", "--workers", "1")
 
 	def assert_serves_ping(self, *options: str) -> None:

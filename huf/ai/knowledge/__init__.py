@@ -10,6 +10,7 @@
 | `retriever.py` | `knowledge_search`: permission-checked multi-source search merged by normalised score |
 | `context_builder.py` | Mandatory sources injected into the system prompt within token budgets |
 | `tool.py` | the `knowledge_search` / `get_knowledge_sources` tools for agents with Optional sources |
+| `access.py` | who may read sources and inputs: knowledge follows the agents that use it |
 
 See docs/knowledge.md.
 """

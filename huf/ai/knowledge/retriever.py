@@ -4,8 +4,6 @@ Scores are normalised by each backend to 0..1 (BM25 strength s as s/(1+s); cosin
 vectors), so results of different sources and backends are ranked together.
 """
 
-from __future__ import annotations
-
 import json
 import logging
 from typing import Any

@@ -99,12 +99,15 @@ def linked_sources(agent: str) -> list[str]:
 
 
 def running_agent(agent: str | None = None) -> str:
-	"""The agent of the tool call: given, from the executor's tool context, or from the running conversation."""
-	if agent:
-		return agent
+	"""The agent of the tool call: the executor's tool context, else given, else the running conversation's.
+
+	The tool context wins: a model could pass another agent's name as `agent`.
+	"""
 	context = frappe.flags.get("huf_tool_context")
 	if context is not None and getattr(context, "agent", None):
 		return context.agent
+	if agent:
+		return agent
 	conversation = frappe.flags.get("huf_conversation")
 	if conversation:
 		found = frappe.db.get_value("Agent Conversation", conversation, "agent")

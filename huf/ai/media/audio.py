@@ -10,8 +10,6 @@ Model and voice, three tiers (the spec's `_resolve_tts_config`):
 The voice is the call's `voice`, else `agent.tts_voice`, else the provider's default voice.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Any
 

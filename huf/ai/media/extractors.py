@@ -20,6 +20,7 @@ TEXT_EXTENSIONS = frozenset({"txt", "md", "markdown", "csv", "json", "xml", "log
 HTML_EXTENSIONS = frozenset({"html", "htm", "xhtml"})
 OFFICE_EXTENSIONS = frozenset({"docx", "xlsx", "pptx"})
 SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS | HTML_EXTENSIONS | OFFICE_EXTENSIONS | {"pdf"}
+MAX_PAGE = 100_000  # page numbers above this select nothing a document has; refused, not expanded
 
 
 class UnsupportedFileType(frappe.ValidationError):
@@ -53,24 +54,40 @@ def parse_pages(pages: Iterable[int] | str | int | None) -> list[int] | None:
 	"""0-based page numbers from "0,2,5", "1-3", an int or a list; None (or empty) means all pages."""
 	if pages is None or pages == "" or pages == []:
 		return None
-	if isinstance(pages, int):
-		return [pages]
-	if isinstance(pages, str):
-		numbers: list[int] = []
-		for part in re.split(r"[,\s]+", pages.strip()):
-			if not part:
-				continue
-			match = re.fullmatch(r"(\d+)\s*-\s*(\d+)", part)
-			try:
+	numbers: list[int] = []
+	try:
+		if isinstance(pages, str):
+			for part in re.split(r"[,\s]+", pages.strip()):
+				match = re.fullmatch(r"(\d+)\s*-\s*(\d+)", part)
 				if match:
-					start, end = int(match.group(1)), int(match.group(2))
+					start, end = _page(match.group(1), pages), _page(match.group(2), pages)
 					numbers.extend(range(start, end + 1))
-				else:
-					numbers.append(int(part))
-			except ValueError:
-				frappe.throw(_("Invalid page selection {0}: use numbers like 0,1,2 or 0-3.").format(pages))
-		return sorted(set(numbers)) or None
-	return sorted({int(p) for p in pages}) or None
+				elif part:
+					numbers.append(_page(part, pages))
+		else:
+			numbers = [_page(p, pages) for p in ([pages] if isinstance(pages, int) else pages)]
+	except TypeError:
+		_invalid_pages(pages)
+	return sorted(set(numbers)) or None
+
+
+def _page(value: object, pages: object) -> int:
+	"""One 0-based page number of the selection `pages`, from 0 to MAX_PAGE."""
+	try:
+		number = int(value)
+	except (TypeError, ValueError):
+		_invalid_pages(pages)
+	if not 0 <= number <= MAX_PAGE:
+		_invalid_pages(pages)
+	return number
+
+
+def _invalid_pages(pages: object) -> None:
+	frappe.throw(
+		_("Invalid page selection {0}: use page numbers from 0 to {1}, like 0,1,2 or 0-3.").format(
+			str(pages)[:100], MAX_PAGE
+		)
+	)
 
 
 def extract_text(

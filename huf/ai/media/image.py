@@ -1,8 +1,6 @@
 """`generate_image`: images from a text prompt through `litellm.image_generation`, saved as private
 Files attached to the conversation."""
 
-from __future__ import annotations
-
 import base64
 import binascii
 from typing import Any

@@ -5,8 +5,6 @@ AI, Vertex AI), local pypdf for other PDFs or when OCR fails, local extractors f
 HTML/text files, a vision model (through the provider seam) for images.
 """
 
-from __future__ import annotations
-
 import base64
 import logging
 from typing import Any

@@ -6,8 +6,6 @@ enabled OpenAI Settings, then Groq Settings, give the provider, model and (optio
 Audio comes from a File the caller may read, or from a public URL fetched with SSRF protection.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -144,6 +142,7 @@ def speech_to_text(
 
 	if not (audio_file_url or file_id or file_url):
 		return common.failure(_("Pass the audio as file_id or audio_file_url."))
+	model, language = (model or "").strip() or None, (language or "").strip() or None  # blank: not given
 	config = resolve_stt_config(common.resolve_agent(agent, conversation), model)
 	if config is None or not config.model:
 		return common.failure(
@@ -157,9 +156,7 @@ def speech_to_text(
 		raise
 	except frappe.ValidationError as exc:
 		return common.failure(str(exc), audio_file_url=audio_file_url or file_url)
-	answer = transcription(
-		config.provider, config.model, content, name, language=language or None, prompt=prompt
-	)
+	answer = transcription(config.provider, config.model, content, name, language=language, prompt=prompt)
 	return {
 		"success": True,
 		"text": answer.text,

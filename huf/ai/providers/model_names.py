@@ -8,6 +8,11 @@ from __future__ import annotations
 import os
 import re
 
+import frappe
+from frappe import _
+
+MAX_MODEL_NAME = 500  # characters; a longer "model" is no model name, and LiteLLM takes seconds on one
+
 # AI Provider names (lower-cased, non-alphanumerics as "_") -> LiteLLM provider prefix.
 PROVIDER_PREFIXES: dict[str, str] = {
 	"openai": "openai",
@@ -104,6 +109,10 @@ def normalize_model_name(model: str, provider: str | None = None, api_base: str 
 	model = (model or "").strip()
 	if not model:
 		return model
+	if len(model) > MAX_MODEL_NAME:
+		frappe.throw(
+			_("The model name is too long ({0} characters; at most {1}).").format(len(model), MAX_MODEL_NAME)
+		)
 	prefix = provider_prefix(provider)
 	if prefix is None and api_base:
 		prefix = "openai"

@@ -3,17 +3,22 @@
 All three are keys in the site cache with an expiry, so whatever a crashed process held frees itself:
 - `huf:run_lock:<conversation>` holds the token of the process running that conversation's runs;
   a heartbeat thread extends it every `HEARTBEAT_SECONDS` while the holder lives;
-- `huf:run_alive:<run>` exists while a process executes that Started run (same heartbeat); a
+- `huf:run_alive:<run>` holds the id of the process executing that Started run (same heartbeat); a
   Started run without it was left behind by a crash (see `recovery.py`);
 - `huf:run_claim:<run>` exists while an inline caller (`now=1`, the stream) waits to run its own
-  queued run; the background drainer leaves claimed runs to their caller.
+  queued run; the background drainer leaves claimed runs to their caller;
+- `huf:drain_pending:<conversation>` exists while a drainer of the conversation is enqueued but has
+  not started, so concurrent callers in any process enqueue one drainer, not one each.
 
-The keys use the cache's raw `set(nx=True, ex=...)`, `get` and `delete` (Redis commands on a bench,
-the in-process store standalone), so they work across the processes that share the cache.
+The keys use the cache's raw `set(nx=True, ex=...)`, `get`, `expire` and `delete` (Redis commands),
+so they hold across every process that shares the cache: on a bench, and standalone with
+`redis_cache`. Without it the standalone cache lives in one process, which is why only `huf serve`
+(web, worker and scheduler in one process) runs without Redis.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import uuid
@@ -24,6 +29,7 @@ from frappe.utils import cint
 LOCK_TTL = 60  # seconds a lock (or liveness key) survives its holder's last heartbeat
 HEARTBEAT_SECONDS = 15
 CLAIM_TTL = 20
+DRAIN_PENDING_TTL = 120  # a drainer still waiting for a worker after this long is enqueued again
 DEFAULT_MAX_RUN_SECONDS = 1800  # a run holding its lock longer is considered hung
 
 
@@ -48,7 +54,7 @@ class ConversationLock:
 		self._alive_key: bytes | None = None
 		self._stop = threading.Event()
 		self._thread: threading.Thread | None = None
-		self._acquired_at = 0.0
+		self._busy_since = 0.0  # when the current run (or, before one, the lock) was taken
 		self._max_seconds = max_run_seconds()
 
 	def acquire(self, blocking_timeout: float = 0.0, poll: float = 0.02) -> bool:
@@ -58,7 +64,7 @@ class ConversationLock:
 		while True:
 			if self.cache.set(self.key, token, nx=True, ex=LOCK_TTL):
 				self.token, self.lost = token, False
-				self._acquired_at = time.monotonic()
+				self._busy_since = time.monotonic()
 				self._start_heartbeat()
 				return True
 			if time.monotonic() >= deadline:
@@ -80,14 +86,19 @@ class ConversationLock:
 		self.token = None
 
 	def set_current_run(self, run_name: str | None) -> None:
-		"""Mark `run_name` alive (or stop marking the previous run) while this lock is held."""
+		"""Mark `run_name` alive in this process (or stop marking the previous run) while the lock is held.
+
+		A drainer holds one lock for many runs, so the time limit counts from the start of each run.
+		"""
 		if self._alive_key and self.current_run != run_name:
 			self.cache.delete(self._alive_key)
+		if run_name and run_name != self.current_run:
+			self._busy_since = time.monotonic()
 		self.current_run = run_name
 		# computed here: the heartbeat thread has no site context to build keys in
 		self._alive_key = _key("run_alive", run_name) if run_name else None
 		if self._alive_key:
-			self.cache.set(self._alive_key, b"1", ex=LOCK_TTL)
+			self.cache.set(self._alive_key, str(os.getpid()), ex=LOCK_TTL)
 
 	def __enter__(self) -> ConversationLock:
 		return self
@@ -103,16 +114,17 @@ class ConversationLock:
 	def _beat(self) -> None:
 		while not self._stop.wait(HEARTBEAT_SECONDS):
 			try:
-				if time.monotonic() - self._acquired_at > self._max_seconds:
+				if time.monotonic() - self._busy_since > self._max_seconds:
 					self.lost = True  # hung: let the lock expire so the conversation can move on
 					return
 				if self.cache.get(self.key) != self.token:
 					self.lost = True
 					return
-				self.cache.set(self.key, self.token, ex=LOCK_TTL)
+				# extend, never rewrite: a lock that expired and was taken meanwhile stays its new holder's
+				self.cache.expire(self.key, LOCK_TTL)
 				alive_key = self._alive_key
 				if alive_key:
-					self.cache.set(alive_key, b"1", ex=LOCK_TTL)
+					self.cache.expire(alive_key, LOCK_TTL)
 			except Exception:
 				continue  # the cache may be briefly unreachable; the next beat tries again
 
@@ -126,6 +138,11 @@ def is_run_alive(run_name: str) -> bool:
 	return frappe.cache().get(_key("run_alive", run_name)) is not None
 
 
+def run_owner(run_name: str) -> int | None:
+	"""The process id of the process executing the run (None when no live process does)."""
+	return cint(frappe.cache().get(_key("run_alive", run_name))) or None
+
+
 def claim_run(run_name: str) -> None:
 	"""(Re)mark the run as waited for by its inline caller; call at least every CLAIM_TTL/2 seconds."""
 	frappe.cache().set(_key("run_claim", run_name), b"1", ex=CLAIM_TTL)
@@ -137,3 +154,13 @@ def unclaim_run(run_name: str) -> None:
 
 def is_claimed(run_name: str) -> bool:
 	return frappe.cache().get(_key("run_claim", run_name)) is not None
+
+
+def mark_drain_pending(conversation: str) -> bool:
+	"""Note that a drainer is enqueued for the conversation; False when one already waits to start."""
+	return bool(frappe.cache().set(_key("drain_pending", conversation), b"1", nx=True, ex=DRAIN_PENDING_TTL))
+
+
+def clear_drain_pending(conversation: str) -> None:
+	"""Called by the drainer as it starts: runs committed from now on need another drainer."""
+	frappe.cache().delete(_key("drain_pending", conversation))

@@ -1,8 +1,8 @@
 """Queue-first runs: Agent Runs wait as Queued, numbered per conversation, and run in that order.
 
-One drainer at a time per conversation (`drain_conversation`, enqueued with the job id
-`huf-agent-drain::<conversation>`) takes the conversation lock and executes the Queued runs by
-sequence, each as the user who asked for it. An inline caller (`now=1`, the stream) waits under
+One drainer at a time per conversation (`drain_conversation`, enqueued unless one already waits to
+start: the cache key `huf:drain_pending:<conversation>`) takes the conversation lock and executes
+the Queued runs by sequence, each as the user who asked for it. An inline caller (`now=1`, the stream) waits under
 the same lock for its own run to be first in line and runs it in its own context; the drainer
 leaves such claimed runs to their caller. Whoever releases the lock wakes the drainer when runs
 are still waiting. Every status change is published as the realtime event `agent_run_status`.
@@ -26,10 +26,6 @@ DRAIN_QUEUE = "long"
 DRAIN_TIMEOUT = 3600
 LOCK_WAIT = 2.0  # seconds a drainer waits for a busy lock before leaving it to its holder
 STATUS_EVENT = "agent_run_status"
-
-
-def drain_job_id(conversation: str) -> str:
-	return f"huf-agent-drain::{conversation}"
 
 
 def create_run(
@@ -115,15 +111,13 @@ def run_status(run_name: str) -> str | None:
 
 def kick_drainer(conversation: str) -> None:
 	"""Make sure a drainer will look at the conversation (a queued, not yet started one suffices)."""
-	from frappe.utils.background_jobs import get_job_status
-
-	job_id = drain_job_id(conversation)
-	status = get_job_status(job_id)
-	if getattr(status, "value", status) == "queued":
-		return  # it has not started yet, so it will see every run committed so far
-	frappe.enqueue(
-		DRAIN_JOB, queue=DRAIN_QUEUE, timeout=DRAIN_TIMEOUT, job_id=job_id, conversation=conversation
-	)
+	if not locks.mark_drain_pending(conversation):
+		return  # one has not started yet, so it will see every run committed so far
+	try:
+		frappe.enqueue(DRAIN_JOB, queue=DRAIN_QUEUE, timeout=DRAIN_TIMEOUT, conversation=conversation)
+	except Exception:
+		locks.clear_drain_pending(conversation)
+		raise
 
 
 def wake_after_release(conversation: str) -> None:
@@ -137,6 +131,8 @@ def drain_conversation(conversation: str) -> int:
 	"""Background job: run the conversation's Queued runs in sequence order. Returns how many ran."""
 	from huf.ai.run import execute_run
 
+	# started: a run committed from now on needs another drainer (this one may have read the queue)
+	locks.clear_drain_pending(conversation)
 	lock = locks.ConversationLock(conversation)
 	if not lock.acquire(blocking_timeout=LOCK_WAIT):
 		return 0  # the holder wakes a drainer when it releases the lock

@@ -6,6 +6,10 @@ repaired here, every minute by the scheduler and whenever someone polls a run's 
   (nothing it did can be repeated twice), otherwise marked Failed with the reason;
 - conversations with Queued runs but no lock holder get a drainer (the in-process job queue of a
   standalone site does not survive a restart).
+
+"Gone" is read from the cache, so this is right only when every process running agent runs shares
+it (Redis; standalone, `huf serve` is one process): a process that cannot see another's heartbeat
+takes its live run for crashed and runs it again, and the retry of a crashed run for a second crash.
 """
 
 from __future__ import annotations

@@ -82,35 +82,35 @@ def runs_two_jobs_at_once() -> bool:
 	return bool(cache.get(cache.make_key(f"{key}:both")))
 
 
-class TestOneConversation(QueueTestCase):
-	def assert_strictly_in_order(self, conversation: str, prompts: set) -> None:
-		runs = [run for run in runs_of(conversation) if run.prompt in prompts]
-		self.assertEqual(len(runs), len(prompts))
-		self.assertTrue(all(run.status == "Success" for run in runs), [r.status for r in runs])
-		by_start = sorted(runs, key=lambda run: get_datetime(run.start_time))
-		self.assertEqual([r.sequence for r in by_start], [r.sequence for r in runs])  # FIFO
-		for earlier, later in zip(runs, runs[1:], strict=False):
-			self.assertLessEqual(
-				get_datetime(earlier.end_time), get_datetime(later.start_time)
-			)  # one at a time
-		messages = frappe.get_all(
-			"Agent Message",
-			filters={"conversation": conversation},
-			fields=["role", "content", "agent_run"],
-			order_by="conversation_index asc",
-		)
-		pairs = [messages[i : i + 2] for i in range(0, len(messages), 2)]
-		for user, answer in pairs:  # never interleaved: each question is followed by its own answer
-			self.assertEqual((user.role, answer.role), ("user", "agent"))
-			self.assertEqual(user.agent_run, answer.agent_run)
-		order = [run.prompt for run in runs]
-		asked = [r["body"]["messages"][-1]["content"] for r in self.llm.chat_requests]
-		self.assertEqual([p for p in asked if p in prompts], order)
-		# every request saw the whole conversation before it
-		for request in self.llm.chat_requests[-len(prompts) :]:
-			users = [m["content"] for m in request["body"]["messages"] if m["role"] == "user"]
-			self.assertEqual(users, [p for p in ["first", *order] if p in users])
+def assert_strictly_in_order(case, conversation: str, prompts: set) -> None:
+	"""The runs of `prompts` in `conversation` ran one at a time in sequence order, each asked once."""
+	runs = [run for run in runs_of(conversation) if run.prompt in prompts]
+	case.assertEqual(len(runs), len(prompts))
+	case.assertTrue(all(run.status == "Success" for run in runs), [r.status for r in runs])
+	by_start = sorted(runs, key=lambda run: get_datetime(run.start_time))
+	case.assertEqual([r.sequence for r in by_start], [r.sequence for r in runs])  # FIFO
+	for earlier, later in zip(runs, runs[1:], strict=False):
+		case.assertLessEqual(get_datetime(earlier.end_time), get_datetime(later.start_time))  # one at a time
+	messages = frappe.get_all(
+		"Agent Message",
+		filters={"conversation": conversation},
+		fields=["role", "content", "agent_run"],
+		order_by="conversation_index asc",
+	)
+	pairs = [messages[i : i + 2] for i in range(0, len(messages), 2)]
+	for user, answer in pairs:  # never interleaved: each question is followed by its own answer
+		case.assertEqual((user.role, answer.role), ("user", "agent"))
+		case.assertEqual(user.agent_run, answer.agent_run)
+	order = [run.prompt for run in runs]
+	asked = [r["body"]["messages"][-1]["content"] for r in case.llm.chat_requests]
+	case.assertEqual([p for p in asked if p in prompts], order)
+	# every request saw the whole conversation before it
+	for request in case.llm.chat_requests[-len(prompts) :]:
+		users = [m["content"] for m in request["body"]["messages"] if m["role"] == "user"]
+		case.assertEqual(users, [p for p in ["first", *order] if p in users])
 
+
+class TestOneConversation(QueueTestCase):
 	def test_ten_concurrent_inline_runs_run_strictly_in_order(self):
 		agent = self.make_agent("Runtime FIFO Agent")
 		self.llm.queue("hello")
@@ -124,7 +124,7 @@ class TestOneConversation(QueueTestCase):
 			self.llm.default = Reply(content="OK")
 		self.assertEqual(errors, [])
 		self.assertTrue(all(r["success"] for r in results), results)
-		self.assert_strictly_in_order(conversation, {f"question {i}" for i in range(10)})
+		assert_strictly_in_order(self, conversation, {f"question {i}" for i in range(10)})
 		self.assertFalse(locks.is_locked(conversation))
 
 	def test_ten_queued_runs_are_drained_in_fifo_order(self):
@@ -145,7 +145,7 @@ class TestOneConversation(QueueTestCase):
 			self.wait_until_settled({"conversation": conversation})
 		finally:
 			self.llm.default = Reply(content="OK")
-		self.assert_strictly_in_order(conversation, {f"task {i}" for i in range(10)})
+		assert_strictly_in_order(self, conversation, {f"task {i}" for i in range(10)})
 
 	def test_inline_and_queued_runs_share_one_order(self):
 		agent = self.make_agent("Runtime FIFO Agent")
@@ -162,7 +162,7 @@ class TestOneConversation(QueueTestCase):
 		finally:
 			self.llm.default = Reply(content="OK")
 		self.assertTrue(all(r["success"] for r in results if not r.get("queued")))
-		self.assert_strictly_in_order(conversation, {f"mixed {i}" for i in range(8)})
+		assert_strictly_in_order(self, conversation, {f"mixed {i}" for i in range(8)})
 
 	def test_a_stream_closed_while_waiting_cancels_its_run(self):
 		from huf.ai.agent_integration import stream_agent_run

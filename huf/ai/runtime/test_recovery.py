@@ -1,11 +1,10 @@
-"""Crash recovery: runs and locks left by a killed process, and the lock's heartbeat."""
+"""Crash recovery: runs and locks left by a process that is gone, and the lock's heartbeat.
+
+Real processes killed while they run (a worker, an inline caller) are in `test_across_processes.py`.
+"""
 
 import json
 import os
-import signal
-import subprocess
-import sys
-import textwrap
 import time
 
 import frappe
@@ -15,10 +14,9 @@ from huf.ai.agent_integration import get_agent_run_status, run_agent_sync
 from huf.ai.runtime import locks
 from huf.ai.runtime.fixtures import RuntimeTestCase
 from huf.ai.runtime.recovery import recover_run, recover_stale_runs
+from huf.tests.support.config import set_site_config
 from huf.tests.support.jobs import wait_until
 from huf.tests.support.llm_server import Reply
-
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 
 class TestCrashedRuns(RuntimeTestCase):
@@ -40,66 +38,6 @@ class TestCrashedRuns(RuntimeTestCase):
 		).insert(ignore_permissions=True)
 		frappe.db.commit()
 		return run.name, first["conversation_id"]
-
-	def test_a_killed_process_leaves_a_run_that_is_retried_once(self):
-		agent = self.make_agent("Runtime Crash Agent")
-		self.llm.queue("hello")
-		conversation = run_agent_sync(agent, "setup", now=1)["conversation_id"]
-		self.llm.queue(Reply(content="never delivered", delay=60))
-		self.llm.default = Reply(content="answered after the restart")
-		self.addCleanup(setattr, self.llm, "default", Reply(content="OK"))
-		sites_path = os.path.abspath(frappe.local.sites_path)
-		script = textwrap.dedent(
-			f"""
-			import frappe
-			frappe.init({frappe.local.site!r}, sites_path={sites_path!r})
-			frappe.connect()
-			from huf.ai.runtime import locks
-			locks.LOCK_TTL, locks.HEARTBEAT_SECONDS = 3, 0.5  # its keys expire soon after it dies
-			from huf.ai.agent_integration import run_agent_sync
-			run_agent_sync({agent!r}, "question before the crash", conversation_id={conversation!r}, now=1)
-			"""
-		)
-		# the child imports the same frappe (Frappe Lite or a bench's) and this huf
-		frappe_root = os.path.dirname(os.path.dirname(os.path.abspath(frappe.__file__)))
-		env = {**os.environ, "PYTHONPATH": os.pathsep.join([frappe_root, ROOT])}
-		child = subprocess.Popen([sys.executable, "-c", script], env=env, cwd=sites_path)
-		try:
-
-			def started_run():
-				self.assertIsNone(child.poll(), "the child process ended early")
-				return frappe.db.get_value(
-					"Agent Run", {"conversation": conversation, "status": "Started"}, "name"
-				)
-
-			wait_until(started_run, 120, message="the child never started its run")
-			# the child is waiting for the model now
-			wait_until(
-				lambda: len(self.llm.chat_requests) >= 2, 120, message="the child never asked the model"
-			)
-		finally:
-			child.send_signal(signal.SIGKILL)
-			child.wait(timeout=30)
-		frappe.db.commit()
-		run = frappe.db.get_value("Agent Run", {"conversation": conversation, "status": "Started"}, "name")
-		self.assertTrue(run)
-		# the killed process took its heartbeat with it: its liveness key and its lock expire
-		wait_until(lambda: not locks.is_run_alive(run), 30, message="the dead run still looks alive")
-		wait_until(lambda: not locks.is_locked(conversation), 30, message="the dead process keeps its lock")
-
-		counts = recover_stale_runs()
-		self.assertGreaterEqual(counts["requeued"], 1)  # this run (the site may hold others' too)
-		wait_until(
-			lambda: frappe.db.get_value("Agent Run", run, "status") not in ("Queued", "Started"),
-			120,
-			message="the recovered run was not run again",
-		)
-		status = get_agent_run_status(run)
-		self.assertEqual((status["status"], status["response"]), ("Success", "answered after the restart"))
-		context = json.loads(frappe.db.get_value("Agent Run", run, "runtime_context"))
-		self.assertEqual(context["recovered"], 1)
-		users = frappe.get_all("Agent Message", filters={"agent_run": run, "role": "user"}, pluck="content")
-		self.assertEqual(users, ["question before the crash"])  # not stored twice
 
 	def test_a_crashed_run_that_called_tools_is_failed_not_repeated(self):
 		agent = self.make_agent("Runtime Crash Agent")
@@ -180,6 +118,33 @@ class TestConversationLock(RuntimeTestCase):
 		other = locks.ConversationLock("runtime-lock-test")
 		self.assertTrue(other.acquire())
 		other.release()
+
+	def test_a_live_run_names_its_process(self):
+		lock = locks.ConversationLock("runtime-owner-test")
+		self.assertTrue(lock.acquire())
+		try:
+			lock.set_current_run("runtime-run-owned")
+			self.assertEqual(locks.run_owner("runtime-run-owned"), os.getpid())
+		finally:
+			lock.release()
+		self.assertIsNone(locks.run_owner("runtime-run-owned"))
+
+	def test_the_time_limit_counts_per_run_not_per_drainer(self):
+		original = frappe.get_site_config().get("huf_run_max_seconds")
+		self.addCleanup(set_site_config, "huf_run_max_seconds", original)
+		set_site_config("huf_run_max_seconds", 2)
+		lock = locks.ConversationLock("runtime-drainer-test")
+		self.assertTrue(lock.acquire())
+		try:
+			for run in ("runtime-run-1", "runtime-run-2", "runtime-run-3"):  # one drainer, three short runs
+				lock.set_current_run(run)
+				time.sleep(1.2)
+				self.assertTrue(lock.owned(), run)
+				self.assertTrue(locks.is_run_alive(run), run)
+			time.sleep(2.0)  # the third run now takes too long: it is hung
+			self.assertTrue(lock.lost)
+		finally:
+			lock.release()
 
 	def test_a_lock_whose_holder_died_expires(self):
 		dead = locks.ConversationLock("runtime-dead-lock")

@@ -146,16 +146,14 @@ class DatabaseQuery:
 	def _permission_conditions(self, parent_doctype: str | None) -> list[str]:
 		"""Raise unless the user may read this list; the SQL conditions that limit it to what they may read."""
 		if self.meta.istable:
-			if self.user != "Administrator":
-				if not parent_doctype:
-					frappe.throw(
-						_("Please specify a valid parent DocType for {0}").format(frappe.bold(self.doctype)),
-						frappe.PermissionError,
-					)
-				if not frappe.has_permission(parent_doctype, "read", user=self.user):
-					frappe.throw(
-						_("No permission to read {0}").format(_(parent_doctype)), frappe.PermissionError
-					)
+			# as Frappe: read through a real parent of this table that the user may read
+			frappe.has_permission(
+				self.doctype,
+				"read",
+				parent_doctype=parent_doctype or self.doctype,
+				throw=True,
+				user=self.user,
+			)
 			return _get_match_conditions(self.doctype, self.user)[0]
 		conditions, allowed = _get_match_conditions(self.doctype, self.user)
 		if not allowed:

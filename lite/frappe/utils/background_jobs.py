@@ -67,9 +67,13 @@ def enqueue(
 	if deduplicate:
 		if not job_id:
 			frappe.throw(_("`job_id` parameter is required for deduplication."))
-		if is_job_enqueued(job_id):
+		job = get_job(job_id)
+		status = job.get_status() if job is not None else None
+		if getattr(status, "value", status) in ("queued", "started"):
 			frappe.logger().debug(f"Not queueing job {job_id} because it is in queue already")
 			return None
+		if job is not None and frappe.conf.get("redis_queue"):
+			job.delete()  # a finished job with the same id would keep its old arguments (rq#793)
 
 	if now or (not is_async and not frappe.flags.in_test):
 		return frappe.call(method, **kwargs)
@@ -604,15 +608,9 @@ def get_queue(qtype: str, is_async: bool = True):
 def _enqueue_rq(
 	queue: str, queue_args: dict, timeout: int, job_id: str, at_front: bool, on_success, on_failure
 ):
-	from rq.exceptions import NoSuchJobError
-	from rq.job import Callback, Job
+	from rq.job import Callback
 
 	q = get_queue(queue)
-	try:
-		# a finished job with the same id would keep its old arguments (rq#793)
-		Job.fetch(_rq_job_id(job_id), connection=q.connection).delete()
-	except NoSuchJobError:
-		pass
 	return q.enqueue_call(
 		"frappe.utils.background_jobs._execute_job_at",
 		kwargs=queue_args,

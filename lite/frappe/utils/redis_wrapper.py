@@ -125,11 +125,10 @@ class RedisWrapper:
 		"""How many of `names` exist."""
 		return self.client.exists(*(self.make_key(n, user=user, shared=shared) for n in names))
 
-	def expire(self, key: str, seconds: float, user: str | bool | None = None, shared: bool = False) -> bool:
-		return self.client.expire(self.make_key(key, user=user, shared=shared), _seconds(seconds))
-
-	def ttl(self, key: str, user: str | bool | None = None, shared: bool = False) -> int:
-		return self.client.ttl(self.make_key(key, user=user, shared=shared))
+	def expire_key(self, key: str, time: float, *, user: str | bool | None = None, shared: bool = False):
+		"""Expire the site's `key` after `time` seconds (`expire` and `ttl` are Redis' raw commands)."""
+		with _ignore_connection_error():
+			return self.client.expire(self.make_key(key, user=user, shared=shared), _seconds(time))
 
 	def incrby(self, key: str, amount: int = 1, user: str | bool | None = None, shared: bool = False) -> int:
 		return self.client.incrby(self.make_key(key, user=user, shared=shared), amount)

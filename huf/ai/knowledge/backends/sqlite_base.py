@@ -163,20 +163,27 @@ class SQLiteBackend(KnowledgeBackend):
 		return int(self.get_meta(conn, "generation") or 1)
 
 	def register_file(self) -> None:
-		"""Record the index file as a private File attached to its Knowledge Source."""
+		"""Record the index file as a private File attached to its Knowledge Source.
+
+		Inserted as a row: Frappe's File.insert would copy a file it has not seen before into
+		/private/files/ and record the copy instead of the index.
+		"""
 		url = index_file_url(self.name)
 		if frappe.db.exists("File", {"file_url": url}):
 			return
-		frappe.get_doc(
+		doc = frappe.get_doc(
 			{
 				"doctype": "File",
 				"file_name": os.path.basename(self.path),
 				"file_url": url,
 				"is_private": 1,
+				"folder": "Home/Attachments",
 				"attached_to_doctype": "Knowledge Source",
 				"attached_to_name": self.name,
 			}
-		).insert(ignore_permissions=True)
+		)
+		doc.name = frappe.generate_hash(length=10)
+		doc.db_insert()
 
 	# -- writes -------------------------------------------------------------------------------------
 	def add_chunks(self, chunks: list[Chunk], generation: int | None = None) -> int:

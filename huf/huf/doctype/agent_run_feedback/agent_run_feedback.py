@@ -2,6 +2,8 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
+from huf.huf.validators import check_text_fits
+
 FEEDBACK_VALUES = {
 	"thumbs up": "Thumbs Up",
 	"up": "Thumbs Up",
@@ -43,6 +45,7 @@ def rate_message(agent_message: str, feedback: str, comments: str | None = None)
 	value = FEEDBACK_VALUES.get(str(feedback or "").strip().lower())
 	if not value:
 		frappe.throw(_("Feedback must be Thumbs Up or Thumbs Down."))
+	check_text_fits(comments, "comments")
 	check_message_access(agent_message)  # before the link check, which would tell what exists
 	name = frappe.db.get_value(
 		"Agent Run Feedback", {"agent_message": agent_message, "owner": frappe.session.user}, "name"

@@ -1,5 +1,7 @@
 frappe.ui.form.on("Agent Trigger", {
 	refresh(frm) {
+		// Runs act as Run As (else the owner): only a System Manager may point it at another user.
+		frm.set_df_property("run_as", "read_only", frappe.user.has_role("System Manager") ? 0 : 1);
 		if (frm.is_new()) return;
 		frm.add_custom_button(__("Runs"), () =>
 			frappe.set_route("List", "Agent Run", { agent_trigger: frm.doc.name })

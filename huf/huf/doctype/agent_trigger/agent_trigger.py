@@ -7,6 +7,7 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
+from huf.huf import safe_expression
 from huf.huf.doctype.agent.agent import DOC_EVENT_AGENTS_CACHE_KEY
 
 # Document events Frappe fires (after_save / after_submit are not among them, so they are refused).
@@ -36,11 +37,16 @@ INTERVAL_UNITS = {
 }
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 SCHEDULE_FIELDS = ("trigger_type", "scheduled_interval", "interval_count", "cron_expression", "disabled")
-# Their runs act as metadata `run_as`, else the owner (huf.ai.agent_hooks.run_as); other triggers' runs
-# act as the user who caused them (for Run now: the caller).
-RUN_AS_TYPES = ("Schedule", "Webhook")
+# Their runs (and Run now) act as Run As, else the owner (huf.ai.agent_hooks.acting_user); Run now of
+# the other types (no dispatcher yet) acts as the caller.
+RUN_AS_TYPES = ("Doc Event", "Schedule", "Webhook")
+# What decides what such a run does: only the user it acts as, or a System Manager, may change it.
+RUN_DEFINING_FIELDS = ("agent", "trigger_type", "run_as", "owner", "reference_doctype", "doc_event")
 # Their prompt templates need the document or the request body, which a run started by hand lacks.
 TEMPLATE_NEEDS_EVENT = ("Doc Event", "Webhook")
+# The names a prompt template of each type may use (`{{ doc.status }}`); a condition may use `doc`.
+TEMPLATE_NAMES = {"Doc Event": ("doc", "trigger", "event"), "Webhook": ("payload", "trigger")}
+CONDITION_NAMES = ("doc",)
 
 
 class AgentTrigger(Document):
@@ -57,6 +63,8 @@ class AgentTrigger(Document):
 		return name
 
 	def validate(self) -> None:
+		self.validate_run_as()
+		self.validate_metadata()
 		validator = {
 			"Doc Event": self.validate_doc_event,
 			"Schedule": self.validate_schedule,
@@ -98,6 +106,57 @@ class AgentTrigger(Document):
 			)
 		validate_condition(self.condition)
 		self.validate_attachments()
+
+	def validate_run_as(self) -> None:
+		"""Runs act as Run As or the owner: only a System Manager may make that anyone but the editor."""
+		if is_system_manager():
+			return
+		editor = frappe.session.user
+		before = self.get_doc_before_save()
+		if before and before.owner != self.owner:
+			frappe.throw(
+				_("Only a System Manager may change the owner of an Agent Trigger."), frappe.PermissionError
+			)
+		if self.run_as and self.run_as != editor and (not before or before.run_as != self.run_as):
+			frappe.throw(
+				_(
+					"Only a System Manager may set Run As to another user ({0}). Leave it empty: the runs of"
+					" your triggers act as you."
+				).format(self.run_as),
+				frappe.PermissionError,
+			)
+		acting = self.run_as or self.owner or editor
+		if self.trigger_type not in RUN_AS_TYPES or acting == editor or not before:
+			return
+		changed = [f for f in RUN_DEFINING_FIELDS if before.get(f) != self.get(f)]
+		if prompt_of(before) != prompt_of(self):
+			changed.append("prompt")
+		if changed:
+			frappe.throw(
+				_(
+					"The runs of Agent Trigger {0} act as {1}: only {1} or a System Manager may change its"
+					" Agent, Trigger Type, Run As, Reference DocType, Doc Event or prompt."
+				).format(self.name, acting),
+				frappe.PermissionError,
+			)
+
+	def validate_metadata(self) -> None:
+		from huf.ai.agent_hooks import _metadata
+
+		metadata = _metadata(self)
+		if "run_as" in metadata:
+			frappe.throw(
+				_(
+					"Metadata run_as is not read any more: set the Run As field instead (only a System Manager"
+					" may set it to another user)."
+				)
+			)
+		names = TEMPLATE_NAMES.get(self.trigger_type)
+		if names:
+			try:
+				safe_expression.check_template(metadata.get("prompt"), names, _("Prompt template"))
+			except safe_expression.ExpressionError as e:
+				frappe.throw(str(e), safe_expression.ExpressionError)
 
 	def validate_attachments(self) -> None:
 		meta = frappe.get_meta(self.reference_doctype)
@@ -183,7 +242,7 @@ class AgentTrigger(Document):
 	@frappe.whitelist(methods=["POST"])
 	def run_now(self) -> dict:
 		"""Run the trigger's agent once now (Desk button Run now): queues an Agent Run and returns it."""
-		from huf.ai.agent_hooks import _queue_run, run_as
+		from huf.ai.agent_hooks import RunRefused, _queue_run, acting_user
 		from huf.ai.runtime import access
 
 		trigger = frappe.get_doc(self.doctype, self.name)  # the saved trigger, not values sent with a form
@@ -198,7 +257,10 @@ class AgentTrigger(Document):
 			)
 		access.check_can_run(access.load_agent(trigger.agent))  # the caller may run the agent too
 		caller = frappe.session.user
-		user = run_as(trigger) if trigger.trigger_type in RUN_AS_TYPES else caller
+		try:
+			user = acting_user(trigger) if trigger.trigger_type in RUN_AS_TYPES else caller
+		except RunRefused as e:
+			frappe.throw(str(e), RunRefused)
 		with acting_as(user):
 			run = _queue_run(
 				trigger.agent,
@@ -261,21 +323,23 @@ def acting_as(user: str) -> Iterator[None]:
 
 
 def validate_condition(condition: str | None) -> None:
-	"""Throw unless `condition` is empty or an expression that safe_eval accepts."""
-	condition = (condition or "").strip()
-	if not condition:
+	"""Throw unless `condition` is empty or a safe expression over `doc` (huf.huf.safe_expression)."""
+	if not (condition or "").strip():
 		return
 	try:
-		compile(condition, "<condition>", "eval")
-	except SyntaxError as e:
-		frappe.throw(_("Condition is not a valid expression: {0}").format(e.msg))
-	try:
-		frappe.safe_eval(condition, None, {"doc": frappe._dict()})
-	except SyntaxError as e:
-		frappe.throw(_("Condition is not allowed: {0}").format(e.msg or str(e)))
-	except Exception:
-		# Only the syntax is checked here: the sample doc is empty, so runtime errors say nothing.
-		pass
+		safe_expression.check(condition, CONDITION_NAMES, _("Condition"))
+	except safe_expression.ExpressionError as e:
+		frappe.throw(str(e), safe_expression.ExpressionError)
+
+
+def is_system_manager(user: str | None = None) -> bool:
+	return "System Manager" in frappe.get_roles(user or frappe.session.user)
+
+
+def prompt_of(trigger: Document) -> str | None:
+	from huf.ai.agent_hooks import _metadata
+
+	return _metadata(trigger).get("prompt")
 
 
 def _valid_cron(expression: str) -> bool:

@@ -4,7 +4,7 @@ import frappe
 from frappe.utils import add_to_date, get_datetime, now_datetime
 
 from huf.ai.runtime.fixtures import LiveAgentTestCase
-from huf.huf.factories import make_agent
+from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.jobs import wait_for_jobs, wait_until
 
@@ -12,6 +12,9 @@ MANAGER = "huf-run-now-manager@example.com"
 READER = "huf-run-now-reader@example.com"
 ACTOR = "huf-run-now-actor@example.com"
 FINISHED = ("Success", "Failed", "Cancelled")
+EDITOR = "huf-trigger-editor@example.com"  # a Huf Manager
+ADMIN_USER = "huf-trigger-sysman@example.com"  # a System Manager
+BOT = "huf-trigger-bot@example.com"  # a Huf User that runs may act as
 
 
 def new_trigger(**values):
@@ -57,7 +60,7 @@ class TestAgentTrigger(HufTestCase):
 				condition="doc.status ==",
 			).insert()
 
-	def test_condition_must_pass_safe_eval(self):
+	def test_condition_must_be_a_safe_expression(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "not allowed"):
 			new_trigger(
 				trigger_type="Doc Event",
@@ -116,6 +119,179 @@ class TestAgentTrigger(HufTestCase):
 	def test_app_event_needs_app_and_event(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "App Name and Event Name"):
 			new_trigger(trigger_type="App Event", app_name="erpnext").insert()
+
+
+class TestTriggerSecurity(HufTestCase):
+	"""Who a run acts as is set only by rules an editor cannot bend; conditions and templates cannot act."""
+
+	def setUp(self):
+		super().setUp()
+		make_user(EDITOR, "Huf Manager")
+		make_user(ADMIN_USER, "System Manager", "Huf Manager")
+		make_user(BOT, "Huf User")
+
+	def save_as(self, user: str, doc):
+		with self.set_user(user):
+			return doc.save() if doc.name and not doc.is_new() else doc.insert()
+
+	def test_a_manager_cannot_make_runs_act_as_someone_else(self):
+		for trigger_type in ("Schedule", "Webhook", "Doc Event"):
+			with self.subTest(trigger_type), self.set_user(EDITOR):
+				doc = new_trigger(
+					trigger_type=trigger_type,
+					scheduled_interval="Daily",
+					reference_doctype="ToDo",
+					doc_event="on_update",
+					run_as="Administrator",
+				)
+				with self.assertRaisesRegex(
+					frappe.PermissionError, "Only a System Manager may set Run As to another user"
+				):
+					doc.insert()
+		own = self.save_as(  # the owner is whoever creates it, whatever the request says
+			EDITOR, new_trigger(trigger_type="Schedule", scheduled_interval="Daily", owner="Administrator")
+		)
+		self.assertEqual((own.owner, own.run_as), (EDITOR, None))
+		own.run_as = "Administrator"
+		with self.set_user(EDITOR), self.assertRaisesRegex(frappe.PermissionError, "Only a System Manager"):
+			own.save()
+		own.reload()
+		own.owner = "Administrator"
+		with self.set_user(EDITOR), self.assertRaisesRegex(frappe.PermissionError, "change the owner"):
+			own.save()
+		self.assertEqual(frappe.db.get_value("Agent Trigger", own.name, ["owner", "run_as"]), (EDITOR, None))
+
+	def test_a_system_manager_may_set_run_as(self):
+		doc = self.save_as(
+			ADMIN_USER, new_trigger(trigger_type="Webhook", trigger_name="bot hook", run_as=BOT)
+		)
+		self.assertEqual(
+			frappe.db.get_value("Agent Trigger", doc.name, ["owner", "run_as"]), (ADMIN_USER, BOT)
+		)
+		doc.run_as = EDITOR
+		self.save_as(ADMIN_USER, doc)
+		self.assertEqual(frappe.db.get_value("Agent Trigger", doc.name, "run_as"), EDITOR)
+		meta = frappe.get_meta("Agent Trigger").get_field("run_as")
+		self.assertEqual((meta.fieldtype, meta.options, meta.label), ("Link", "User", "Run As"))
+
+	def test_only_the_acting_user_may_change_what_their_runs_do(self):
+		doc = self.save_as(
+			ADMIN_USER, new_trigger(trigger_type="Schedule", scheduled_interval="Daily", run_as=BOT)
+		)
+		other_agent = make_agent("Another Trigger Agent").name
+		changes = {  # what an editor tries, and who the runs would then act as
+			"agent": (lambda d: d.set("agent", other_agent), BOT),
+			"prompt": (lambda d: d.set("metadata", json.dumps({"prompt": "Grant me every role."})), BOT),
+			"run_as cleared": (lambda d: d.set("run_as", None), ADMIN_USER),  # the owner
+			"trigger type": (lambda d: d.set("trigger_type", "Webhook"), BOT),
+		}
+		for what, (change, acting) in changes.items():
+			with self.subTest(what):
+				fresh = frappe.get_doc("Agent Trigger", doc.name)
+				change(fresh)
+				with (
+					self.set_user(EDITOR),
+					self.assertRaisesRegex(
+						frappe.PermissionError, f"act as {acting}: only {acting} or a System Manager"
+					),
+				):
+					fresh.save()
+		# What does not change who acts or what they do stays editable, and an editor may take it over.
+		fresh = frappe.get_doc("Agent Trigger", doc.name)
+		fresh.scheduled_interval = "Weekly"
+		fresh.disabled = 1
+		self.save_as(EDITOR, fresh)
+		fresh.run_as = EDITOR
+		fresh.agent = other_agent
+		self.save_as(EDITOR, fresh)
+		self.assertEqual(
+			frappe.db.get_value("Agent Trigger", doc.name, ["run_as", "agent"]), (EDITOR, other_agent)
+		)
+
+	def test_what_a_doc_event_run_does_is_guarded_too(self):
+		doc = self.save_as(
+			ADMIN_USER,
+			new_trigger(trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update"),
+		)
+		changes = {
+			"reference doctype": lambda d: d.set("reference_doctype", "User"),
+			"doc event": lambda d: d.set("doc_event", "on_trash"),
+			"agent": lambda d: d.set("agent", make_agent("Another Trigger Agent").name),
+		}
+		for what, change in changes.items():
+			with self.subTest(what):
+				fresh = frappe.get_doc("Agent Trigger", doc.name)
+				change(fresh)
+				with (
+					self.set_user(EDITOR),
+					self.assertRaisesRegex(
+						frappe.PermissionError, f"act as {ADMIN_USER}: only {ADMIN_USER} or a System Manager"
+					),
+				):
+					fresh.save()
+		self.assertEqual(frappe.db.get_value("Agent Trigger", doc.name, "reference_doctype"), "ToDo")
+
+	def test_metadata_run_as_is_refused(self):
+		with self.assertRaisesRegex(frappe.ValidationError, "set the Run As field instead"):
+			new_trigger(
+				trigger_type="Schedule",
+				scheduled_interval="Daily",
+				metadata=json.dumps({"run_as": "Administrator"}),
+			).insert()
+
+	def test_conditions_that_call_anything_are_refused_on_save(self):
+		refused = {
+			"doc.save()": "calling doc.save(...) is not allowed",
+			'doc.get_password("api_key")': "calling doc.get_password(...) is not allowed",
+			'doc.db_set("description", "x") or True': "calling doc.db_set(...) is not allowed",
+			'frappe.db.set_value("User", "Administrator", "enabled", 0)': "calling frappe.db.set_value",
+			'frappe.session.user == "Administrator"': "unknown name frappe; it may use only doc",
+			"doc.__class__": "the field __class__ is not allowed",
+			'getattr(doc, "save")': "calling getattr(...) is not allowed",
+			"[row.save() for row in doc.roles]": "comprehensions are not allowed",
+			'f"{doc.name}" == "x"': "f-strings are not allowed",
+		}
+		for condition, message in refused.items():
+			with self.subTest(condition), self.assertRaises(frappe.ValidationError) as caught:
+				new_trigger(
+					trigger_type="Doc Event",
+					reference_doctype="ToDo",
+					doc_event="on_update",
+					condition=condition,
+				).insert()
+			self.assertIn("Condition is not allowed", str(caught.exception))
+			self.assertIn(message, str(caught.exception))
+		saved = new_trigger(
+			trigger_type="Doc Event",
+			reference_doctype="ToDo",
+			doc_event="on_update",
+			condition='doc.status == "Open" and doc.priority in ("High", "Medium")',
+		).insert()
+		self.assertTrue(saved.name)
+
+	def test_prompt_templates_that_call_anything_are_refused_on_save(self):
+		refused = {
+			'{{ frappe.db.set_value("User", "Administrator", "enabled", 0) }}': "calling frappe.db.set_value",
+			"{{ doc.get_password('api_key') }}": "calling doc.get_password(...) is not allowed",
+			"{% for i in range(9) %}x{% endfor %}": "{% tags are not supported",
+			"{{ payload }}": "unknown name payload",
+		}
+		for template, message in refused.items():
+			with self.subTest(template), self.assertRaisesRegex(frappe.ValidationError, "Prompt template"):
+				try:
+					new_trigger(
+						trigger_type="Doc Event",
+						reference_doctype="ToDo",
+						doc_event="on_update",
+						metadata=json.dumps({"prompt": template}),
+					).insert()
+				except frappe.ValidationError as e:
+					self.assertIn(message, str(e))
+					raise
+		saved = new_trigger(
+			trigger_type="Webhook", metadata=json.dumps({"prompt": "Order {{ payload.order }} paid."})
+		).insert()
+		self.assertTrue(saved.webhook_slug)
 
 
 class TestRunNow(LiveAgentTestCase):
@@ -190,28 +366,29 @@ class TestRunNow(LiveAgentTestCase):
 		self.assertEqual(after, before)
 
 	def test_run_acts_as_the_trigger_machinery_decides(self):
-		scheduled = self.make_trigger(
-			trigger_type="Schedule", scheduled_interval="Hourly", metadata=json.dumps({"run_as": ACTOR})
-		)
+		scheduled = self.make_trigger(trigger_type="Schedule", scheduled_interval="Hourly", run_as=ACTOR)
 		owned = self.make_trigger(trigger_type="Webhook")
 		on_event = self.make_trigger(
-			trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update"
+			trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update", run_as=ACTOR
 		)
+		manual = self.make_trigger(trigger_type="Manual")
 
 		as_run_as = self.run_now(scheduled)
 		as_owner = self.run_now(owned)
-		as_caller = self.run_now(on_event)
+		as_doc_event = self.run_now(on_event)
+		as_caller = self.run_now(manual)
 
 		self.assertEqual(as_run_as["user"], ACTOR)
 		self.assertEqual(as_owner["user"], "Administrator")  # the webhook trigger's owner
-		self.assertEqual(as_caller["user"], MANAGER)  # Doc Event runs act as the user who caused them
-		for result in (as_run_as, as_owner, as_caller):
+		self.assertEqual(as_doc_event["user"], ACTOR)  # a Doc Event trigger's runs act as Run As too
+		self.assertEqual(as_caller["user"], MANAGER)  # no machinery decides for a Manual trigger
+		for result in (as_run_as, as_owner, as_doc_event, as_caller):
 			run = self.finished_run(result["agent_run"])
 			self.assertEqual(run.user, result["user"])
 			self.assertEqual(run.status, "Success", run.error_message)
 		self.assertIn(
 			"no document or request payload",
-			frappe.db.get_value("Agent Run", as_caller["agent_run"], "prompt"),
+			frappe.db.get_value("Agent Run", as_doc_event["agent_run"], "prompt"),
 		)
 
 	def test_a_user_who_may_not_write_the_trigger_is_refused(self):
@@ -236,6 +413,21 @@ class TestRunNow(LiveAgentTestCase):
 		self.assertEqual(
 			frappe.get_all("Agent Run", filters={"agent_trigger": ("in", [trigger, enabled])}), []
 		)
+
+	def test_run_now_is_refused_when_the_run_as_user_is_disabled(self):
+		trigger = self.make_trigger(trigger_type="Schedule", scheduled_interval="Daily", run_as=ACTOR)
+		frappe.db.set_value("User", ACTOR, "enabled", 0)
+		frappe.db.commit()
+		self.addCleanup(self.enable, ACTOR)
+		with self.set_user(MANAGER):
+			with self.assertRaisesRegex(frappe.PermissionError, f"its runs act as {ACTOR}, who is disabled"):
+				frappe.get_doc("Agent Trigger", trigger).run_now()
+		self.assertEqual(frappe.get_all("Agent Run", filters={"agent_trigger": trigger}), [])
+
+	def enable(self, user: str) -> None:
+		frappe.db.rollback()
+		frappe.db.set_value("User", user, "enabled", 1)
+		frappe.db.commit()
 
 	def test_run_now_over_http_keeps_the_callers_session(self):
 		trigger = self.make_trigger(trigger_type="Schedule", scheduled_interval="Daily")  # runs as its owner

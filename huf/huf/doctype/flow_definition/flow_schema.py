@@ -1,4 +1,10 @@
-"""Structural checks of a flow graph (the Flow Definition's definition_json)."""
+"""Structural checks of a flow graph (the Flow Definition's definition_json).
+
+Edge and condition-node expressions must be safe expressions (huf.huf.safe_expression): the flow
+engine evaluates them with `safe_expression.evaluate` on plain values, never with eval/safe_eval.
+"""
+
+from huf.huf.safe_expression import ExpressionError, check
 
 NODE_TYPES = frozenset(
 	(
@@ -32,6 +38,25 @@ def edge_condition(edge: dict) -> str | None:
 	return edge.get("condition") or (edge.get("data") or {}).get("condition")
 
 
+def node_condition(node: dict) -> str | None:
+	"""The expression of a `condition` node (`condition` or `expression`, on the node or in its data)."""
+	data = node.get("data") if isinstance(node.get("data"), dict) else {}
+	for source in (node, data):
+		for key in ("condition", "expression"):
+			if source.get(key) not in (None, ""):
+				return source[key]
+	return None
+
+
+def expression_error(expression, label: str) -> str | None:
+	"""Why `expression` is not a safe expression (None when it is)."""
+	try:
+		check(expression, label=label)
+	except ExpressionError as e:
+		return str(e)
+	return None
+
+
 def flow_errors(definition, flow_id: str | None = None) -> list[str]:
 	"""Everything wrong with `definition`, as readable sentences (empty list when valid)."""
 	if not isinstance(definition, dict):
@@ -57,6 +82,10 @@ def flow_errors(definition, flow_id: str | None = None) -> list[str]:
 		ids.add(node["id"])
 		if node.get("type") not in NODE_TYPES:
 			errors.append(f"Node {node['id']} has the unknown type {node.get('type')}.")
+		elif node["type"] == "condition" and node_condition(node) is not None:
+			error = expression_error(node_condition(node), f"The condition of node {node['id']}")
+			if error:
+				errors.append(error)
 
 	entry = entry_node_id(definition)
 	if not entry:
@@ -79,4 +108,8 @@ def flow_errors(definition, flow_id: str | None = None) -> list[str]:
 			condition = edge_condition(edge)
 			if not isinstance(condition, str) or not condition.strip():
 				errors.append(f"Expression edge {label} needs a condition.")
+			else:
+				error = expression_error(condition, f"The condition of edge {label}")
+				if error:
+					errors.append(error)
 	return errors

@@ -89,8 +89,9 @@ class File(Document):
 
 		if isinstance(content, str):
 			content = content.encode()
+		self._content = content
+		self.file_size = self.check_max_file_size()
 		self.content_hash = get_content_hash(content)
-		self.file_size = len(content)
 		self.file_name = _safe_file_name(self.file_name or frappe.generate_hash(length=10))
 		existing = _existing_file_url(self.content_hash, int(self.is_private or 0))
 		if existing:
@@ -99,6 +100,20 @@ class File(Document):
 			stored_name = write_file(content, self.file_name, self.is_private)
 			self.file_url = (_PRIVATE_PREFIX if self.is_private else _PUBLIC_PREFIX) + stored_name
 		self.__dict__.pop("content", None)
+
+	def check_max_file_size(self) -> int:
+		"""The size of the new content; MaxFileSizeReachedError above `max_file_size`, as in Frappe."""
+		from frappe.core.api.file import get_max_file_size
+		from frappe.utils.file_manager import MaxFileSizeReachedError
+
+		max_file_size = get_max_file_size()
+		file_size = len(self._content or b"")
+		if file_size > max_file_size:
+			frappe.throw(
+				_("File size exceeded the maximum allowed size of {0} MB").format(max_file_size / 1048576),
+				exc=MaxFileSizeReachedError,
+			)
+		return file_size
 
 	def delete_file_data_content(self) -> None:
 		"""Remove the file from disk unless another File still points at it."""

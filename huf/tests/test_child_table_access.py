@@ -1,0 +1,136 @@
+"""Child rows are read through their parent, as Frappe decides: the parent must be a DocType that has
+that table and that the user may read; a fake parent (`parent="Agent"` for Has Role) is refused.
+
+In-process through `frappe.client` and `frappe.get_list(parent_doctype=...)`, and over HTTP through
+`/api/method/frappe.client.*` and `/api/resource/<child DocType>` (403, PermissionError).
+"""
+
+from __future__ import annotations
+
+import json
+
+import frappe
+import frappe.client
+import httpx
+
+from huf.huf.factories import make_agent, make_model, make_provider, make_user
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.web import serve_site
+
+HAS_ROLE_FIELDS = json.dumps(["parent", "role"])
+
+
+class TestChildTableAccess(HufTestCase):
+	@classmethod
+	def setUpClass(cls):
+		from frappe.core.doctype.user.user import generate_keys
+
+		super().setUpClass()
+		suffix = frappe.generate_hash(length=8)
+		created = [dt for dt in ("AI Provider", "AI Model") if not frappe.db.exists(dt, cls.reference(dt))]
+		make_provider()
+		make_model()
+		cls.user = make_user(f"child-access-{suffix}@example.com", "Huf User")
+		# open to Huf Users through its Allowed Roles row: the child row the user may read
+		cls.agent = make_agent(f"Child Access {suffix}", agent_role=[{"role": "Huf User"}]).name
+		secret = generate_keys(cls.user)["api_secret"]
+		cls.token = f"token {frappe.db.get_value('User', cls.user, 'api_key')}:{secret}"
+		frappe.db.commit()
+		cls.addClassCleanup(cls.delete_committed, created)
+		cls.server, cls.base_url = serve_site()
+		cls.addClassCleanup(cls.server.shutdown)
+
+	@staticmethod
+	def reference(doctype: str) -> str:
+		return "Test Provider" if doctype == "AI Provider" else "test-model"
+
+	@classmethod
+	def delete_committed(cls, created: list[str]) -> None:
+		frappe.db.rollback()
+		frappe.delete_doc("Agent", cls.agent, force=True, ignore_permissions=True)
+		frappe.delete_doc("User", cls.user, force=True, ignore_permissions=True)
+		for doctype in reversed(created):
+			frappe.delete_doc(doctype, cls.reference(doctype), force=True, ignore_permissions=True)
+		frappe.db.commit()
+
+	def get(self, path: str, **params) -> httpx.Response:
+		with httpx.Client(
+			base_url=self.base_url, headers={"Authorization": self.token}, timeout=30
+		) as client:
+			return client.get(path, params=params)
+
+	def assert_refused(self, response: httpx.Response) -> None:
+		self.assertEqual(response.status_code, 403, response.text)
+		self.assertEqual(response.json()["exc_type"], "PermissionError")
+		self.assertNotIn("message", response.json())
+
+	# --- in-process ------------------------------------------------------------------------------
+
+	def test_has_role_is_refused_through_a_parent_without_that_table(self):
+		with self.set_user(self.user):
+			self.assertTrue(frappe.has_permission("Agent", "read"))  # the fake parent is readable
+			with self.assertRaises(frappe.PermissionError):
+				frappe.client.get_list("Has Role", fields=["parent", "role"], parent="Agent")
+			with self.assertRaises(frappe.PermissionError):
+				frappe.client.get_value("Has Role", "role", parent="Agent")
+			with self.assertRaises(frappe.PermissionError):
+				frappe.get_list("Has Role", fields=["parent", "role"], parent_doctype="Agent")
+			with self.assertRaises(frappe.PermissionError):
+				frappe.client.get_list("Has Role", fields=["role"])  # no parent at all
+			with self.assertRaises(frappe.PermissionError):
+				frappe.client.get_list("Has Role", fields=["role"], parent="Has Role")  # a table
+
+	def test_child_rows_are_refused_through_a_parent_the_user_cannot_read(self):
+		with self.set_user(self.user):
+			self.assertFalse(frappe.has_permission("Integration Settings", "read"))
+			with self.assertRaises(frappe.PermissionError):
+				frappe.client.get_list("Integration Credential", parent="Integration Settings")
+			with self.assertRaises(frappe.PermissionError):
+				frappe.get_list("Integration Credential", parent_doctype="Integration Settings")
+
+	def test_child_rows_of_a_readable_parent_are_readable(self):
+		expected = [{"parent": self.agent, "role": "Huf User"}]
+		with self.set_user(self.user):
+			rows = frappe.client.get_list(
+				"Agent Role", fields=["parent", "role"], filters={"parent": self.agent}, parent="Agent"
+			)
+			self.assertEqual([dict(row) for row in rows], expected)
+			rows = frappe.get_list(
+				"Agent Role",
+				fields=["parent", "role"],
+				filters={"parent": self.agent},
+				parent_doctype="Agent",
+			)
+			self.assertEqual([dict(row) for row in rows], expected)
+			value = frappe.client.get_value("Agent Role", "role", {"parent": self.agent}, parent="Agent")
+			self.assertEqual(value, {"role": "Huf User"})
+
+	# --- over HTTP -------------------------------------------------------------------------------
+
+	def test_fake_parents_are_refused_over_http(self):
+		self.assert_refused(
+			self.get(
+				"/api/method/frappe.client.get_list",
+				doctype="Has Role",
+				fields=HAS_ROLE_FIELDS,
+				parent="Agent",
+			)
+		)
+		self.assert_refused(
+			self.get(
+				"/api/method/frappe.client.get_value", doctype="Has Role", fieldname="role", parent="Agent"
+			)
+		)
+		self.assert_refused(self.get("/api/resource/Has Role", fields=HAS_ROLE_FIELDS, parent="Agent"))
+		self.assert_refused(self.get("/api/resource/Has Role", fields=HAS_ROLE_FIELDS))
+		self.assert_refused(self.get("/api/resource/Integration Credential", parent="Integration Settings"))
+
+	def test_child_rows_of_a_readable_parent_are_readable_over_http(self):
+		response = self.get(
+			"/api/resource/Agent Role",
+			fields=json.dumps(["parent", "role"]),
+			filters=json.dumps({"parent": self.agent}),
+			parent="Agent",
+		)
+		self.assertEqual(response.status_code, 200, response.text)
+		self.assertEqual(response.json()["data"], [{"parent": self.agent, "role": "Huf User"}])
