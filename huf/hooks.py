@@ -24,6 +24,9 @@ after_install = "huf.install.after_install"
 before_request = ["huf.request_limits.check_request", "huf.request_unicode.check_request_text"]
 after_migrate = "huf.install.after_migrate"
 
+# Frappe's frappe.client.get_count counts without permission checks; Huf's counts what the user may read.
+override_whitelisted_methods = {"frappe.client.get_count": "huf.client_overrides.get_count"}
+
 # Row-level access: Huf Users and Viewers see only their own conversations, messages and runs.
 permission_query_conditions = {
 	"Agent": "huf.huf.record_access.agent_query_conditions",

@@ -53,6 +53,7 @@ GUEST_ALLOWED = {
 
 # Functions that accept GET: they only read (a GET is not CSRF-checked, so it must never change state).
 READ_ONLY = {
+	"huf.client_overrides.get_count",
 	"huf.ai.agent_chat.get_history",
 	"huf.ai.agent_chat.get_agent_chat_messages",
 	"huf.ai.agent_integration.get_agent_run_status",
