@@ -22,6 +22,7 @@ import re
 
 import frappe
 import httpx
+from frappe.model import no_value_fields
 from frappe.utils.password import update_password
 
 from huf.ai.runtime.fixtures import PASSWORD, RuntimeTestCase, delete_runs_of, make_runtime_agent
@@ -105,6 +106,7 @@ class TestWhitelistFuzz(RuntimeTestCase):
 		cls.import_errors = import_app_modules()
 		cls.records: dict[str, str] = {}
 		cls.addClassCleanup(cls.remove_records)
+		cls.keep_singles()
 		update_password(USER, PASSWORD)
 		cls.make_records()
 		frappe.db.commit()
@@ -113,6 +115,26 @@ class TestWhitelistFuzz(RuntimeTestCase):
 		)
 		cls.server, cls.base_url = serve_site()
 		cls.addClassCleanup(cls.server.shutdown)
+
+	@classmethod
+	def keep_singles(cls) -> None:
+		"""Put Huf's Single DocTypes back as they were: calls that succeed (e.g. the Agent Console's
+		run_console) store fuzz values there, which a later test or a user would find."""
+		singles = frappe.get_all("DocType", filters={"module": "Huf", "issingle": 1}, pluck="name")
+		saved = {doctype: frappe.db.get_singles_dict(doctype) for doctype in singles}
+
+		def restore() -> None:
+			frappe.db.rollback()
+			for doctype, values in saved.items():
+				fields = [
+					df.fieldname
+					for df in frappe.get_meta(doctype).fields
+					if df.fieldname and df.fieldtype not in no_value_fields
+				]
+				frappe.db.set_single_value(doctype, {f: values.get(f) for f in fields})
+			frappe.db.commit()
+
+		cls.addClassCleanup(restore)
 
 	@classmethod
 	def make_records(cls) -> None:

@@ -123,6 +123,7 @@ try {
   const editor = page.locator('.frappe-control[data-fieldname="prompt"] .ace_editor');
   await editor.waitFor();
   await editor.click();
+  await page.keyboard.press("Control+A"); // the Single keeps the last prompt: replace it
   await page.keyboard.type(config.console_prompt);
   await page.waitForFunction((p) => cur_frm.doc.prompt === p, config.console_prompt);
   await page.locator(".page-head:visible .primary-action").filter({ hasText: "Run" }).click();
