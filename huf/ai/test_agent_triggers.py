@@ -307,6 +307,18 @@ class TestWhoARunActsAs(TriggerTestHelpers, ToolTestCase):
 		)
 		return {row.tool: row for row in rows}
 
+	def queue_todo_takeover(self, todo: str) -> None:
+		"""Script the model to rewrite `todo` with the trigger agent's update tool, then answer."""
+		self.llm.queue(
+			Reply(
+				content="",
+				tool_calls=[
+					tool_call("trigger_update_todo", {"document_id": todo, "description": "Mine now"})
+				],
+			),
+			Reply(content="Done."),
+		)
+
 	def assert_acts_as_manager(self, run, todo: str) -> None:
 		self.assertEqual(run.status, "Success", run.error_message)
 		self.assertEqual((run.user, run.owner), (MANAGER, MANAGER))
@@ -351,15 +363,7 @@ class TestWhoARunActsAs(TriggerTestHelpers, ToolTestCase):
 		scheduled = self.make_trigger_as(MANAGER, trigger_type="Schedule", scheduled_interval="Hourly")
 		frappe.db.set_value("Agent Trigger", scheduled, "metadata", json.dumps({"run_as": "Administrator"}))
 		todo = self.make_todo()
-		self.llm.queue(
-			Reply(
-				content="",
-				tool_calls=[
-					tool_call("trigger_update_todo", {"document_id": todo, "description": "Mine now"})
-				],
-			),
-			Reply(content="Done."),
-		)
+		self.queue_todo_takeover(todo)
 
 		self.tick(scheduled)
 
@@ -415,15 +419,7 @@ class TestWhoARunActsAs(TriggerTestHelpers, ToolTestCase):
 		trigger = self.make_trigger_as(
 			MANAGER, trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update"
 		)
-		self.llm.queue(
-			Reply(
-				content="",
-				tool_calls=[
-					tool_call("trigger_update_todo", {"document_id": theirs, "description": "Mine now"})
-				],
-			),
-			Reply(content="Done."),
-		)
+		self.queue_todo_takeover(theirs)
 
 		todo = frappe.get_doc("ToDo", mine)  # Administrator saves the manager's ToDo
 		todo.description = "Call the customer today"

@@ -15,7 +15,7 @@ import httpx
 
 from huf.huf.factories import make_agent, make_model, make_provider, make_user
 from huf.tests.support.case import HufTestCase
-from huf.tests.support.web import serve_site
+from huf.tests.support.web import api_token, serve_site
 
 HAS_ROLE_FIELDS = json.dumps(["parent", "role"])
 
@@ -23,8 +23,6 @@ HAS_ROLE_FIELDS = json.dumps(["parent", "role"])
 class TestChildTableAccess(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from frappe.core.doctype.user.user import generate_keys
-
 		super().setUpClass()
 		suffix = frappe.generate_hash(length=8)
 		created = [dt for dt in ("AI Provider", "AI Model") if not frappe.db.exists(dt, cls.reference(dt))]
@@ -33,8 +31,7 @@ class TestChildTableAccess(HufTestCase):
 		cls.user = make_user(f"child-access-{suffix}@example.com", "Huf User")
 		# open to Huf Users through its Allowed Roles row: the child row the user may read
 		cls.agent = make_agent(f"Child Access {suffix}", agent_role=[{"role": "Huf User"}]).name
-		secret = generate_keys(cls.user)["api_secret"]
-		cls.token = f"token {frappe.db.get_value('User', cls.user, 'api_key')}:{secret}"
+		cls.token = api_token(cls.user)
 		frappe.db.commit()
 		cls.addClassCleanup(cls.delete_committed, created)
 		cls.server, cls.base_url = serve_site()

@@ -6,7 +6,7 @@ import httpx
 
 from huf.huf.factories import make_agent, make_model, make_provider, make_user
 from huf.tests.support.case import HufTestCase
-from huf.tests.support.web import serve_site
+from huf.tests.support.web import api_token, serve_site
 
 GET_COUNT = "/api/method/frappe.client.get_count"
 
@@ -14,8 +14,6 @@ GET_COUNT = "/api/method/frappe.client.get_count"
 class TestClientGetCount(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from frappe.core.doctype.user.user import generate_keys
-
 		super().setUpClass()
 		suffix = frappe.generate_hash(length=8)
 		make_provider()
@@ -25,8 +23,7 @@ class TestClientGetCount(HufTestCase):
 		cls.agent = make_agent(f"Count Agent {suffix}").name
 		cls.title = f"salary review {suffix}"
 		cls.conversations = [cls.conversation(user, cls.title) for user in (cls.other, cls.other, cls.reader)]
-		secret = generate_keys(cls.reader)["api_secret"]
-		cls.token = f"token {frappe.db.get_value('User', cls.reader, 'api_key')}:{secret}"
+		cls.token = api_token(cls.reader)
 		frappe.db.commit()
 		cls.addClassCleanup(cls.delete_committed)
 		cls.server, cls.base_url = serve_site()

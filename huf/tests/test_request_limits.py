@@ -24,7 +24,7 @@ from huf.request_limits import (
 )
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.config import set_site_config
-from huf.tests.support.web import serve_site
+from huf.tests.support.web import api_token, serve_site
 
 DEEP = "[" * 5000 + "]" * 5000  # Python's JSON parser gives up at about 1,000 levels
 
@@ -42,12 +42,9 @@ def server_messages(response: httpx.Response) -> str:
 class TestRequestLimits(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from frappe.core.doctype.user.user import generate_keys
-
 		super().setUpClass()
 		cls.user = make_user(f"limits-{frappe.generate_hash(length=8)}@example.com", "Huf User")
-		secret = generate_keys(cls.user)["api_secret"]
-		cls.token = f"token {frappe.db.get_value('User', cls.user, 'api_key')}:{secret}"
+		cls.token = api_token(cls.user)
 		frappe.db.commit()
 		cls.addClassCleanup(cls.delete_committed)
 		cls.server, cls.base_url = serve_site()

@@ -135,12 +135,9 @@ class LiveAgentTestCase(RuntimeTestCase):
 
 	def api_token(self, user: str) -> str:
 		"""`token key:secret` for `user` (new keys, committed)."""
-		from frappe.core.doctype.user.user import generate_keys
+		from huf.tests.support.web import api_token
 
-		secret = generate_keys(user)["api_secret"]
-		key = frappe.db.get_value("User", user, "api_key")
-		frappe.db.commit()
-		return f"token {key}:{secret}"
+		return api_token(user)
 
 
 class SiteContext:

@@ -47,3 +47,13 @@ def serve_site(site: str | None = None) -> tuple:
 	)
 	threading.Thread(target=server.serve_forever, daemon=True).start()
 	return server, f"http://127.0.0.1:{server.server_port}"
+
+
+def api_token(user: str) -> str:
+	"""An `Authorization` value (`token key:secret`) for `user`: new API keys, committed."""
+	from frappe.core.doctype.user.user import generate_keys
+
+	secret = generate_keys(user)["api_secret"]
+	key = frappe.db.get_value("User", user, "api_key")
+	frappe.db.commit()
+	return f"token {key}:{secret}"

@@ -134,6 +134,18 @@ class TestTriggerSecurity(HufTestCase):
 		with self.set_user(user):
 			return doc.save() if doc.name and not doc.is_new() else doc.insert()
 
+	def assert_editor_refused(self, trigger: str, change, acting: str) -> None:
+		"""EDITOR may not save `change` to a trigger whose runs act as `acting`."""
+		fresh = frappe.get_doc("Agent Trigger", trigger)
+		change(fresh)
+		with (
+			self.set_user(EDITOR),
+			self.assertRaisesRegex(
+				frappe.PermissionError, f"act as {acting}: only {acting} or a System Manager"
+			),
+		):
+			fresh.save()
+
 	def test_a_manager_cannot_make_runs_act_as_someone_else(self):
 		for trigger_type in ("Schedule", "Webhook", "Doc Event"):
 			with self.subTest(trigger_type), self.set_user(EDITOR):
@@ -187,15 +199,7 @@ class TestTriggerSecurity(HufTestCase):
 		}
 		for what, (change, acting) in changes.items():
 			with self.subTest(what):
-				fresh = frappe.get_doc("Agent Trigger", doc.name)
-				change(fresh)
-				with (
-					self.set_user(EDITOR),
-					self.assertRaisesRegex(
-						frappe.PermissionError, f"act as {acting}: only {acting} or a System Manager"
-					),
-				):
-					fresh.save()
+				self.assert_editor_refused(doc.name, change, acting)
 		# What does not change who acts or what they do stays editable, and an editor may take it over.
 		fresh = frappe.get_doc("Agent Trigger", doc.name)
 		fresh.scheduled_interval = "Weekly"
@@ -220,15 +224,7 @@ class TestTriggerSecurity(HufTestCase):
 		}
 		for what, change in changes.items():
 			with self.subTest(what):
-				fresh = frappe.get_doc("Agent Trigger", doc.name)
-				change(fresh)
-				with (
-					self.set_user(EDITOR),
-					self.assertRaisesRegex(
-						frappe.PermissionError, f"act as {ADMIN_USER}: only {ADMIN_USER} or a System Manager"
-					),
-				):
-					fresh.save()
+				self.assert_editor_refused(doc.name, change, ADMIN_USER)
 		self.assertEqual(frappe.db.get_value("Agent Trigger", doc.name, "reference_doctype"), "ToDo")
 
 	def test_metadata_run_as_is_refused(self):
