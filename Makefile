@@ -38,13 +38,14 @@ $(VENV)/.installed: pyproject.toml lite/pyproject.toml
 
 frontend: $(FRONTEND_BUILD)
 
-frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
-	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+# npm workspaces: the root package.json and lockfile install frontend/'s dependencies into node_modules/.
+node_modules/.installed: package.json package-lock.json frontend/package.json
+	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # The dashboard, built into huf/public/frontend (served at /assets/huf/frontend/, page at /huf).
-$(FRONTEND_BUILD): frontend/node_modules/.installed $(FRONTEND_SOURCES)
-	cd frontend && npm run build
+$(FRONTEND_BUILD): node_modules/.installed $(FRONTEND_SOURCES)
+	npm run build
 
 site: setup
 	@mkdir -p sites
@@ -64,7 +65,7 @@ frappe-source:
 
 # HUF_TEST_REPORT: every Huf test's outcome, compared test by test with the real-bench run (test-frappe)
 test: setup lint frappe-source
-	cd frontend && npm test
+	npm test
 	@mkdir -p .test-results && rm -f .test-results/lite.jsonl
 	FRAPPE_SOURCE=$(CURDIR)/$(FRAPPE_SOURCE_DIR)/frappe HUF_TEST_REPORT=$(CURDIR)/.test-results/lite.jsonl $(BIN)/pytest -q
 
@@ -76,9 +77,10 @@ test-frappe: frontend
 lint: setup
 	$(BIN)/ruff check huf lite tests benchmarks tools
 	$(BIN)/ruff format --check --quiet huf lite tests benchmarks tools
+	$(BIN)/lint-imports --no-cache  # the layers of huf.ai, no import circles (pyproject.toml, docs/architecture.md)
 
 bench: setup
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) sites frontend/node_modules huf/public/frontend
+	rm -rf $(VENV) sites node_modules frontend/node_modules huf/public/frontend

@@ -51,7 +51,7 @@ def run(streams: int, deltas: int, gap: float) -> None:
 
 	from benchmarks.agent_runtime import percentile
 	from huf.ai.runtime.events import validate_event
-	from huf.ai.stream_events import iter_frames
+	from huf.ai.runtime.sse import iter_frames
 	from huf.tests.support.llm_server import Reply, ScriptedLLM
 
 	sites_path = tempfile.mkdtemp(prefix="huf-stream-bench-")

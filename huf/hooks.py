@@ -56,7 +56,7 @@ page_renderer = ["huf.ai.agent_stream_renderer.AgentStreamRenderer"]
 # Tools offered to agents: each provider returns the tools an agent is entitled to.
 huf_tool_providers = [
 	"huf.ai.knowledge.tool.knowledge_tool_provider",  # knowledge_search / get_knowledge_sources
-	"huf.ai.tool_registry.agent_tool_provider",  # the agent's Agent Tool rows and built-ins
+	"huf.ai.tools.registry.agent_tool_provider",  # the agent's Agent Tool rows and built-ins
 	"huf.ai.mcp.provider.mcp_tool_provider",  # tools of the agent's MCP servers
 ]
 

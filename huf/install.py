@@ -27,7 +27,7 @@ def after_install() -> None:
 def after_migrate() -> None:
 	"""Re-seed after every migrate so new defaults reach existing sites (never duplicates)."""
 	seed()
-	from huf.ai.tool_registry import sync_tools_after_migrate
+	from huf.ai.tools.app_sync import sync_tools_after_migrate
 
 	sync_tools_after_migrate()  # huf_tools of the apps whose hooks.py changed
 

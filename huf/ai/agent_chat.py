@@ -11,7 +11,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
-from huf.ai.conversation_manager import DENIED, ConversationManager
+from huf.ai.conversation.manager import DENIED, ConversationManager
 from huf.huf.record_access import is_privileged
 from huf.huf.validators import check_text_fits
 
@@ -182,13 +182,11 @@ def send_message(
 
 def run(agent: str, message: Any, conversation: str | None, now: Any = 1) -> dict:
 	"""Send `message` through the queue-first runtime (inline when `now`)."""
-	from huf.ai.agent_integration import run_agent_sync
+	from huf.ai.runtime.runs import start_run
 
 	if not isinstance(message, str) or not message.strip():
 		frappe.throw(_("Write a message first."))
-	return run_agent_sync(
-		agent, message, conversation_id=conversation, channel_id="chat", now=bool(cint(now))
-	)
+	return start_run(agent, message, conversation_id=conversation, channel_id="chat", now=bool(cint(now)))
 
 
 def get_conversation(name: Any, ptype: str, agent: str | None = None):
@@ -215,7 +213,7 @@ def latest_conversation(agent: str):
 
 def check_agent(agent: Any, chat: bool = False) -> None:
 	"""The caller may run `agent` (exists, enabled, open to them, not a viewer) and, for `chat`, it has Allow Chat."""
-	from huf.ai.runtime.access import check_can_run, load_agent
+	from huf.huf.run_access import check_can_run, load_agent
 
 	doc = load_agent(agent)
 	check_can_run(doc)

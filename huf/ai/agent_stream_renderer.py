@@ -19,7 +19,7 @@ from frappe.website.page_renderers.base_renderer import BaseRenderer
 from werkzeug.wrappers import Response
 
 from huf.ai.runtime import events
-from huf.ai.stream_events import encode_frame
+from huf.ai.runtime.sse import encode_frame
 from huf.request_limits import check_prompt_length
 
 ROUTE = "huf/stream"
@@ -160,8 +160,8 @@ def read_stream_arguments(agent_name: str) -> dict:
 
 def check_can_stream(kwargs: dict) -> None:
 	"""Refuse before the first frame what the runtime would refuse (so it gets a proper HTTP status)."""
-	from huf.ai.conversation_manager import ConversationManager
-	from huf.ai.runtime.access import check_can_run, load_agent
+	from huf.ai.conversation.manager import ConversationManager
+	from huf.huf.run_access import check_can_run, load_agent
 
 	agent_name = kwargs["agent_name"]
 	check_can_run(load_agent(agent_name))
@@ -180,7 +180,7 @@ def event_stream(site: str, sites_path: str, user: str, lang: str | None, kwargs
 		frappe.set_user(user)
 		if lang:
 			frappe.local.lang = lang
-		from huf.ai.agent_integration import stream_agent_run
+		from huf.ai.runtime.runs import stream_agent_run
 
 		run_events = stream_agent_run(**kwargs)
 		for event in run_events:

@@ -48,3 +48,14 @@ def validate_endpoint_settings(doc) -> None:
 		frappe.throw(_("Model is required when the settings are enabled."))
 	if doc.auth_type != "None" and not (doc.api_key or doc.provider):
 		frappe.throw(_("Set an API Key or a Provider to take the key from."))
+
+
+def validate_model_of_provider(model: str, provider: str) -> None:
+	"""Throw unless AI Model `model` belongs to `provider` or carries a routing prefix (e.g. openai/gpt-4o)."""
+	model_provider = frappe.db.get_value("AI Model", model, "provider")
+	if model_provider and model_provider != provider and "/" not in model:
+		frappe.throw(
+			_(
+				"Model {0} belongs to the provider {1}, not {2}. Pick a model of {2}, or a model name with a provider prefix such as openai/gpt-4o."
+			).format(frappe.bold(model), frappe.bold(model_provider), frappe.bold(provider))
+		)

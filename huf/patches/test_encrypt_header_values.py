@@ -3,7 +3,7 @@
 import frappe
 from frappe.utils.password import get_decrypted_password, remove_encrypted_password
 
-from huf.ai.test_http_handler import make_http_tool
+from huf.ai.http.tests.test_safe_http import make_http_tool
 from huf.patches import encrypt_header_values
 from huf.tests.support.case import HufTestCase
 

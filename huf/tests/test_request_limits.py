@@ -13,7 +13,7 @@ import frappe
 import httpx
 
 from huf.ai import agent_chat
-from huf.ai.agent_integration import queue_agent_run
+from huf.ai.runtime.runs import queue_agent_run
 from huf.huf.factories import make_agent, make_user
 from huf.request_limits import (
 	DEFAULT_MAX_REQUEST_SIZE,

@@ -22,13 +22,13 @@ import httpx
 from frappe.utils import now_datetime
 
 from huf.ai.agent_integration import run_agent_sync
-from huf.ai.runtime.fixtures import LiveAgentTestCase, RuntimeTestCase
 from huf.ai.runtime.tools import Tool, registered_tools
 from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.config import set_site_config
 from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.llm_server import Reply, tool_call
+from huf.tests.support.runs import LiveAgentTestCase, RuntimeTestCase
 
 MANAGER = "weak-manager@example.com"
 ALICE = "weak-alice@example.com"
@@ -277,7 +277,7 @@ class TestHttpToolEndpoint(WeakSpotHTTPCase):
 
 	@classmethod
 	def setUpClass(cls):
-		from huf.ai.test_http_handler import EchoServer
+		from huf.ai.http.tests.test_safe_http import EchoServer
 
 		super().setUpClass()
 		cls.api, cls.thief = EchoServer(), EchoServer()
@@ -404,8 +404,8 @@ class TestMaintenanceFunctions(WeakSpotHTTPCase):
 	JOBS = (
 		"huf.ai.conversation.strategies.apply_context_strategy",
 		"huf.ai.conversation.title.maybe_autoname",
-		"huf.ai.tool_registry.sync_tools",
-		"huf.ai.agent_hooks.run_agent_for_doc",
+		"huf.ai.tools.app_sync.sync_tools",
+		"huf.ai.triggers.doc_events.run_agent_for_doc",
 	)
 
 	def test_scheduler_and_background_jobs_cannot_be_called_over_http(self):
@@ -772,7 +772,7 @@ class TestAgentMessageStatus(HufTestCase):
 class TestMcpAutoSync(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from huf.ai.mcp.fixtures import demo_server, serve_streamable
+		from huf.tests.support.mcp_servers import demo_server, serve_streamable
 
 		super().setUpClass()
 		cls.live = serve_streamable(demo_server())

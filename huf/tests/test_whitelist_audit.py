@@ -27,10 +27,10 @@ from frappe.utils import get_site_path
 from frappe.utils.password import update_password
 
 import huf
-from huf.ai.runtime.fixtures import API_KEY, RuntimeTestCase, delete_runs_of
 from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.llm_server import Reply
+from huf.tests.support.runs import API_KEY, RuntimeTestCase, delete_runs_of
 from huf.tests.support.web import serve_site
 
 NO_ROLES = "huf-audit-no-roles@example.com"
@@ -46,7 +46,7 @@ MISSING = "huf-audit-no-such-record"
 
 # allow_guest endpoints, each with the reason it is open. Anything else must refuse guests.
 GUEST_ALLOWED = {
-	"huf.ai.agent_integration.run_agent_sync": "runs only agents with Allow Guest (runtime.access.check_can_run)",
+	"huf.ai.agent_integration.run_agent_sync": "runs only agents with Allow Guest (huf.huf.run_access.check_can_run)",
 	"huf.ai.agent_integration.get_agent_run_status": "a guest polls its own run with the run's session id",
 	"huf.ai.agent_hooks.handle_webhook": "external systems call webhooks; the trigger's secret key is checked (403)",
 }

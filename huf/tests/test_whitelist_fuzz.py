@@ -25,10 +25,10 @@ import httpx
 from frappe.model import no_value_fields
 from frappe.utils.password import update_password
 
-from huf.ai.runtime.fixtures import PASSWORD, RuntimeTestCase, delete_runs_of, make_runtime_agent
 from huf.tests.support import fuzz
 from huf.tests.support.case import HufUnitTestCase
 from huf.tests.support.jobs import pending_jobs, wait_for_jobs
+from huf.tests.support.runs import PASSWORD, RuntimeTestCase, delete_runs_of, make_runtime_agent
 from huf.tests.support.web import serve_site
 from huf.tests.test_whitelist_audit import controller_doctypes, dotted, huf_whitelisted, import_app_modules
 

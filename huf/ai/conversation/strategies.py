@@ -16,6 +16,7 @@ from frappe.utils import cint, flt
 from huf.ai.conversation.pairing import safe_history_slice, safe_history_split
 from huf.ai.conversation.policies import MESSAGE_FIELDS, build_context
 from huf.ai.conversation.repair import repair_message_sequence
+from huf.ai.conversation.usage import record_usage
 
 DEFAULT_HISTORY_LIMIT = 20
 DEFAULT_SUMMARY_RATIO = 0.7
@@ -150,8 +151,6 @@ def apply_context_strategy(conversation: str) -> str | None:
 	)
 	if cint(frappe.db.get_value("Agent Conversation", conversation, "summarized_until")) != new_until:
 		return None
-	from huf.ai.conversation_manager import record_usage
-
 	record_usage(conversation, summary.input_tokens, summary.output_tokens, summary.cost)
 	frappe.logger("huf").info(
 		"summarised conversation %s up to message %s with %s", conversation, new_until, summary.model

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import frappe
 
-from huf.ai.runtime.prompts import template_body
+from huf.huf.prompt_versions import template_body
 
 DEFAULT_SUMMARY_PROMPT = """Summarize the conversation below so that an assistant can continue it without reading it.
 Keep facts, names, numbers, decisions, results of tool calls, open questions and the user's preferences.
@@ -86,7 +86,7 @@ def fill_prompt(prompt: str, summary_data: str) -> str:
 
 def summarize(agent, messages: list[dict], previous_summary: str | None = None) -> Summary:
 	"""Ask the summary model for a summary of `messages` (raises ProviderError when the call fails)."""
-	from huf.ai.cost_calculator import calculate_cost
+	from huf.ai.providers.cost import calculate_cost
 	from huf.ai.providers.litellm import completion
 
 	provider, model = summary_model(agent)

@@ -12,5 +12,6 @@
 | `tool.py` | the `knowledge_search` / `get_knowledge_sources` tools for agents with Optional sources |
 | `access.py` | who may read sources and inputs: knowledge follows the agents that use it |
 
-See docs/knowledge.md.
+May import: `huf.ai.runtime` (its tool and knowledge seams) and the layers below it (media for
+extraction, providers for embeddings, http for URLs), `huf.huf` rules. See docs/knowledge.md.
 """

@@ -17,7 +17,7 @@ from frappe.utils import cint
 
 from huf.ai.runtime.tools import Tool, ToolContext
 from huf.huf.builtin_tools import BUILTIN_TOOLS
-from huf.huf.doctype.agent_tool_function.tool_schema import rows_to_properties
+from huf.huf.tool_schema import rows_to_properties
 
 
 def knowledge_tool_provider(agent: Any, context: ToolContext) -> list[Tool]:

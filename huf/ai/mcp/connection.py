@@ -17,17 +17,12 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
+from huf.ai.mcp.errors import MCPClientError
 from huf.ai.mcp.runner import run_sync
 
 T = TypeVar("T")
 DEFAULT_TIMEOUT = 30
 CLIENT_NAME = "huf"
-
-
-class MCPClientError(frappe.ValidationError):
-	"""A readable failure talking to an MCP server (connection, auth, protocol or timeout)."""
-
-	http_status: int | None = None
 
 
 @dataclass

@@ -22,7 +22,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, cint, get_datetime, get_url, now_datetime
 
-from huf.ai.mcp.connection import MCPClientError
+from huf.ai.mcp.errors import MCPClientError
 
 CALLBACK_PATH = "/mcp-oauth-callback"
 STATE_TTL = 600

@@ -133,7 +133,7 @@ class Target:
 
 def resolve_agent(agent: str | None = None, conversation: str | None = None) -> Any:
 	"""The Agent of the call (given, or the conversation's), checked for the session user; or None."""
-	from huf.ai.runtime.access import check_can_run, load_agent
+	from huf.huf.run_access import check_can_run, load_agent
 
 	if not agent and conversation:
 		agent = frappe.db.get_value("Agent Conversation", conversation, "agent")

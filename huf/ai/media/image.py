@@ -84,7 +84,7 @@ def _image_bytes(image: Any) -> bytes:
 		except (binascii.Error, ValueError):
 			frappe.throw(_("The provider returned an image that is not valid base64."))
 	if image.url:
-		from huf.ai.http_handler import safe_request
+		from huf.ai.http.safe_client import safe_request
 
 		response = safe_request("GET", image.url, timeout=60, max_bytes=common.MAX_FILE_BYTES)
 		if not response.ok or response.truncated:

@@ -94,7 +94,7 @@ def load_audio(
 	if not file_id and urlsplit(url).scheme in ("http", "https"):
 		local = _local_path(url)
 		if local is None:
-			from huf.ai.http_handler import safe_request
+			from huf.ai.http.safe_client import safe_request
 
 			response = safe_request("GET", url, timeout=60, max_bytes=MAX_AUDIO_BYTES)
 			if not response.ok:

@@ -1,6 +1,14 @@
 """LLM providers. `huf.ai.providers.litellm` is the only module that talks to LiteLLM.
 
+| module | owns |
+| --- | --- |
+| `litellm.py` | completions (streamed or not), embeddings, speech, transcription, images, OCR through LiteLLM |
+| `retry.py` | retries with backoff on transient provider errors |
+| `model_names.py` | model names with their provider prefix |
+| `cost.py` | cost in USD: custom AI Model prices, then LiteLLM's price table, else 0 |
+
 Importing this package stays cheap: litellm is imported inside the functions that call it.
+The bottom layer with `huf.ai.http`: imports only `huf.huf` rules.
 """
 
 from __future__ import annotations

@@ -1,14 +1,19 @@
-"""The agent runtime around the one loop in `huf.ai.run`: queue-first runs, per-conversation locks,
-crash recovery, access rules, the event schema, prompt templates, and the seams where tools and knowledge plug in.
+"""The agent runtime: the one loop, queue-first runs, locks, recovery, events, and the seams plugins fill.
 
 | module | owns |
 | --- | --- |
-| `events.py` | the event dicts the loop yields, and `validate_event` |
-| `access.py` | who may run an agent (`check_can_run`) and read a run (`check_can_read_run`) |
+| `loop.py` | `execute_run`: the one place an Agent Run is executed, as a generator of events |
+| `agent.py` | `AgentManager`: what a run needs from its Agent (instructions, model, settings, tools, knowledge) |
+| `runs.py` | starting runs: `queue_agent_run`, `start_run` (behind `run_agent_sync`), `run_status_of`, `stream_agent_run` |
+| `queue.py` | queued Agent Runs, their per-conversation sequence, the single-flight drainer, inline runs |
+| `run_state.py` | a run's committed status, its `agent_run_status` events, its closing events, usage |
 | `locks.py` | the conversation lock with its heartbeat, run liveness and inline-caller claims |
-| `queue.py` | queued Agent Runs, their per-conversation sequence, the single-flight drainer |
 | `recovery.py` | runs and locks left behind by a crashed process |
-| `tools.py` | the tool seam: `Tool`, `Toolset`, tool providers (empty until the tools issue) |
-| `knowledge.py` | the mandatory-knowledge seam (empty until the knowledge issue) |
-| `prompts.py` | the body a versioned prompt template (Agent Prompt, Agent Summary Prompt) resolves to |
+| `events.py` | the event dicts the loop yields, and `validate_event` |
+| `sse.py` | the SSE wire format of those events |
+| `tools.py` | the tool seam: `Tool`, `ToolContext`, `Toolset`, tool providers (`huf_tool_providers` hook) |
+| `knowledge.py` | the mandatory-knowledge seam (`huf_mandatory_knowledge` hook) |
+
+May import: `huf.ai.conversation`, `huf.ai.media`, `huf.ai.providers`, `huf.ai.http`, `huf.huf` rules.
+Tools, knowledge and MCP plug in through the seams (hooks), so the runtime never imports them.
 """

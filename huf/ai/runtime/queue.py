@@ -20,12 +20,12 @@ from frappe import _
 from frappe.utils import cint, now
 
 from huf.ai.runtime import events, locks
+from huf.ai.runtime.run_state import final_events, publish_status, run_status
 
 DRAIN_JOB = "huf.ai.runtime.queue.drain_conversation"
 DRAIN_QUEUE = "long"
 DRAIN_TIMEOUT = 3600
 LOCK_WAIT = 2.0  # seconds a drainer waits for a busy lock before leaving it to its holder
-STATUS_EVENT = "agent_run_status"
 
 
 def create_run(
@@ -77,17 +77,6 @@ def create_run(
 	return run
 
 
-def runtime_context(run: Any) -> dict:
-	raw = run.get("runtime_context") if hasattr(run, "get") else None
-	if isinstance(raw, dict):
-		return dict(raw)
-	try:
-		value = json.loads(raw or "{}")
-	except ValueError:
-		return {}
-	return value if isinstance(value, dict) else {}
-
-
 def queued_runs(conversation: str) -> list[Any]:
 	"""The Queued runs of a conversation in the order they run."""
 	return frappe.db.sql(
@@ -101,12 +90,6 @@ def queued_runs(conversation: str) -> list[Any]:
 def head_run(conversation: str) -> Any:
 	runs = queued_runs(conversation)
 	return runs[0] if runs else None
-
-
-def run_status(run_name: str) -> str | None:
-	"""The committed status of a run (read past any cached document)."""
-	rows = frappe.db.sql("select status from `tabAgent Run` where name = %s", (run_name,))
-	return rows[0][0] if rows else None
 
 
 def kick_drainer(conversation: str) -> None:
@@ -129,7 +112,7 @@ def wake_after_release(conversation: str) -> None:
 
 def drain_conversation(conversation: str) -> int:
 	"""Background job: run the conversation's Queued runs in sequence order. Returns how many ran."""
-	from huf.ai.run import execute_run
+	from huf.ai.runtime.loop import execute_run
 
 	# started: a run committed from now on needs another drainer (this one may have read the queue)
 	locks.clear_drain_pending(conversation)
@@ -156,34 +139,6 @@ def drain_conversation(conversation: str) -> int:
 	return done
 
 
-def publish_status(run_name: str, status: str, run: Any = None, **extra: Any) -> None:
-	"""Publish `agent_run_status` to the run's user (a guest run: to its conversation's room)."""
-	if run is None:
-		run = frappe.db.get_value(
-			"Agent Run", run_name, ["name", "user", "conversation", "agent", "sequence"], as_dict=True
-		)
-	if not run:
-		return
-	message = {
-		"agent_run_id": run_name,
-		"status": status,
-		"agent": run.get("agent"),
-		"conversation_id": run.get("conversation"),
-		"sequence": run.get("sequence"),
-		**extra,
-	}
-	user = run.get("user")
-	target = (
-		{"user": user}
-		if user and user != "Guest"
-		else {"doctype": "Agent Conversation", "docname": run.get("conversation")}
-	)
-	try:
-		frappe.publish_realtime(STATUS_EVENT, message, **target)
-	except Exception:
-		frappe.logger("huf").warning("could not publish %s for %s", STATUS_EVENT, run_name, exc_info=True)
-
-
 def inline_wait_seconds() -> int:
 	return cint(frappe.conf.get("huf_run_wait_seconds")) or 900
 
@@ -194,7 +149,7 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 	The run is claimed while its caller waits, so the drainer leaves it alone. When the wait takes
 	longer than `huf_run_wait_seconds` the claim is dropped and the drainer runs it later.
 	"""
-	from huf.ai.run import execute_run
+	from huf.ai.runtime.loop import execute_run
 
 	lock = None
 	deadline = time.monotonic() + inline_wait_seconds()
@@ -262,48 +217,3 @@ def cancel_unstarted(run_name: str) -> None:
 	)
 	frappe.db.commit()
 	publish_status(run_name, "Cancelled")
-
-
-def final_events(run_name: str) -> Iterator[dict]:
-	"""The closing events of a finished run, read back from the Agent Run."""
-	run = frappe.db.get_value(
-		"Agent Run",
-		run_name,
-		[
-			"status",
-			"response",
-			"error_message",
-			"conversation",
-			"input_tokens",
-			"output_tokens",
-			"cached_tokens",
-			"total_tokens",
-			"total_cost",
-		],
-		as_dict=True,
-	)
-	if not run:
-		return
-	yield events.run_status(run.status, run_name)
-	if run.status == "Success":
-		session_id = frappe.db.get_value("Agent Conversation", run.conversation, "session_id") or ""
-		yield events.complete(
-			run.response or "",
-			run_name,
-			run.conversation,
-			session_id,
-			usage_of(run),
-			float(run.total_cost or 0),
-		)
-	elif run.status in ("Failed", "Cancelled"):
-		yield events.error(run.error_message or _("The run failed."), run_name)
-
-
-def usage_of(run: Any) -> dict:
-	return {
-		"input_tokens": cint(run.get("input_tokens")),
-		"output_tokens": cint(run.get("output_tokens")),
-		"cached_tokens": cint(run.get("cached_tokens")),
-		"cache_creation_tokens": 0,
-		"total_tokens": cint(run.get("total_tokens")),
-	}

@@ -20,7 +20,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint, now
 
-from huf.ai.runtime import locks, queue
+from huf.ai.runtime import locks, queue, run_state
 
 MAX_RECOVERY_RETRIES = 1
 CRASHED = "The process running this agent run stopped (crash or restart) before the run finished."
@@ -61,7 +61,7 @@ def recover_run(run_name: str, conversation: str | None = None) -> str | None:
 		run = frappe.db.get_value("Agent Run", run_name, ["name", "status", "runtime_context"], as_dict=True)
 		if not run or run.status != "Started" or locks.is_run_alive(run_name):
 			return None
-		context = queue.runtime_context(run)
+		context = run_state.runtime_context(run)
 		retries = cint(context.get("recovered"))
 		called_tools = frappe.db.exists("Agent Tool Call", {"agent_run": run_name})
 		if called_tools:
@@ -92,7 +92,7 @@ def recover_run(run_name: str, conversation: str | None = None) -> str | None:
 			# only once the dead caller's claim has expired
 			locks.unclaim_run(run_name)
 		frappe.db.commit()
-		queue.publish_status(run_name, new_status, error_message=reason)
+		run_state.publish_status(run_name, new_status, error_message=reason)
 	finally:
 		lock.release()
 		queue.wake_after_release(conversation)

@@ -1,6 +1,6 @@
 """The dashboard at /huf in a real headless Chromium, against the real server and the scripted LLM.
 
-Runs `dashboard.e2e.mjs` (playwright-core from frontend/node_modules, Debian's chromium) and checks
+Runs `dashboard.e2e.mjs` (playwright-core from the npm workspace (node_modules), Debian's chromium) and checks
 what it saw. Skipped only when node, chromium or the built frontend are missing. Screenshots of every
 page go to $HUF_E2E_OUTPUT (default: <tmp>/huf-e2e), replaced on every run.
 """

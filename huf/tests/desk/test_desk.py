@@ -1,6 +1,6 @@
 """Desk (/app) and the dashboard (/huf) in headless Chromium, against the real server and the scripted LLM.
 
-Runs `desk.e2e.mjs` (playwright-core from frontend/node_modules, Debian's chromium): a Huf Manager logs in,
+Runs `desk.e2e.mjs` (playwright-core from the npm workspace (node_modules), Debian's chromium): a Huf Manager logs in,
 lands on /huf, opens the Huf workspace, the Agent list and a new Agent, runs the agent in the Agent Console
 and chats with it on the Agent Chat page, and opens Agent Trigger, Knowledge Source, MCP Server and AI
 Provider, with no JavaScript error on the way. Desk needs Frappe's built JS/CSS bundles (sites/assets,
@@ -20,11 +20,11 @@ from pathlib import Path
 
 import frappe
 
-from huf.ai.runtime.fixtures import delete_runs_of
 from huf.huf.factories import make_user
 from huf.tests.support.browser import browser_missing, run_script
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.jobs import wait_for_jobs
+from huf.tests.support.runs import delete_runs_of
 from huf.tests.support.web import serve_site
 
 SCRIPT = Path(__file__).with_name("desk.e2e.mjs")
@@ -80,8 +80,8 @@ class TestDeskInBrowser(HufTestCase):
 
 		from frappe.utils.password import update_password
 
-		from huf.ai.runtime.fixtures import make_runtime_agent, make_runtime_provider
 		from huf.tests.support.llm_server import Reply, ScriptedLLM
+		from huf.tests.support.runs import make_runtime_agent, make_runtime_provider
 
 		if not frappe.db.get_single_value("System Settings", "setup_complete"):
 			# A new site opens Desk on Frappe's setup wizard (language, country, first user) until it is

@@ -19,10 +19,10 @@ def browser_missing() -> str | None:
 		return "node is not installed"
 	if not os.path.exists(CHROMIUM):
 		return f"chromium not found at {CHROMIUM}"
-	if not (FRONTEND / "node_modules" / "playwright-core").is_dir():
-		return "frontend dependencies missing (cd frontend && npm ci)"
+	if not any((folder / "node_modules" / "playwright-core").is_dir() for folder in (ROOT, FRONTEND)):
+		return "frontend dependencies missing (npm ci)"
 	if not (ROOT / "huf" / "public" / "frontend" / "index.html").is_file():
-		return "the dashboard is not built (cd frontend && npm run build)"
+		return "the dashboard is not built (npm run build)"
 	return None
 
 

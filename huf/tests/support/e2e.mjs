@@ -1,6 +1,6 @@
 // What the browser scripts of Huf's tests share (huf/tests/browser, huf/tests/desk): the config from
 // HUF_E2E_CONFIG (see huf/tests/support/browser.py), the result object written to <out_dir>/result.json,
-// steps, checks, screenshots and Debian's Chromium through playwright-core from frontend/node_modules.
+// steps, checks, screenshots and Debian's Chromium through playwright-core from the npm workspace (node_modules).
 import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -18,7 +18,7 @@ FILE_TYPES = {
 
 
 def extract_url(url: str) -> list[Page]:
-	from huf.ai.http_handler import safe_request
+	from huf.ai.http.safe_client import safe_request
 
 	response = safe_request("GET", url, timeout=TIMEOUT, max_bytes=MAX_URL_BYTES)
 	if response.status_code >= 400:

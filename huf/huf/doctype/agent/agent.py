@@ -3,10 +3,8 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint, flt
 
-from huf.huf.validators import throw_if_duplicate_rows
-
-# Cache of Doc Event agents kept by the trigger runtime; agent settings are part of it.
-DOC_EVENT_AGENTS_CACHE_KEY = "huf:doc_event_agents"
+from huf.ai.triggers.rules import DOC_EVENT_AGENTS_CACHE_KEY
+from huf.huf.validators import throw_if_duplicate_rows, validate_model_of_provider
 
 
 class Agent(Document):
@@ -77,14 +75,3 @@ class Agent(Document):
 
 	def after_rename(self, old: str, new: str, merge: bool = False) -> None:
 		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
-
-
-def validate_model_of_provider(model: str, provider: str) -> None:
-	"""Throw unless AI Model `model` belongs to `provider` or carries a routing prefix (e.g. openai/gpt-4o)."""
-	model_provider = frappe.db.get_value("AI Model", model, "provider")
-	if model_provider and model_provider != provider and "/" not in model:
-		frappe.throw(
-			_(
-				"Model {0} belongs to the provider {1}, not {2}. Pick a model of {2}, or a model name with a provider prefix such as openai/gpt-4o."
-			).format(frappe.bold(model), frappe.bold(model_provider), frappe.bold(provider))
-		)

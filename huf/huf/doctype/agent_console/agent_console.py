@@ -14,15 +14,15 @@ class AgentConsole(Document):
 
 	@frappe.whitelist(methods=["POST"])
 	def run(self) -> dict:
-		"""Run the prompt on the agent now (`run_agent_sync(now=1)`) and store the response."""
-		from huf.ai.agent_integration import run_agent_sync
+		"""Run the prompt on the agent now (as `run_agent_sync(now=1)`) and store the response."""
+		from huf.ai.runtime.runs import start_run
 
 		self.check_permission("write")
 		if not self.agent_name:
 			frappe.throw(_("Choose an agent first."))
 		if not (self.prompt or "").strip():
 			frappe.throw(_("Write a prompt first."))
-		result = run_agent_sync(self.agent_name, self.prompt, channel_id="agent_console", now=1)
+		result = start_run(self.agent_name, self.prompt, channel_id="agent_console", now=1)
 		if result.get("success"):
 			self.response = result.get("response") or ""
 		else:

@@ -2,9 +2,9 @@
 
 import frappe
 
-from huf.ai.runtime.fixtures import LiveAgentTestCase
 from huf.huf.doctype.agent_console.agent_console import run_console
 from huf.tests.support.llm_server import Reply
+from huf.tests.support.runs import LiveAgentTestCase
 
 AGENT = "Console Test Agent"
 USER = "console-user@example.com"

@@ -11,7 +11,7 @@ class AgentMessage(Document):
 				self.agent = frappe.db.get_value("Agent Conversation", self.conversation, "agent")
 			if not self.conversation_index:
 				# Same atomic counter as ConversationManager.add_message, so direct inserts never race.
-				from huf.ai.conversation_manager import next_message_index
+				from huf.ai.conversation.manager import next_message_index
 
 				self.conversation_index = next_message_index(self.conversation)
 

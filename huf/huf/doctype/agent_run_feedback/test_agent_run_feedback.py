@@ -2,7 +2,7 @@
 
 import frappe
 
-from huf.ai.conversation_manager import ConversationManager
+from huf.ai.conversation.manager import ConversationManager
 from huf.huf.doctype.agent_run_feedback.agent_run_feedback import get_message_feedback, rate_message
 from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase

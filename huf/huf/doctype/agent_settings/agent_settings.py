@@ -1,6 +1,6 @@
 from frappe.model.document import Document
 
-from huf.huf.doctype.agent.agent import validate_model_of_provider
+from huf.huf.validators import validate_model_of_provider
 
 
 class AgentSettings(Document):

@@ -8,20 +8,20 @@ from frappe import _
 from frappe.model.document import Document
 
 from huf.huf.app_tools import find_registered_tool
-from huf.huf.doctype.agent_tool_function.tool_schema import (
+from huf.huf.row_secrets import forget_removed_row_secrets, forget_row_secrets
+from huf.huf.tool_schema import (
 	DOCTYPE_TOOL_TYPES,
 	ENUM_TYPES,
 	FIELD_PARAMETER_TYPES,
+	FIELDNAME_PATTERN,
 	FUNCTION_TOOL_TYPES,
 	HTTP_TOOL_TYPES,
+	TOOL_NAME_PATTERN,
 	build_function_definition,
 	split_options,
 )
-from huf.huf.row_secrets import forget_removed_row_secrets, forget_row_secrets
 from huf.huf.validators import throw_if_duplicate_rows, validate_http_url
 
-TOOL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-FIELDNAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 ANNOTATION_TYPES = {
 	"str": "string",

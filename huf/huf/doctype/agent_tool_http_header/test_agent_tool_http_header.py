@@ -3,8 +3,8 @@
 import frappe
 from frappe.utils.password import get_decrypted_password
 
-from huf.ai.http_handler import call_http_tool
-from huf.ai.test_http_handler import EchoServersCase, allowed, make_http_tool
+from huf.ai.http.tests.test_safe_http import EchoServersCase, allowed, make_http_tool
+from huf.ai.tools.handlers.http import call_http_tool
 
 SECRET = "hdr-secret-5f1c2e9a"
 MASK = "*" * len(SECRET)

@@ -4,10 +4,10 @@ import json
 
 import frappe
 
-from huf.ai.http_handler import tool_config
-from huf.ai.mcp.fixtures import demo_server, serve_streamable
-from huf.ai.runtime.fixtures import LiveAgentTestCase
-from huf.ai.test_http_handler import EchoServer, make_http_tool
+from huf.ai.http.tests.test_safe_http import EchoServer, make_http_tool
+from huf.ai.tools.handlers.http import tool_config
+from huf.tests.support.mcp_servers import demo_server, serve_streamable
+from huf.tests.support.runs import LiveAgentTestCase
 
 USER = "huf-secret-headers-user@example.com"
 MANAGER = "huf-secret-headers-manager@example.com"

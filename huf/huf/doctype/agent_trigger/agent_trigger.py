@@ -1,32 +1,19 @@
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import frappe
 from frappe import _
 from frappe.model.document import Document
 from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
+from huf.ai.triggers.rules import (
+	DOC_EVENT_AGENTS_CACHE_KEY,
+	DOC_EVENTS,
+	RUN_AS_TYPES,
+	UNTRIGGERABLE_DOCTYPES,
+	is_system_manager,
+	trigger_metadata,
+)
 from huf.huf import safe_expression
-from huf.huf.doctype.agent.agent import DOC_EVENT_AGENTS_CACHE_KEY
-
-# Document events Frappe fires (after_save / after_submit are not among them, so they are refused).
-DOC_EVENTS = (
-	"after_insert",
-	"validate",
-	"before_save",
-	"on_update",
-	"on_submit",
-	"on_cancel",
-	"on_trash",
-	"on_change",
-	"on_update_after_submit",
-)
-
-# Writing these from a trigger would fire the trigger again.
-UNTRIGGERABLE_DOCTYPES = frozenset(
-	("Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Error Log")
-)
 
 INTERVAL_UNITS = {
 	"Hourly": "hours",
@@ -37,13 +24,8 @@ INTERVAL_UNITS = {
 }
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 SCHEDULE_FIELDS = ("trigger_type", "scheduled_interval", "interval_count", "cron_expression", "disabled")
-# Their runs (and Run now) act as Run As, else the owner (huf.ai.agent_hooks.acting_user); Run now of
-# the other types (no dispatcher yet) acts as the caller.
-RUN_AS_TYPES = ("Doc Event", "Schedule", "Webhook")
-# What decides what such a run does: only the user it acts as, or a System Manager, may change it.
+# What decides what a run of a Run As kind does: only the user it acts as, or a System Manager, may change it.
 RUN_DEFINING_FIELDS = ("agent", "trigger_type", "run_as", "owner", "reference_doctype", "doc_event")
-# Their prompt templates need the document or the request body, which a run started by hand lacks.
-TEMPLATE_NEEDS_EVENT = ("Doc Event", "Webhook")
 # The names a prompt template of each type may use (`{{ doc.status }}`); a condition may use `doc`.
 TEMPLATE_NAMES = {"Doc Event": ("doc", "trigger", "event"), "Webhook": ("payload", "trigger")}
 CONDITION_NAMES = ("doc",)
@@ -141,9 +123,7 @@ class AgentTrigger(Document):
 			)
 
 	def validate_metadata(self) -> None:
-		from huf.ai.agent_hooks import _metadata
-
-		metadata = _metadata(self)
+		metadata = trigger_metadata(self)
 		if "run_as" in metadata:
 			frappe.throw(
 				_(
@@ -242,84 +222,12 @@ class AgentTrigger(Document):
 	@frappe.whitelist(methods=["POST"])
 	def run_now(self) -> dict:
 		"""Run the trigger's agent once now (Desk button Run now): queues an Agent Run and returns it."""
-		from huf.ai.agent_hooks import RunRefused, _queue_run, acting_user
-		from huf.ai.runtime import access
+		from huf.ai.triggers.run_now import run_now
 
-		trigger = frappe.get_doc(self.doctype, self.name)  # the saved trigger, not values sent with a form
-		trigger.check_permission("write")
-		if cint(trigger.disabled):
-			reason = f" {trigger.disabled_reason}" if trigger.disabled_reason else ""
-			frappe.throw(
-				_("Agent Trigger {0} is disabled; enable it before running it.{1}").format(
-					frappe.bold(trigger.name), reason
-				),
-				frappe.ValidationError,
-			)
-		access.check_can_run(access.load_agent(trigger.agent))  # the caller may run the agent too
-		caller = frappe.session.user
-		try:
-			user = acting_user(trigger) if trigger.trigger_type in RUN_AS_TYPES else caller
-		except RunRefused as e:
-			frappe.throw(str(e), RunRefused)
-		with acting_as(user):
-			run = _queue_run(
-				trigger.agent,
-				run_now_prompt(trigger, caller),
-				trigger.name,
-				external_id=f"{trigger.name}:now:{frappe.generate_hash(length=10)}",
-			)
-		return {
-			"agent_run": run.name,
-			"status": run.status,
-			"conversation": run.conversation,
-			"user": user,
-		}
+		return run_now(self.name)
 
 	def on_trash(self) -> None:
 		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
-
-
-def run_now_prompt(trigger: Document, caller: str) -> str:
-	"""The prompt of a run started by hand: a header, then the metadata `prompt` or the agent's instructions."""
-	from huf.ai.agent_hooks import _metadata
-
-	parts = [
-		_("Run now of Agent Trigger {0} ({1}), started by {2}.").format(
-			trigger.name, trigger.trigger_type, caller
-		)
-	]
-	prompt = None
-	if trigger.trigger_type in TEMPLATE_NEEDS_EVENT:
-		parts[0] += " " + _("It was started by hand, so there is no document or request payload.")
-	else:
-		prompt = _metadata(trigger).get("prompt")
-	prompt = prompt or frappe.db.get_value("Agent", trigger.agent, "instructions")
-	if prompt:
-		parts.append(prompt)
-	return "\n\n".join(parts)
-
-
-@contextmanager
-def acting_as(user: str) -> Iterator[None]:
-	"""Act as `user` inside the block, then give the caller back their session exactly as it was.
-
-	`frappe.set_user` also replaces the session's id and data and the request's form_dict; they are
-	restored, so a signed-in caller's session (CSRF token, expiry) is never saved under another user.
-	"""
-	session = frappe.session
-	caller = session.user
-	if user == caller:
-		yield
-		return
-	saved = {key: session.get(key) for key in ("sid", "data")}
-	form_dict = frappe.local.form_dict
-	frappe.set_user(user)
-	try:
-		yield
-	finally:
-		frappe.set_user(caller)
-		session.update(saved)
-		frappe.local.form_dict = form_dict
 
 
 def validate_condition(condition: str | None) -> None:
@@ -332,14 +240,8 @@ def validate_condition(condition: str | None) -> None:
 		frappe.throw(str(e), safe_expression.ExpressionError)
 
 
-def is_system_manager(user: str | None = None) -> bool:
-	return "System Manager" in frappe.get_roles(user or frappe.session.user)
-
-
 def prompt_of(trigger: Document) -> str | None:
-	from huf.ai.agent_hooks import _metadata
-
-	return _metadata(trigger).get("prompt")
+	return trigger_metadata(trigger).get("prompt")
 
 
 def _valid_cron(expression: str) -> bool:

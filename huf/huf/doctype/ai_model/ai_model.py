@@ -3,7 +3,7 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import flt
 
-from huf.ai.cost_calculator import PRICING_CACHE_KEY, invalidate_pricing_cache
+from huf.ai.providers.cost import PRICING_CACHE_KEY, invalidate_pricing_cache
 
 __all__ = ["PRICING_CACHE_KEY", "AIModel"]  # the key stays importable here for the doctype's tests
 

@@ -4,8 +4,8 @@ import frappe
 from frappe.utils.password import get_decrypted_password
 
 from huf.ai import mcp_client
-from huf.ai.mcp.fixtures import demo_server, serve_streamable
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.mcp_servers import demo_server, serve_streamable
 
 TOKEN = "mcp-header-token-4d2b9e"
 VALUE = f"Bearer {TOKEN}"

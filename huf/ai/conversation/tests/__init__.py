@@ -1,0 +1,1 @@
+"""Tests of conversations; shared test support lives in `huf.tests.support`."""

@@ -1,0 +1,1 @@
+"""Tests of knowledge; shared test support lives in `huf.tests.support`."""

@@ -1,0 +1,1 @@
+"""Tests of the MCP client; shared test support lives in `huf.tests.support`."""

@@ -1,0 +1,1 @@
+"""Tests of media; shared test support lives in `huf.tests.support`."""

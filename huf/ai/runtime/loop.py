@@ -1,0 +1,472 @@
+"""The agent loop: the one place where an Agent Run is executed, as a generator of events.
+
+`execute_run(run_name, stream, lock)` takes a Queued Agent Run (the caller holds the conversation
+lock), marks it Started, asks the model, executes the tools it calls (several per answer, over up
+to Max Turns rounds), persists every message, sums usage and cost over the rounds, and ends the run
+as Success or Failed. It yields the events of `huf.ai.runtime.events`; the synchronous run drains
+it, the SSE stream renders it. There is no other copy of this loop.
+
+On SQLite a write transaction locks the whole database, so the loop commits after each write step
+and never holds a transaction open across a model or tool call.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import frappe
+from frappe import _
+from frappe.utils import cint, now, strip_html
+
+from huf.ai.conversation.manager import ConversationManager
+from huf.ai.conversation.repair import repair_message_sequence
+from huf.ai.conversation.usage import record_usage
+from huf.ai.providers import ProviderError
+from huf.ai.providers.cost import calculate_cost
+from huf.ai.providers.litellm import Usage
+from huf.ai.runtime import events, locks, run_state
+from huf.ai.runtime.tools import ToolContext, ToolOutcome
+
+DEFAULT_MAX_TURNS = 20
+TRUNCATION_NOTE = (
+	"[Truncated: showing {0} of {1} characters. The full result is kept in Agent Context Artifact {2}.]"
+)
+
+
+class RunStopped(Exception):
+	"""The run cannot go on (max turns, lost lock, cancelled); the message is shown to the user."""
+
+
+def execute_run(
+	run_name: str, stream: bool = False, lock: locks.ConversationLock | None = None
+) -> Iterator[dict]:
+	"""Execute the Queued Agent Run `run_name` under the conversation lock `lock`, yielding events."""
+	if run_state.run_status(run_name) != "Queued":
+		return
+	yield from _Run(run_name, stream, lock).events()
+
+
+class _Run:
+	def __init__(self, run_name: str, stream: bool, lock: locks.ConversationLock | None):
+		self.run = frappe.get_doc("Agent Run", run_name)
+		self.name = run_name
+		self.stream = stream
+		self.lock = lock
+		self.context = run_state.runtime_context(self.run)
+		self.conversation = self.run.conversation
+		self.session_id = ""
+		self.usage = Usage()
+		self.cost = 0.0
+		self.turns = 0
+		self.tool_calls = 0
+		self.llm_seconds = 0.0
+		self.tool_seconds = 0.0
+		self.started = time.monotonic()
+		self.response = ""
+
+	# --- lifecycle ---------------------------------------------------------------------------
+
+	def events(self) -> Iterator[dict]:
+		try:
+			self._mark_started()
+			yield events.run_status("Started", self.name)
+			yield from self._execute()
+		except GeneratorExit:
+			self._finish_failed(_("The stream was closed before the run finished."), status="Cancelled")
+			raise
+		except BaseException as exc:
+			message = self._describe(exc)
+			self._finish_failed(message)
+			yield events.run_status("Failed", self.name)
+			yield events.error(message, self.name)
+			if not isinstance(exc, Exception):
+				raise  # e.g. the job timeout or KeyboardInterrupt: the run is recorded, the worker stops
+		finally:
+			frappe.flags.huf_conversation = None
+			frappe.flags.huf_agent_run = None
+			if self.lock is not None:
+				self.lock.set_current_run(None)
+
+	def _mark_started(self) -> None:
+		if self.lock is not None:
+			self.lock.set_current_run(self.name)  # alive before anyone can see it Started
+		queued_at = self.run.creation
+		frappe.db.set_value(
+			"Agent Run", self.name, {"status": "Started", "start_time": now()}, update_modified=False
+		)
+		frappe.db.commit()
+		self.context["queued_seconds"] = _seconds_since(queued_at)
+		run_state.publish_status(self.name, "Started", run=self.run)
+
+	def _execute(self) -> Iterator[dict]:
+		from huf.ai.runtime.agent import AgentManager
+
+		run = self.run
+		manager = AgentManager(run.agent, provider=run.provider, model=run.model)
+		conversation = frappe.get_doc("Agent Conversation", self.conversation)
+		self.session_id = conversation.session_id or ""
+		conversations = ConversationManager(
+			run.agent,
+			channel=conversation.channel,
+			external_id=conversation.external_id,
+			session_id=conversation.session_id,
+		)
+		frappe.flags.huf_conversation = conversation.name
+		frappe.flags.huf_agent_run = self.name
+
+		history = []
+		if cint(manager.agent.get("persist_conversation")):
+			history = conversations.get_conversation_history(conversation.name, agent_run=self.name)
+		prompt_text = user_content(run.prompt, self.context.get("attachments"))
+		self._add_user_message(conversations, conversation, prompt_text)
+
+		system_prompt, knowledge = manager.build_system_prompt(conversation, run.prompt)
+		if knowledge.sources or knowledge.chunks:
+			frappe.db.set_value(
+				"Agent Run",
+				self.name,
+				{
+					"knowledge_sources_used": json.dumps(knowledge.sources),
+					"chunks_injected": knowledge.chunks,
+				},
+				update_modified=False,
+			)
+		tool_context = ToolContext(
+			agent=manager.agent.name,
+			agent_run=self.name,
+			conversation=conversation.name,
+			user=frappe.session.user,
+		)
+		toolset = manager.get_tools(tool_context)
+		frappe.db.commit()
+
+		messages = [{"role": "system", "content": system_prompt}] if system_prompt else []
+		messages += history + [{"role": "user", "content": prompt_text}]
+		max_turns = max(1, cint(manager.agent.get("max_turns")) or DEFAULT_MAX_TURNS)
+		schemas = toolset.schemas()
+
+		final = None
+		for turn in range(1, max_turns + 1):
+			self._check_can_continue()
+			self.turns = turn
+			last_turn = turn == max_turns
+			options = {"tool_choice": "none"} if schemas and last_turn else {}
+			answer = yield from self._ask(manager, messages, schemas, options)
+			if answer.trimmed_messages:
+				messages = list(answer.trimmed_messages)
+			if not answer.tool_calls:
+				final = answer.content or ""
+				break
+			if last_turn:
+				names = ", ".join(call.name for call in answer.tool_calls)
+				self.response = answer.content or ""
+				raise RunStopped(
+					_(
+						"The agent reached its limit of {0} turns (Max Turns) while still calling tools ({1}) and gave no final answer."
+					).format(max_turns, names)
+				)
+			yield from self._run_tools(
+				answer, conversations, conversation, manager, toolset, tool_context, messages
+			)
+
+		self.response = final or ""
+		yield from self._finish_success(conversations, conversation, manager)
+
+	def _add_user_message(self, conversations, conversation, text: str) -> None:
+		if frappe.db.exists("Agent Message", {"agent_run": self.name, "role": "user"}):
+			return  # a run queued again after a crash keeps the message it already stored
+		attachments = self.context.get("attachments") or []
+		conversations.add_message(
+			conversation,
+			"user",
+			text,
+			run_name=self.name,
+			record_kind="message",
+			attachment=attachments[0] if attachments and isinstance(attachments[0], str) else None,
+		)
+		frappe.db.commit()
+
+	# --- one model call ----------------------------------------------------------------------
+
+	def _ask(self, manager, messages: list[dict], schemas: list[dict], options: dict):
+		"""Call the model once (streamed or not); yields deltas, returns the Completion."""
+		from huf.ai.providers.litellm import apply_prompt_caching, completion
+
+		frappe.db.commit()  # never hold a write transaction across the model call
+		request = repair_message_sequence(messages, self.conversation)
+		config = manager.provider_config()
+		if cint(manager.agent.get("enable_prompt_caching")):
+			request = apply_prompt_caching(request, manager.model_name, config.name, config.api_base)
+		started = time.monotonic()
+		result = completion(
+			config,
+			manager.model_name,
+			request,
+			tools=schemas or None,
+			stream=self.stream,
+			repair_messages=lambda trimmed: repair_message_sequence(trimmed, self.conversation),
+			**manager.model_settings(),
+			**options,
+		)
+		if self.stream:
+			for chunk in result:
+				if chunk.completion is None and chunk.delta:
+					yield events.delta(chunk.delta)
+			answer = result.completion
+		else:
+			answer = result
+			if answer.content:
+				yield events.delta(answer.content)
+		self.llm_seconds += time.monotonic() - started
+		self.usage = self.usage + answer.usage
+		self.cost += calculate_cost(
+			manager.model,
+			answer.usage.input_tokens,
+			answer.usage.output_tokens,
+			answer.usage.cached_tokens,
+			provider=manager.provider,
+			response=answer.raw,
+			cache_creation_tokens=answer.usage.cache_creation_tokens,
+		).cost
+		return answer
+
+	# --- tools -------------------------------------------------------------------------------
+
+	def _run_tools(self, answer, conversations, conversation, manager, toolset, tool_context, messages):
+		"""Persist the assistant's tool calls, execute each, persist and yield their results."""
+		calls = answer.tool_calls
+		conversations.add_message(
+			conversation,
+			"agent",
+			answer.content or "",
+			provider=manager.provider,
+			model=manager.model,
+			run_name=self.name,
+			kind="Tool Call",
+			tool_calls=[call.as_dict() for call in calls],
+			tool_call_id=calls[0].id,
+			record_kind="tool_call",
+		)
+		frappe.db.commit()
+		messages.append(answer.to_message())
+		for call in calls:
+			yield events.tool_call(call.id, call.name, call.args if call.args is not None else {})
+		for call in calls:
+			self._check_can_continue()
+			outcome, record = self._execute_tool(call, manager, toolset, tool_context)
+			content, policy, artifact = self._fit_result(outcome.content, manager, conversation.name)
+			record_status = "Completed" if outcome.ok else "Failed"
+			frappe.db.set_value(
+				"Agent Tool Call",
+				record,
+				{
+					"status": record_status,
+					"tool_result": json.dumps(content),
+					"error_message": outcome.error,
+				},
+				update_modified=False,
+			)
+			conversations.add_message(
+				conversation,
+				"tool",
+				content,
+				run_name=self.name,
+				kind="Tool Result",
+				tool_call=record,
+				tool_call_id=call.id,
+				record_kind="tool_result",
+				context_policy=policy,
+				context_summary=content if artifact else None,
+				reference_doctype="Agent Context Artifact" if artifact else None,
+				reference_name=artifact,
+				status=record_status,
+			)
+			frappe.db.commit()
+			messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+			yield events.tool_result(call.id, call.name, content, outcome.status)
+
+	def _execute_tool(self, call, manager, toolset, tool_context) -> tuple[ToolOutcome, str]:
+		tool = toolset.get(call.name)
+		record = frappe.get_doc(
+			{
+				"doctype": "Agent Tool Call",
+				"agent_run": self.name,
+				"conversation": self.conversation,
+				"tool": call.name,
+				"status": "Running",
+				"call_id": call.id,
+				"tool_args": call.arguments
+				if call.args is not None
+				else json.dumps({"invalid_json": call.arguments}),
+				"is_mcp_tool": 1 if tool is not None and tool.is_mcp_tool else 0,
+				"mcp_server": tool.mcp_server if tool is not None else None,
+			}
+		).insert(ignore_permissions=True)
+		frappe.db.commit()  # the tool runs outside any open transaction
+		tool_context.tool_call_id, tool_context.tool_call = call.id, record.name
+		self.tool_calls += 1
+		started = time.monotonic()
+		try:
+			outcome = toolset.execute(call.name, call.arguments, tool_context)
+		finally:
+			self.tool_seconds += time.monotonic() - started
+		if not outcome.ok:
+			frappe.db.rollback()  # undo what a failing tool wrote halfway
+		return outcome, record.name
+
+	def _fit_result(self, content: str, manager, conversation: str) -> tuple[str, str | None, str | None]:
+		"""Truncate a long result to Max Context Characters; the full text goes to an artifact."""
+		limit = cint(manager.agent.get("max_context_chars"))
+		if not limit or len(content) <= limit:
+			return content, None, None
+		artifact = frappe.get_doc(
+			{
+				"doctype": "Agent Context Artifact",
+				"conversation": conversation,
+				"agent_run": self.name,
+				"artifact_type": "Tool Result",
+				"summary": strip_html(content[:200]),
+				"payload_json": content,
+				"visibility": "model_visible",
+				"context_policy": "include_reference",
+				"token_estimate": len(content) // 4,
+			}
+		).insert(ignore_permissions=True)
+		note = _(TRUNCATION_NOTE).format(limit, len(content), artifact.name)
+		return f"{content[:limit]}\n{note}", "include_reference", artifact.name
+
+	# --- end of the run ----------------------------------------------------------------------
+
+	def _finish_success(self, conversations, conversation, manager) -> Iterator[dict]:
+		usage = self.usage.as_dict()
+		conversations.add_message(
+			conversation,
+			"agent",
+			self.response,
+			provider=manager.provider,
+			model=manager.model,
+			run_name=self.name,
+			record_kind="message",
+			status="Completed",
+			usage=usage,
+			cost=self.cost,
+		)
+		self._save_run("Success", response=self.response)
+		frappe.db.sql(
+			"update `tabAgent` set total_run = coalesce(total_run, 0) + 1, last_run = %s where name = %s",
+			(now(), manager.agent.name),
+		)
+		frappe.db.commit()
+		conversations.schedule_context_strategy(conversation.name)
+		frappe.db.commit()
+		run_state.publish_status(self.name, "Success", run=self.run)
+		yield events.run_status("Success", self.name)
+		yield events.complete(
+			self.response, self.name, conversation.name, self.session_id, usage, float(self.cost)
+		)
+
+	def _finish_failed(self, message: str, status: str = "Failed") -> None:
+		"""Record the failure: run fields, usage so far, an Error message in the conversation."""
+		try:
+			frappe.db.rollback()
+			record_usage(self.conversation, self.usage.input_tokens, self.usage.output_tokens, self.cost)
+			self._add_error_message(message)
+			self._save_run(status, response=self.response, error_message=message)
+			frappe.db.commit()
+		except Exception:
+			frappe.db.rollback()
+			frappe.log_error(title=f"Agent Run {self.name}: could not record the failure")
+			frappe.db.set_value(
+				"Agent Run", self.name, {"status": status, "error_message": message, "end_time": now()}
+			)
+			frappe.db.commit()
+		run_state.publish_status(self.name, status, run=self.run, error_message=message)
+
+	def _add_error_message(self, message: str) -> None:
+		"""Show the failure in the conversation (an Error record never reaches the model)."""
+		try:
+			ConversationManager(self.run.agent, session_id=self.session_id or None).add_message(
+				self.conversation,
+				"agent",
+				message,
+				run_name=self.name,
+				kind="Error",
+				record_kind="error",
+				status="Failed",
+				visibility="user_visible",
+			)
+		except (frappe.PermissionError, frappe.DoesNotExistError):
+			pass  # the user lost access to the conversation; the run still records the error
+
+	def _save_run(self, status: str, **values: Any) -> None:
+		usage = self.usage.as_dict()
+		self.context.update(
+			turns=self.turns,
+			tool_calls=self.tool_calls,
+			timings={
+				"queued_seconds": self.context.get("queued_seconds"),
+				"run_seconds": round(time.monotonic() - self.started, 4),
+				"llm_seconds": round(self.llm_seconds, 4),
+				"tool_seconds": round(self.tool_seconds, 4),
+			},
+		)
+		self.context.pop("queued_seconds", None)
+		frappe.db.set_value(
+			"Agent Run",
+			self.name,
+			{
+				"status": status,
+				"end_time": now(),
+				"input_tokens": usage["input_tokens"],
+				"output_tokens": usage["output_tokens"],
+				"cached_tokens": usage["cached_tokens"],
+				"total_tokens": usage["total_tokens"],
+				"total_cost": self.cost,
+				"runtime_context": json.dumps(self.context, default=str),
+				**values,
+			},
+		)
+
+	def _check_can_continue(self) -> None:
+		if self.lock is not None and self.lock.lost:
+			raise RunStopped(_("The run lost its conversation lock (it ran too long or its worker stalled)."))
+		if run_state.run_status(self.name) == "Cancelled":
+			raise RunStopped(_("The run was cancelled."))
+
+	def _describe(self, exc: BaseException) -> str:
+		if isinstance(exc, ProviderError | RunStopped):
+			return str(getattr(exc, "message", None) or exc)
+		if isinstance(exc, frappe.ValidationError):
+			return strip_html(str(exc)) or type(exc).__name__
+		if not isinstance(exc, Exception) or "Timeout" in type(exc).__name__:
+			return _("The run was interrupted ({0}).").format(type(exc).__name__)
+		frappe.db.rollback()
+		frappe.log_error(
+			title=f"Agent Run {self.name} failed", reference_doctype="Agent Run", reference_name=self.name
+		)
+		frappe.db.commit()
+		return _("The run failed because of an internal error ({0}: {1}). See the Error Log.").format(
+			type(exc).__name__, strip_html(str(exc))[:300]
+		)
+
+
+def user_content(prompt: str, attachments: list | None = None) -> str:
+	"""The user's message as the model sees it: the prompt, then the attached files' URLs."""
+	files = [str(item.get("file_url") if isinstance(item, dict) else item) for item in attachments or []]
+	files = [f for f in files if f]
+	if not files:
+		return prompt or ""
+	listing = "\n".join(f"- {f}" for f in files)
+	return f"{prompt or ''}\n\n{_('Attached files:')}\n{listing}"
+
+
+def _seconds_since(moment: Any) -> float | None:
+	from frappe.utils import get_datetime, now_datetime
+
+	try:
+		return round((now_datetime() - get_datetime(moment)).total_seconds(), 4)
+	except Exception:
+		return None

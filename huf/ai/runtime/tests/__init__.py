@@ -1,0 +1,1 @@
+"""Tests of the runtime; shared test support lives in `huf.tests.support`."""

@@ -1,0 +1,1 @@
+"""Tests of the entry modules (REST, chat, stream); shared test support lives in `huf.tests.support`."""

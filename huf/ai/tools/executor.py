@@ -1,0 +1,73 @@
+"""The executor of Agent Tool Functions: repair recoverable argument mistakes, then dispatch by type.
+
+Every call goes through `execute(spec, args, context)`: the arguments are repaired and checked
+(`huf.ai.tools.arguments`: permission-lifting arguments removed, recoverable shapes repaired, values
+coerced to the schema, what is still wrong refused with a message naming the argument), then the
+handler of the tool's type (`huf.ai.tools.handlers`) runs as the user the run belongs to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import frappe
+from frappe import _
+
+from huf.ai.runtime.tools import Tool, ToolContext
+from huf.ai.tools.arguments import argument_schema, prepare_arguments, validate_arguments
+from huf.ai.tools.handlers import HANDLERS
+from huf.ai.tools.spec import ToolSpec
+
+__all__ = ["FunctionTool", "ToolSpec", "as_user", "execute"]
+
+
+class FunctionTool(Tool):
+	"""A `Tool` backed by an Agent Tool Function; the loop calls `run`, which is `execute`."""
+
+	def __init__(self, spec: ToolSpec):
+		super().__init__(name=spec.name, description=spec.description, parameters=spec.parameters)
+		self.spec = spec
+
+	def run(self, args: dict, context: ToolContext) -> Any:
+		return execute(self.spec, args, context)
+
+
+def execute(spec: ToolSpec, args: dict | None, context: ToolContext) -> Any:
+	"""Run one call of `spec` with the model's `args` as the run's user."""
+	handler = HANDLERS.get(spec.types)
+	if handler is None:
+		frappe.throw(_("Tool {0} has the type {1}, which cannot be executed.").format(spec.name, spec.types))
+	prepared = prepare_arguments(spec, args or {})
+	errors = validate_arguments(prepared.args, argument_schema(spec))
+	if errors:
+		frappe.throw(
+			_("Invalid arguments for {0}: {1}. Correct them and call the tool again.").format(
+				spec.name, "; ".join(errors)
+			)
+		)
+	previous = frappe.flags.get("huf_tool_context")
+	frappe.flags.huf_tool_context = context
+	try:
+		with as_user(context.user):
+			result = handler(spec, prepared.args, context)
+	finally:
+		frappe.flags.huf_tool_context = previous
+	if prepared.dropped and isinstance(result, dict):
+		result = {**result, "ignored_arguments": prepared.dropped}
+	return result
+
+
+@contextmanager
+def as_user(user: str | None) -> Iterator[None]:
+	"""Run the block as `user` (the run's user) when the session is someone else."""
+	current = frappe.session.user
+	if not user or user == current:
+		yield
+		return
+	frappe.set_user(user)
+	try:
+		yield
+	finally:
+		frappe.set_user(current)

@@ -1,0 +1,41 @@
+"""ToolSpec: what the executor needs of an Agent Tool Function, snapshotted when a run loads its tools."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from huf.huf.tool_schema import build_parameters
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+	"""What the executor needs of an Agent Tool Function (a snapshot taken when the run loads its tools)."""
+
+	name: str
+	types: str
+	description: str = ""
+	parameters: dict = field(default_factory=lambda: {"type": "object", "properties": {}})
+	reference_doctype: str | None = None
+	function_path: str | None = None
+	pass_parameters_as_json: bool = False
+	provider_app: str | None = None
+	agent: str | None = None
+	base_url: str | None = None
+	record: str | None = None  # the Agent Tool Function
+
+	@classmethod
+	def from_doc(cls, doc: Any) -> ToolSpec:
+		return cls(
+			name=doc.tool_name or doc.name,
+			types=doc.types,
+			description=doc.description or "",
+			parameters=build_parameters(doc),
+			reference_doctype=doc.get("reference_doctype"),
+			function_path=(doc.get("function_path") or "").strip() or None,
+			pass_parameters_as_json=bool(doc.get("pass_parameters_as_json")),
+			provider_app=doc.get("provider_app"),
+			agent=doc.get("agent"),
+			base_url=doc.get("base_url"),
+			record=doc.name,
+		)

@@ -1,0 +1,13 @@
+"""Agent Triggers: what starts an agent run without a person typing a prompt.
+
+| module | owns |
+| --- | --- |
+| `common` | who a trigger's run acts as (Run As, else the owner, checked each run), disabling a trigger, queueing its run |
+| `doc_events` | Doc Event triggers: matching a saved document, conditions, the prompt built from the document |
+| `webhooks` | Webhook triggers: key check, rate limit, payload templates |
+| `schedule` | Schedule triggers: due runs without drift, backoff, auto-disable |
+| `run_now` | a trigger's run started by hand (Desk, dashboard) |
+
+May import: `huf.ai.runtime` (to queue runs) and the layers below it, `huf.huf` helpers. Never the
+entry modules of `huf.ai` nor DocType controllers (the Agent Trigger controller imports from here).
+"""

@@ -1,0 +1,157 @@
+"""What every kind of Agent Trigger shares: who its runs act as, and queueing a run.
+
+Doc Event, Schedule and Webhook runs (and their Run now) act as `acting_user(trigger)`: the trigger's
+Run As, else its owner, checked again each time a run starts. A refusal disables the trigger with a
+reason on its form (`disable_trigger`).
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import frappe
+from frappe import _
+from frappe.utils import cint
+
+from huf.ai.runtime import queue
+from huf.ai.runtime.runs import queue_agent_run
+from huf.ai.triggers.rules import clear_doc_event_agents_cache, is_system_manager
+from huf.huf import run_access
+
+CHANNEL = "trigger"
+
+
+class RunRefused(frappe.PermissionError):
+	"""The user a trigger's run would act as may not run it (disabled, or lost access)."""
+
+
+@contextmanager
+def acting_as(user: str) -> Iterator[None]:
+	"""Act as `user` inside the block, then give the caller back their session exactly as it was.
+
+	`frappe.set_user` also replaces the session's id and data and the request's form_dict; they are
+	restored, so a signed-in caller's session (CSRF token, expiry) is never saved under another user.
+	"""
+	session = frappe.session
+	caller = session.user
+	if user == caller:
+		yield
+		return
+	saved = {key: session.get(key) for key in ("sid", "data")}
+	form_dict = frappe.local.form_dict
+	frappe.set_user(user)
+	try:
+		yield
+	finally:
+		frappe.set_user(caller)
+		session.update(saved)
+		frappe.local.form_dict = form_dict
+
+
+def run_as_user(trigger: Any) -> str | None:
+	"""Who the runs of `trigger` act as: its Run As, else its owner (unchecked; see `acting_user`)."""
+	return trigger.get("run_as") or trigger.get("owner")
+
+
+def acting_user(trigger: Any) -> str:
+	"""The user a Doc Event, Schedule or Webhook run of `trigger` acts as: its Run As, else its owner.
+
+	Raises RunRefused when that user is disabled, may not run the agent, (the owner) may no longer edit
+	Agent Triggers, or is a System Manager and the agent was last changed by someone else who is not
+	(`check_reviewed`). A disabled agent raises the usual ValidationError of `check_can_run`.
+	"""
+	user = run_as_user(trigger)
+	name = trigger.get("name")
+	if not user or not cint(frappe.db.get_value("User", user, "enabled")):
+		raise RunRefused(
+			_("Agent Trigger {0} cannot run: its runs act as {1}, who is disabled or does not exist.").format(
+				name, user or _("(nobody)")
+			)
+		)
+	if not trigger.get("run_as") and not frappe.has_permission("Agent Trigger", "write", doc=name, user=user):
+		raise RunRefused(
+			_(
+				"Agent Trigger {0} cannot run: its runs act as its owner {1}, who may no longer edit Agent Triggers."
+			).format(name, user)
+		)
+	agent = run_access.load_agent(trigger.get("agent"))
+	try:
+		run_access.check_can_run(agent, user)
+	except frappe.PermissionError:
+		raise RunRefused(
+			_("Agent Trigger {0} cannot run: its runs act as {1}, who may not run agent {2}.").format(
+				name, user, agent.name
+			)
+		) from None
+	check_reviewed(name, agent.name, user)
+	return user
+
+
+def check_reviewed(trigger: str, agent: str, user: str) -> None:
+	"""Raise RunRefused when `user` is a System Manager and the agent, one of its Agent Tool Functions or
+	an agent those tools run was last changed by someone who is neither `user` nor a System Manager."""
+	if not is_system_manager(user):
+		return
+	for doctype, name, editor in _run_definition(agent):
+		if editor != user and not (editor and is_system_manager(editor)):
+			raise RunRefused(
+				_(
+					"Agent Trigger {0} cannot run: {1} {2} was last changed by {3}, who is not a System"
+					" Manager; a System Manager must review and save it before it runs as {4}."
+				).format(trigger, _(doctype), name, editor or _("(unknown)"), user)
+			)
+
+
+def _run_definition(agent: str) -> list[tuple[str, str, str]]:
+	"""(doctype, name, modified_by) of `agent`, its Agent Tool Functions and, through Run Agent tools,
+	the agents they run (and theirs): three queries per level of sub-agents."""
+	found, seen, agents = [], set(), [agent]
+	while agents:
+		seen.update(agents)
+		rows = frappe.get_all("Agent", filters={"name": ("in", agents)}, fields=["name", "modified_by"])
+		found += [("Agent", row.name, row.modified_by) for row in rows]
+		tools = frappe.get_all(
+			"Agent Tool", filters={"parenttype": "Agent", "parent": ("in", agents)}, pluck="tool"
+		)
+		tools = sorted({tool for tool in tools if tool})
+		rows = tools and frappe.get_all(
+			"Agent Tool Function", filters={"name": ("in", tools)}, fields=["name", "modified_by", "agent"]
+		)
+		found += [("Agent Tool Function", row.name, row.modified_by) for row in rows]
+		agents = sorted({row.agent for row in rows if row.agent} - seen)
+	return found
+
+
+def disable_trigger(name: str, reason: str) -> None:
+	"""Disable the trigger with `reason` shown on its form, log it and commit (before the caller throws)."""
+	frappe.db.rollback()
+	frappe.db.set_value(
+		"Agent Trigger", name, {"disabled": 1, "disabled_reason": reason[:1000]}, update_modified=False
+	)
+	frappe.log_error(
+		title=_("Agent Trigger {0} disabled").format(name),
+		message=reason,
+		reference_doctype="Agent Trigger",
+		reference_name=name,
+	)
+	clear_doc_event_agents_cache()
+	frappe.db.commit()
+
+
+def trigger_values(trigger: Any) -> dict:
+	"""What a prompt template sees of the trigger."""
+	return {key: trigger.get(key) for key in ("name", "agent", "trigger_type")}
+
+
+def queue_run(agent: str, prompt: str, trigger: str, external_id: str, attachments=None, **values) -> Any:
+
+	run = queue_agent_run(
+		agent,
+		prompt,
+		channel_id=CHANNEL,
+		external_id=external_id,
+		attachments=attachments or None,
+		run_values={"agent_trigger": trigger, **values},
+	)
+	queue.kick_drainer(run.conversation)
+	return run

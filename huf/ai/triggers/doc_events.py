@@ -1,0 +1,202 @@
+"""Doc Event triggers: find the triggers of a saved document, check their condition, queue the runs.
+
+Conditions and prompt templates are safe expressions (huf.huf.safe_expression) evaluated on a plain
+snapshot of the document: they can read values, never call anything. A Doc Event run also needs its
+acting user to be allowed to read the document.
+"""
+
+import json
+from typing import Any
+
+import frappe
+from frappe import _
+from frappe.utils import cint
+
+from huf.ai.triggers.common import (
+	RunRefused,
+	acting_user,
+	disable_trigger,
+	queue_run,
+	run_as_user,
+	trigger_values,
+)
+from huf.ai.triggers.rules import (
+	DOC_EVENT_AGENTS_CACHE_KEY,
+	DOC_EVENTS,
+	UNTRIGGERABLE_DOCTYPES,
+	clear_doc_event_agents_cache,
+	trigger_metadata,
+)
+from huf.huf import safe_expression
+from huf.huf.safe_expression import HIDDEN_FIELDTYPES, TABLE_FIELDTYPES
+from huf.request_limits import check_prompt_length
+
+__all__ = ["clear_doc_event_agents_cache", "get_doc_event_agents", "run_agent_for_doc", "run_hooked_agents"]
+
+
+def get_doc_event_agents(doctype: str | None = None) -> dict | list:
+	"""Enabled Doc Event triggers by DocType (cached per site until an Agent or Agent Trigger changes)."""
+	triggers = frappe.cache().get_value(DOC_EVENT_AGENTS_CACHE_KEY)
+	if triggers is None:
+		triggers = _load_doc_event_triggers()
+		frappe.cache().set_value(DOC_EVENT_AGENTS_CACHE_KEY, triggers)
+	return triggers if doctype is None else triggers.get(doctype, [])
+
+
+def _load_doc_event_triggers() -> dict:
+	rows = frappe.get_all(
+		"Agent Trigger",
+		filters={"trigger_type": "Doc Event", "disabled": 0},
+		fields=["name", "agent", "reference_doctype", "doc_event", "condition"],
+		order_by="creation asc",
+	)
+	enabled_agents = set(frappe.get_all("Agent", filters={"disabled": 0}, pluck="name"))
+	triggers: dict[str, list] = {}
+	for row in rows:
+		if row.agent in enabled_agents and row.reference_doctype and row.doc_event in DOC_EVENTS:
+			triggers.setdefault(row.reference_doctype, []).append(dict(row))
+	return triggers
+
+
+def run_hooked_agents(doc: Any, method: str | None = None) -> None:
+	"""doc_events handler for every DocType: queue the runs of the triggers matching `doc` and `method`."""
+	if doc.doctype in UNTRIGGERABLE_DOCTYPES or frappe.flags.in_install or frappe.flags.in_migrate:
+		return
+	try:
+		triggers = get_doc_event_agents(doc.doctype)
+	except Exception:
+		frappe.log_error(title=_("Agent Trigger lookup failed"))
+		return
+	for trigger in triggers:
+		if trigger["doc_event"] != method:
+			continue
+		try:
+			_fire_doc_trigger(trigger, doc, method)
+		except Exception:
+			# A broken trigger must never break the user's save.
+			frappe.log_error(
+				title=_("Agent Trigger {0} failed").format(trigger["name"]),
+				reference_doctype=doc.doctype,
+				reference_name=doc.name,
+			)
+
+
+def _fire_doc_trigger(trigger: dict, doc: Any, event: str) -> None:
+	condition = (trigger.get("condition") or "").strip()
+	snapshot = safe_expression.document_snapshot(doc) if condition else None
+	if condition and not safe_expression.evaluate(condition, {"doc": snapshot}, _("Condition")):
+		return
+	trigger_doc = frappe.get_cached_doc("Agent Trigger", trigger["name"])
+	user = run_as_user(trigger_doc)
+	if not frappe.has_permission(doc.doctype, "read", doc=doc, user=user):
+		# Not a broken trigger, one document it may not see: log it (without its fields), keep the trigger.
+		frappe.log_error(
+			title=_("Agent Trigger {0} did not run").format(trigger_doc.name),
+			message=_(
+				"Agent Trigger {0} did not run for {1} {2}: its runs act as {3}, who may not read that document."
+			).format(trigger_doc.name, doc.doctype, doc.name, user),
+			reference_doctype=doc.doctype,
+			reference_name=doc.name,
+		)
+		return
+	prompt = build_doc_prompt(trigger_doc, doc, event, snapshot)
+	check_prompt_length(prompt)  # refused here (into the Error Log), not after queueing a huge job
+	frappe.enqueue(
+		"huf.ai.triggers.doc_events.run_agent_for_doc",
+		queue="short",
+		enqueue_after_commit=True,
+		trigger=trigger["name"],
+		agent=trigger["agent"],
+		prompt=prompt,
+		doctype=doc.doctype,
+		docname=str(doc.name),
+		attachments=_attachments(trigger_doc, doc),
+		initiating_user=frappe.session.user,
+	)
+
+
+def run_agent_for_doc(
+	trigger: str,
+	agent: str,
+	prompt: str,
+	doctype: str,
+	docname: str,
+	initiating_user: str,
+	attachments: list | None = None,
+) -> dict | None:
+	"""Background job: queue the agent run of a Doc Event trigger as its acting user (`initiating_user`,
+	who saved the document, is named in the prompt). A refused acting user disables the trigger."""
+	values = frappe.db.get_value(
+		"Agent Trigger", trigger, ["name", "owner", "run_as", "disabled"], as_dict=True
+	)
+	if not values or cint(values.disabled):
+		return None  # deleted or disabled since the document was saved
+	try:
+		user = acting_user({**values, "agent": agent})
+	except RunRefused as e:
+		disable_trigger(trigger, str(e))
+		return None
+	frappe.set_user(user)
+	try:
+		run = queue_run(
+			agent,
+			prompt,
+			trigger,
+			external_id=f"{trigger}:{doctype}:{docname}",
+			attachments=attachments,
+			reference_doctype=doctype,
+			reference_name=docname,
+		)
+	except Exception:
+		frappe.db.rollback()
+		frappe.log_error(
+			title=_("Agent Trigger {0} could not run agent {1}").format(trigger, agent),
+			reference_doctype=doctype,
+			reference_name=docname,
+		)
+		frappe.db.commit()
+		return None
+	return {"agent_run_id": run.name, "conversation_id": run.conversation}
+
+
+def build_doc_prompt(trigger: Any, doc: Any, event: str, snapshot: dict | None = None) -> str:
+	"""The trigger's prompt template (metadata `prompt`, `{{ }}` placeholders over `doc`, `trigger`,
+	`event`) followed by the document's fields."""
+	intro = _("The document {0} {1} had the event {2}, saved by {3} (Agent Trigger {4}).").format(
+		doc.doctype, doc.name, event, frappe.session.user, trigger.name
+	)
+	template = trigger_metadata(trigger).get("prompt")
+	parts = [intro]
+	if template:
+		values = {
+			"doc": snapshot or safe_expression.document_snapshot(doc),
+			"trigger": trigger_values(trigger),
+			"event": event,
+		}
+		parts.append(safe_expression.render(template, values, _("Prompt template")))
+	parts.append(_("Document fields:") + "\n" + json.dumps(document_fields(doc), indent=1, default=str))
+	return "\n\n".join(parts)
+
+
+def document_fields(doc: Any) -> dict:
+	"""The values of the DocType's fields (child tables as lists of rows; Password fields left out)."""
+	values: dict[str, Any] = {"name": doc.name}
+	for df in frappe.get_meta(doc.doctype).fields:
+		if df.fieldtype in HIDDEN_FIELDTYPES:
+			continue
+		value = doc.get(df.fieldname)
+		if df.fieldtype in TABLE_FIELDTYPES:
+			value = [document_fields(row) for row in value or []]
+			for row in value:
+				row.pop("name", None)
+		if value not in (None, "", []):
+			values[df.fieldname] = value
+	return values
+
+
+def _attachments(trigger: Any, doc: Any) -> list[str]:
+	urls = []
+	for row in trigger.get("file_attachments") or []:
+		sources = (doc.get(row.child_table) or []) if row.source_type == "Child Table" else [doc]
+		urls.extend(source.get(row.field_name) for source in sources if source.get(row.field_name))
+	return urls

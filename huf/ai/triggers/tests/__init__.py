@@ -1,0 +1,1 @@
+"""Tests of Agent Triggers; shared test support lives in `huf.tests.support`."""
