@@ -95,6 +95,7 @@ scheduler_events = {
 		"* * * * *": [
 			"huf.ai.runtime.recovery.recover_stale_runs",
 			"huf.ai.agent_scheduler.run_scheduled_agents",
+			"huf.ai.flow_engine.recover_flow_runs",  # flow runs no worker executes any more
 		],
 	},
 	# Auto-sync of MCP servers with Enable Auto Sync (each at its own interval).

@@ -6,7 +6,11 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint, escape_html, now_datetime
 
-from huf.huf.doctype.flow_definition.flow_schema import flow_errors
+from huf.huf.flow_schema import entry_node_id, flow_errors
+
+TRIGGER_NODE_TYPES = ("trigger.webhook", "trigger.schedule", "trigger.doc-event")
+# What decides what a triggered run does: only the user it acts as, or a System Manager, may change it.
+RUN_DEFINING_FIELDS = ("definition_json", "run_as", "owner", "status")
 
 FLOW_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,139}$")
 
@@ -28,8 +32,43 @@ class FlowDefinition(Document):
 			)
 		self.schema_version = cint(definition.get("schema_version")) or 1
 		self.definition_json = json.dumps(definition, indent=1)
+		self.validate_run_as()
+		if not self.webhook_key:
+			# A Password field: stored encrypted, revealed once (flow_api), never in the form again.
+			self.webhook_key = frappe.generate_hash(length=40)
 		self.updated_by = frappe.session.user
 		self.updated_at = now_datetime()
+
+	def validate_run_as(self) -> None:
+		"""Triggered runs act as Run As, else the owner: only a System Manager may make that anyone but the
+		editor, and only that user or a System Manager may change what such runs do."""
+		if "System Manager" in frappe.get_roles():
+			return
+		editor = frappe.session.user
+		before = self.get_doc_before_save()
+		if before and before.owner != self.owner:
+			frappe.throw(
+				_("Only a System Manager may change the owner of a Flow Definition."), frappe.PermissionError
+			)
+		if self.run_as and self.run_as != editor and (not before or before.run_as != self.run_as):
+			frappe.throw(
+				_(
+					"Only a System Manager may set Run As to another user ({0}). Leave it empty: the triggered"
+					" runs of your flows act as you."
+				).format(self.run_as),
+				frappe.PermissionError,
+			)
+		acting = self.run_as or self.owner or editor
+		if not before or acting == editor or not (is_triggered(self) or is_triggered(before)):
+			return
+		if [f for f in RUN_DEFINING_FIELDS if _comparable(before, f) != _comparable(self, f)]:
+			frappe.throw(
+				_(
+					"The triggered runs of flow {0} act as {1}: only {1} or a System Manager may change its"
+					" definition, status or Run As."
+				).format(self.name, acting),
+				frappe.PermissionError,
+			)
 
 	def before_save(self) -> None:
 		before = self.get_doc_before_save()
@@ -46,3 +85,27 @@ class FlowDefinition(Document):
 		if not isinstance(value, dict):
 			frappe.throw(_("Definition JSON must be a JSON object with nodes and edges."))
 		return value
+
+
+def is_triggered(flow: Document) -> bool:
+	"""Whether runs of `flow` start without a person (its entry node is a webhook, schedule or doc-event trigger)."""
+	try:
+		definition = flow.get_definition()
+	except frappe.ValidationError:
+		return False
+	entry = entry_node_id(definition)
+	return any(
+		n.get("id") == entry and n.get("type") in TRIGGER_NODE_TYPES
+		for n in definition.get("nodes") or []
+		if isinstance(n, dict)
+	)
+
+
+def _comparable(doc: Document, fieldname: str):
+	value = doc.get(fieldname)
+	if fieldname == "definition_json" and isinstance(value, str):
+		try:
+			return json.loads(value)
+		except ValueError:
+			return value
+	return value

@@ -104,3 +104,57 @@ class TestFlowRun(HufTestCase):
 		flow = new_flow(status="Archived").insert()
 		with self.assertRaisesRegex(frappe.ValidationError, "archived"):
 			frappe.get_doc({"doctype": "Flow Run", "flow_definition": flow.name}).insert()
+
+
+MANAGER_A = "flow-manager-a@example.com"
+MANAGER_B = "flow-manager-b@example.com"
+
+
+class TestFlowRunAs(HufTestCase):
+	"""Triggered runs act as Run As, else the owner: only a System Manager may point them at someone else."""
+
+	def setUp(self):
+		super().setUp()
+		from huf.huf.factories import make_user
+
+		for user in (MANAGER_A, MANAGER_B):
+			make_user(user, "Huf Manager")
+
+	def test_a_webhook_key_is_generated_and_kept(self):
+		doc = new_flow().insert()
+		key = doc.get_password("webhook_key")
+		self.assertEqual(len(key), 40)
+		doc.flow_name = "Renamed"
+		doc.save()
+		self.assertEqual(frappe.get_doc("Flow Definition", doc.name).get_password("webhook_key"), key)
+
+	def test_only_a_system_manager_sets_run_as_to_another_user(self):
+		with self.set_user(MANAGER_A):
+			with self.assertRaises(frappe.PermissionError) as caught:
+				new_flow(run_as=MANAGER_B).insert()
+			self.assertIn("Only a System Manager may set Run As", str(caught.exception))
+			new_flow(flow_id="own-flow", definition={**GOOD, "id": "own-flow"}, run_as=MANAGER_A).insert()
+		doc = new_flow(run_as=MANAGER_B).insert()  # as Administrator
+		self.assertEqual(doc.run_as, MANAGER_B)
+
+	def test_only_the_acting_user_changes_what_a_triggered_flow_does(self):
+		with self.set_user(MANAGER_A):
+			doc = new_flow().insert()
+		with self.set_user(MANAGER_B):
+			doc = frappe.get_doc("Flow Definition", doc.name)
+			doc.description = "notes are fine"
+			doc.save()
+			doc.status = "Active"
+			with self.assertRaises(frappe.PermissionError) as caught:
+				doc.save()
+			self.assertIn(f"act as {MANAGER_A}: only {MANAGER_A} or a System Manager", str(caught.exception))
+
+	def test_anyone_with_write_edits_a_flow_started_only_by_hand(self):
+		manual = broken(lambda d: d["nodes"][0].update(type="condition"))
+		with self.set_user(MANAGER_A):
+			doc = new_flow(definition=manual).insert()
+		with self.set_user(MANAGER_B):
+			doc = frappe.get_doc("Flow Definition", doc.name)
+			doc.status = "Active"
+			doc.save()
+			self.assertEqual(doc.status, "Active")
