@@ -129,3 +129,76 @@ class TestFlowEngine(HufTestCase):
 			start_flow_run(flow, {})
 		self.assertIn("archived", str(caught.exception))
 		self.assertFalse(frappe.db.exists("Flow Run", {"flow_definition": flow.name}))
+
+
+class TestFlowRunLifecycle(HufTestCase):
+	def test_every_change_is_published_as_flow_run_status(self):
+		from unittest.mock import patch
+
+		from huf.ai.flows.engine import execute_flow_run
+
+		flow = make_flow(self, [node("a", "condition", condition="True"), node("b", "end")], [edge("a", "b")])
+		with patch.object(frappe, "publish_realtime", wraps=frappe.publish_realtime) as publish:
+			run = start_flow_run(flow, {})
+			execute_flow_run(run.name)  # in this process: the enqueued job finds the run taken or done
+		published = [
+			(
+				call.args[1]["status"],
+				call.args[1]["current_node_id"],
+				call.kwargs.get("docname") or call.kwargs.get("user"),
+			)
+			for call in publish.call_args_list
+			if call.args[0] == "flow_run_status" and call.args[1]["flow_run"] == run.name
+		]
+		self.assertEqual(
+			published,
+			[
+				("Queued", "a", run.name),
+				("Queued", "a", "Administrator"),
+				("Running", "b", run.name),
+				("Running", "b", "Administrator"),
+				("Success", "b", run.name),
+				("Success", "b", "Administrator"),
+			],
+		)
+		self.assertEqual(frappe.db.get_value("Flow Run", run.name, "hop_count"), 2)
+
+	def test_a_run_no_worker_holds_is_picked_up_again_where_it_stopped(self):
+		from huf.ai.flows.engine import recover_flow_runs
+
+		flow = make_flow(
+			self,
+			[
+				node("a", "condition", condition="True"),
+				node("b", "condition", condition="True"),
+				node("c", "end", output="{{ nodes.a.output }}"),
+			],
+			[edge("a", "b"), edge("b", "c")],
+		)
+		# as a worker killed after node a: a completed, b current, no job left, nothing touched it since
+		context = {"payload": {}, "trigger": {"type": "Manual"}, "vars": {}, "last": None, "state": {}}
+		context["nodes"] = {"a": {"status": "success", "output": "done before the crash"}}
+		run = frappe.get_doc(
+			{
+				"doctype": "Flow Run",
+				"flow_definition": flow.name,
+				"status": "Running",
+				"current_node_id": "b",
+				"hop_count": 1,
+				"user": "Administrator",
+				"context_json": json.dumps(context),
+				"definition_snapshot": json.dumps(flow.get_definition()),
+			}
+		).insert()
+		frappe.db.sql(
+			"update `tabFlow Run` set modified = %s where name = %s",
+			(frappe.utils.add_to_date(None, minutes=-5), run.name),
+		)
+		frappe.db.commit()
+		self.assertGreaterEqual(recover_flow_runs(), 1)
+		from huf.tests.support.flows import wait_for_flow_run
+
+		run = wait_for_flow_run(run.name)
+		self.assertEqual(run.status, "Success", run.last_error)
+		self.assertEqual(run.hop_count, 3)
+		self.assertEqual(flow_context(run)["result"], "done before the crash")
