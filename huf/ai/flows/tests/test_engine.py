@@ -202,3 +202,20 @@ class TestFlowRunLifecycle(HufTestCase):
 		self.assertEqual(run.status, "Success", run.last_error)
 		self.assertEqual(run.hop_count, 3)
 		self.assertEqual(flow_context(run)["result"], "done before the crash")
+
+
+class TestNodeErrors(HufTestCase):
+	def test_a_node_that_raises_is_a_failure_with_its_message_and_its_writes_undone(self):
+		flow = make_flow(
+			self,
+			[
+				node("check", "condition", condition="payload.n > 1"),
+				node("fallback", "end", output="{{ nodes.check.error }}"),
+			],
+			[edge("check", "fallback", "on_failure")],
+		)
+		run = run_flow_now(flow, {"n": {"nested": 1}})
+		self.assertEqual(run.status, "Success", run.last_error)
+		error = flow_context(run)["result"]
+		self.assertIn("The condition of node check", error)
+		self.assertEqual(flow_context(run)["nodes"]["check"]["status"], "failure")
