@@ -59,57 +59,68 @@ def expression_error(expression, label: str) -> str | None:
 
 def flow_errors(definition, flow_id: str | None = None) -> list[str]:
 	"""Everything wrong with `definition`, as readable sentences (empty list when valid)."""
+	return [problem["message"] for problem in flow_problems(definition, flow_id)]
+
+
+def flow_problems(definition, flow_id: str | None = None) -> list[dict]:
+	"""Everything wrong with `definition`: `{"message", "node_id" | "edge_id" when it is about one}`."""
 	if not isinstance(definition, dict):
-		return ["The definition must be a JSON object."]
-	errors: list[str] = []
+		return [{"message": "The definition must be a JSON object."}]
+	problems: list[dict] = []
+
+	def add(message: str, **where) -> None:
+		problems.append({"message": message, **{k: v for k, v in where.items() if v is not None}})
+
 	if flow_id is not None and definition.get("id") != flow_id:
-		errors.append(
-			f"The id of the definition ({definition.get('id')}) must equal the Flow ID ({flow_id})."
-		)
+		add(f"The id of the definition ({definition.get('id')}) must equal the Flow ID ({flow_id}).")
 	nodes, edges = definition.get("nodes"), definition.get("edges", [])
 	if not isinstance(nodes, list) or not nodes:
-		return [*errors, "The definition needs a non-empty list of nodes."]
+		add("The definition needs a non-empty list of nodes.")
+		return problems
 	if not isinstance(edges, list):
-		return [*errors, "edges must be a list."]
+		add("edges must be a list.")
+		return problems
 
 	ids: set[str] = set()
 	for position, node in enumerate(nodes, 1):
 		if not isinstance(node, dict) or not node.get("id"):
-			errors.append(f"Node {position} has no id.")
+			add(f"Node {position} has no id.")
 			continue
-		if node["id"] in ids:
-			errors.append(f"Node id {node['id']} is used more than once.")
-		ids.add(node["id"])
+		node_id = node["id"]
+		if node_id in ids:
+			add(f"Node id {node_id} is used more than once.", node_id=node_id)
+		ids.add(node_id)
 		if node.get("type") not in NODE_TYPES:
-			errors.append(f"Node {node['id']} has the unknown type {node.get('type')}.")
+			add(f"Node {node_id} has the unknown type {node.get('type')}.", node_id=node_id)
 		elif node["type"] == "condition" and node_condition(node) is not None:
-			error = expression_error(node_condition(node), f"The condition of node {node['id']}")
+			error = expression_error(node_condition(node), f"The condition of node {node_id}")
 			if error:
-				errors.append(error)
+				add(error, node_id=node_id)
 
 	entry = entry_node_id(definition)
 	if not entry:
-		errors.append("The definition has no entry_node_id.")
+		add("The definition has no entry_node_id.")
 	elif entry not in ids:
-		errors.append(f"The entry node {entry} does not exist.")
+		add(f"The entry node {entry} does not exist.")
 
 	for position, edge in enumerate(edges, 1):
 		if not isinstance(edge, dict):
-			errors.append(f"Edge {position} is not an object.")
+			add(f"Edge {position} is not an object.")
 			continue
 		label = edge.get("id") or f"{position}"
+		edge_id = edge.get("id")
 		for end in ("source", "target"):
 			if edge.get(end) not in ids:
-				errors.append(f"Edge {label} has the unknown {end} node {edge.get(end)}.")
+				add(f"Edge {label} has the unknown {end} node {edge.get(end)}.", edge_id=edge_id)
 		kind = edge_type(edge)
 		if kind not in EDGE_TYPES:
-			errors.append(f"Edge {label} has the unknown type {kind}.")
+			add(f"Edge {label} has the unknown type {kind}.", edge_id=edge_id)
 		elif kind == "expression":
 			condition = edge_condition(edge)
 			if not isinstance(condition, str) or not condition.strip():
-				errors.append(f"Expression edge {label} needs a condition.")
+				add(f"Expression edge {label} needs a condition.", edge_id=edge_id)
 			else:
 				error = expression_error(condition, f"The condition of edge {label}")
 				if error:
-					errors.append(error)
-	return errors
+					add(error, edge_id=edge_id)
+	return problems

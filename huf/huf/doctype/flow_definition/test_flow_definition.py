@@ -158,3 +158,20 @@ class TestFlowRunAs(HufTestCase):
 			doc.status = "Active"
 			doc.save()
 			self.assertEqual(doc.status, "Active")
+
+
+class TestFlowProblems(HufTestCase):
+	def test_each_problem_names_its_node_or_edge(self):
+		from huf.huf.flow_schema import flow_problems
+
+		definition = broken(
+			lambda d: (d["nodes"][1].update(type="teleport"), d["edges"][0].update(target="nowhere"))
+		)
+		self.assertEqual(
+			flow_problems(definition, "order-flow"),
+			[
+				{"message": "Node check has the unknown type teleport.", "node_id": "check"},
+				{"message": "Edge e1 has the unknown target node nowhere.", "edge_id": "e1"},
+			],
+		)
+		self.assertEqual(flow_problems(GOOD, "order-flow"), [])
