@@ -36,6 +36,8 @@ permission_query_conditions = {
 	# Knowledge follows the agents that use it (huf/ai/knowledge/access.py).
 	"Knowledge Source": "huf.ai.knowledge.access.source_query_conditions",
 	"Knowledge Input": "huf.ai.knowledge.access.input_query_conditions",
+	# Flow Runs: their user, pending approvers (document only), Huf Managers (huf/huf/flow_access.py).
+	"Flow Run": "huf.huf.flow_access.flow_run_query_conditions",
 }
 
 has_permission = {
@@ -45,6 +47,7 @@ has_permission = {
 	"Agent Run": "huf.huf.record_access.run_has_permission",
 	"Knowledge Source": "huf.ai.knowledge.access.source_has_permission",
 	"Knowledge Input": "huf.ai.knowledge.access.input_has_permission",
+	"Flow Run": "huf.huf.flow_access.flow_run_has_permission",
 }
 
 # Huf's own standard tools; App Provided tools must be registered through this hook.
@@ -64,17 +67,21 @@ huf_tool_providers = [
 huf_mandatory_knowledge = ["huf.ai.knowledge.context_builder.build_knowledge_context"]
 
 doc_events = {
-	# Agent Triggers of type Doc Event (one cached lookup per event; Huf's own log DocTypes are skipped).
+	# Agent Triggers of type Doc Event and flows starting with trigger.doc-event (one cached lookup
+	# each per event; Huf's own log DocTypes are skipped).
 	"*": {
-		"after_insert": "huf.ai.agent_hooks.run_hooked_agents",
-		"validate": "huf.ai.agent_hooks.run_hooked_agents",
-		"before_save": "huf.ai.agent_hooks.run_hooked_agents",
-		"on_update": "huf.ai.agent_hooks.run_hooked_agents",
-		"on_submit": "huf.ai.agent_hooks.run_hooked_agents",
-		"on_cancel": "huf.ai.agent_hooks.run_hooked_agents",
-		"on_trash": "huf.ai.agent_hooks.run_hooked_agents",
-		"on_change": "huf.ai.agent_hooks.run_hooked_agents",
-		"on_update_after_submit": "huf.ai.agent_hooks.run_hooked_agents",
+		"after_insert": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
+		"validate": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
+		"before_save": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
+		"on_update": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
+		"on_submit": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
+		"on_cancel": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
+		"on_trash": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
+		"on_change": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
+		"on_update_after_submit": [
+			"huf.ai.agent_hooks.run_hooked_agents",
+			"huf.ai.flows.starts.run_hooked_flows",
+		],
 	},
 	# Agent MCP Server rows show their server's URL and number of enabled tools.
 	"Agent": {"validate": ["huf.ai.mcp.sync.fill_agent_mcp_rows"]},
@@ -96,6 +103,8 @@ scheduler_events = {
 			"huf.ai.runtime.recovery.recover_stale_runs",
 			"huf.ai.agent_scheduler.run_scheduled_agents",
 			"huf.ai.flow_engine.recover_flow_runs",  # flow runs no worker executes any more
+			"huf.ai.flows.starts.run_scheduled_flows",  # flows starting with trigger.schedule
+			"huf.ai.flows.approvals.expire_flow_approvals",  # human.approval past timeout_minutes
 		],
 	},
 	# Auto-sync of MCP servers with Enable Auto Sync (each at its own interval).

@@ -7,11 +7,15 @@
   than `max_file_size` (default 25 MB) with 413 before reading it.
 - `check_prompt_length`: every way of starting an agent run refuses a prompt longer than
   `MAX_PROMPT_CHARS` characters with 413.
+- `check_webhook_rate`: a webhook (of an Agent Trigger or a flow) takes at most
+  `huf_webhook_rate_limit` calls (site config, default 60) a clock minute per client address; more
+  are refused with 429.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from array import array
 from itertools import accumulate
 
@@ -22,6 +26,7 @@ from frappe.utils import cint
 DEFAULT_MAX_REQUEST_SIZE = 10 * 1024 * 1024
 MAX_JSON_DEPTH = 100
 MAX_PROMPT_CHARS = 100_000
+WEBHOOK_RATE_LIMIT = 60  # calls a minute per webhook and client address (huf_webhook_rate_limit)
 UPLOAD_METHODS = ("upload_file", "frappe.handler.upload_file")
 FORM_MIMETYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -105,3 +110,14 @@ def check_prompt_length(prompt: str) -> None:
 			PayloadTooLargeError,
 			title=_("Prompt Too Long"),
 		)
+
+
+def check_webhook_rate(webhook: str) -> None:
+	"""Refuse (429) more than `huf_webhook_rate_limit` calls a clock minute to `webhook` per client address."""
+	limit = cint(frappe.conf.get("huf_webhook_rate_limit")) or WEBHOOK_RATE_LIMIT
+	ip = getattr(frappe.local, "request_ip", None) or "-"
+	key = f"huf:webhook_rate:{webhook}:{ip}:{int(time.time() // 60)}"  # one window per clock minute
+	count = cint(frappe.cache().get_value(key)) + 1
+	frappe.cache().set_value(key, count, expires_in_sec=120)
+	if count > limit:
+		frappe.throw(_("Too many webhook calls; try again in a minute."), frappe.TooManyRequestsError)

@@ -49,6 +49,7 @@ GUEST_ALLOWED = {
 	"huf.ai.agent_integration.run_agent_sync": "runs only agents with Allow Guest (huf.huf.run_access.check_can_run)",
 	"huf.ai.agent_integration.get_agent_run_status": "a guest polls its own run with the run's session id",
 	"huf.ai.agent_hooks.handle_webhook": "external systems call webhooks; the trigger's secret key is checked (403)",
+	"huf.ai.flow_api.flow_webhook": "external systems start webhook flows; the flow's key is checked (403)",
 }
 
 # Functions that accept GET: they only read (a GET is not CSRF-checked, so it must never change state).
@@ -57,6 +58,12 @@ READ_ONLY = {
 	"huf.ai.agent_chat.get_history",
 	"huf.ai.agent_chat.get_agent_chat_messages",
 	"huf.ai.agent_integration.get_agent_run_status",
+	"huf.ai.flow_api.export_flow",
+	"huf.ai.flow_api.get_flow_definition",
+	"huf.ai.flow_api.get_flow_run",
+	"huf.ai.flow_api.list_flow_runs",
+	"huf.ai.flow_api.list_flows",
+	"huf.ai.flow_api.list_pending_approvals",
 	"huf.ai.knowledge.retriever.knowledge_search",
 	"huf.ai.mcp_client.get_agent_mcp_servers",
 	"huf.ai.mcp_client.get_available_mcp_servers",
@@ -71,6 +78,7 @@ READ_ONLY = {
 EMPTY_FOR_NO_ROLES = {
 	"huf.ai.mcp_client.get_available_mcp_servers": "a permission-filtered list (frappe.get_list)",
 	"huf.ai.knowledge.retriever.knowledge_search": "searches only the Knowledge Sources the caller may read",
+	"huf.ai.flow_api.list_pending_approvals": "only the runs waiting for the caller's own approval",
 }
 
 FORBIDDEN_PARAMETERS = {"ignore_permissions", "ignore_user_permissions"}

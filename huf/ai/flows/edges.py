@@ -40,7 +40,13 @@ def next_node(graph: FlowGraph, node: dict, result: NodeResult, context: dict) -
 			return decided[0].get("target")
 		if result.outcome == "rejected":
 			raise RoutingError(_("The approval of node {0} was rejected.").format(node["id"]))
+	if node.get("type") == "human.approval":
+		# an outcome edge is followed only for its decision: never after a failed approval node
 		edges = [edge for edge in edges if edge_outcome(edge) is None]
+	if node.get("type") in ("loop", "router.llm"):
+		# A loop routes itself to its body or done node, a router to the candidate its model chose;
+		# of their edges only on_failure ones are followed.
+		edges = [edge for edge in edges if edge_type(edge) == "on_failure"]
 	for edge in edges:
 		if matches(edge, result, context):
 			return edge.get("target")

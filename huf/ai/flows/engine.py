@@ -151,8 +151,12 @@ def step(run: Any) -> bool:
 		return finish(run, context, "Success")
 	try:
 		target = choose_next(run, graph, node, result, context)
-	except (RoutingError, frappe.ValidationError) as e:
-		return finish(run, context, "Failed", str(e))
+	except Exception as e:
+		if not isinstance(e, RoutingError | frappe.ValidationError | frappe.PermissionError):
+			frappe.log_error(
+				title=_("Flow Run {0}: routing after node {1} failed").format(run.name, node["id"])
+			)
+		return finish(run, context, "Failed", plain_error(e))
 	if target is None:
 		if result.status == FAILURE:
 			return finish(
@@ -189,8 +193,11 @@ def run_node(run: Any, node: dict, graph: FlowGraph, context: dict, resume: dict
 	try:
 		return executor(call)
 	except Exception as e:
-		frappe.db.rollback(save_point=savepoint)
-		if not isinstance(e, frappe.ValidationError):
+		try:
+			frappe.db.rollback(save_point=savepoint)
+		except Exception:
+			frappe.db.rollback()  # the node committed (an agent run does), so its savepoint is gone
+		if not isinstance(e, frappe.ValidationError | frappe.PermissionError):
 			frappe.log_error(
 				title=_("Flow Run {0}: node {1} failed").format(run.name, node["id"]),
 				reference_doctype="Flow Run",

@@ -5,8 +5,6 @@ Run As, else its owner, checked again each time a run starts. A refusal disables
 reason on its form (`disable_trigger`).
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import frappe
@@ -23,29 +21,6 @@ CHANNEL = "trigger"
 
 class RunRefused(frappe.PermissionError):
 	"""The user a trigger's run would act as may not run it (disabled, or lost access)."""
-
-
-@contextmanager
-def acting_as(user: str) -> Iterator[None]:
-	"""Act as `user` inside the block, then give the caller back their session exactly as it was.
-
-	`frappe.set_user` also replaces the session's id and data and the request's form_dict; they are
-	restored, so a signed-in caller's session (CSRF token, expiry) is never saved under another user.
-	"""
-	session = frappe.session
-	caller = session.user
-	if user == caller:
-		yield
-		return
-	saved = {key: session.get(key) for key in ("sid", "data")}
-	form_dict = frappe.local.form_dict
-	frappe.set_user(user)
-	try:
-		yield
-	finally:
-		frappe.set_user(caller)
-		session.update(saved)
-		frappe.local.form_dict = form_dict
 
 
 def run_as_user(trigger: Any) -> str | None:

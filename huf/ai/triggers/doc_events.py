@@ -22,12 +22,12 @@ from huf.ai.triggers.common import (
 )
 from huf.ai.triggers.rules import (
 	DOC_EVENT_AGENTS_CACHE_KEY,
-	DOC_EVENTS,
 	UNTRIGGERABLE_DOCTYPES,
 	clear_doc_event_agents_cache,
 	trigger_metadata,
 )
 from huf.huf import safe_expression
+from huf.huf.doc_events import DOC_EVENTS
 from huf.huf.safe_expression import HIDDEN_FIELDTYPES, TABLE_FIELDTYPES
 from huf.request_limits import check_prompt_length
 

@@ -8,19 +8,6 @@ from typing import Any
 
 import frappe
 
-# Document events Frappe fires (after_save / after_submit are not among them, so they are refused).
-DOC_EVENTS = (
-	"after_insert",
-	"validate",
-	"before_save",
-	"on_update",
-	"on_submit",
-	"on_cancel",
-	"on_trash",
-	"on_change",
-	"on_update_after_submit",
-)
-
 # Writing these from a trigger would fire the trigger again.
 UNTRIGGERABLE_DOCTYPES = frozenset(
 	("Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Error Log")

@@ -5,9 +5,10 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
-from huf.ai.triggers.common import RunRefused, acting_as, acting_user, queue_run
+from huf.ai.triggers.common import RunRefused, acting_user, queue_run
 from huf.ai.triggers.rules import RUN_AS_TYPES, TEMPLATE_NEEDS_EVENT, trigger_metadata
 from huf.huf import run_access
+from huf.huf.session_user import acting_as
 
 
 def run_now(name: str) -> dict:

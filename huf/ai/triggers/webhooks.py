@@ -2,24 +2,22 @@
 
 import hmac
 import json
-import time
 
 import frappe
 from frappe import _
-from frappe.utils import cint
 
 from huf.ai.triggers.common import RunRefused, acting_user, disable_trigger, queue_run, trigger_values
 from huf.ai.triggers.rules import trigger_metadata
 from huf.huf import safe_expression
+from huf.request_limits import WEBHOOK_RATE_LIMIT as WEBHOOK_RATE_LIMIT  # calls a minute (tests read it)
+from huf.request_limits import check_webhook_rate
 
 WEBHOOK_KEY_HEADER = "X-Huf-Webhook-Key"
-# Calls per minute per webhook and client address (site config huf_webhook_rate_limit).
-WEBHOOK_RATE_LIMIT = 60
 
 
 def receive_webhook(slug: str) -> dict:
 	"""POST a webhook: the key (header X-Huf-Webhook-Key or body `key`) must match; queues the agent run."""
-	_check_rate_limit(slug)
+	check_webhook_rate(str(slug or ""))
 	body = _request_body()
 	key = _request_header(WEBHOOK_KEY_HEADER) or body.pop("key", None) or ""
 	trigger = frappe.db.get_value(
@@ -88,14 +86,3 @@ def _request_header(name: str) -> str | None:
 	"""A header of the current request (None outside a request, e.g. from the console or a job)."""
 	request = getattr(frappe.local, "request", None)
 	return request.headers.get(name) if request is not None else None
-
-
-def _check_rate_limit(slug: str) -> None:
-	"""Refuse more than `huf_webhook_rate_limit` calls a minute per webhook and client address."""
-	limit = cint(frappe.conf.get("huf_webhook_rate_limit")) or WEBHOOK_RATE_LIMIT
-	ip = getattr(frappe.local, "request_ip", None) or "-"
-	key = f"huf:webhook_rate:{slug}:{ip}:{int(time.time() // 60)}"  # one window per clock minute
-	count = cint(frappe.cache().get_value(key)) + 1
-	frappe.cache().set_value(key, count, expires_in_sec=120)
-	if count > limit:
-		frappe.throw(_("Too many webhook calls; try again in a minute."), frappe.TooManyRequestsError)

@@ -7,13 +7,13 @@ from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
 from huf.ai.triggers.rules import (
 	DOC_EVENT_AGENTS_CACHE_KEY,
-	DOC_EVENTS,
 	RUN_AS_TYPES,
 	UNTRIGGERABLE_DOCTYPES,
 	is_system_manager,
 	trigger_metadata,
 )
 from huf.huf import safe_expression
+from huf.huf.doc_events import DOC_EVENTS
 
 INTERVAL_UNITS = {
 	"Hourly": "hours",

@@ -1,0 +1,219 @@
+"""The flow API (the spec's module): endpoints of the canvas, the runs view, the approvals inbox and flow
+webhooks, and the four functions behind the agents' flow tools (huf.ai.flow_tools).
+
+Each checks access (huf.ai.flows.access) and delegates: definitions (huf.ai.flows.definitions), runs
+(huf.ai.flows.runs), approvals (huf.ai.flows.approvals), webhooks (huf.ai.flows.starts). Reads accept
+GET; everything that changes something is POST only. The agents' tools run as the agent run's user
+and go through the same checks as their REST twins. docs/flows.md "## API" lists every endpoint.
+"""
+
+from typing import Any
+
+import frappe
+from frappe import _
+
+from huf.ai.flows import access, approvals, definitions, runs
+from huf.huf import safe_expression
+from huf.huf.flow_schema import flow_problems
+
+# --- flow definitions ----------------------------------------------------------------------------
+
+
+@frappe.whitelist()
+def get_flow_definition(flow_id: str) -> dict:
+	"""A flow's fields and definition (read on the Flow Definition)."""
+	flow = access.load_flow(flow_id)
+	access.check_flow(flow, "read")
+	return definitions.describe(flow)
+
+
+@frappe.whitelist(methods=["POST"])
+def save_flow_definition(
+	flow_id: str,
+	definition_json: dict | str,
+	flow_name: str | None = None,
+	status: str | None = None,
+	description: str | None = None,
+	category: str | None = None,
+) -> dict:
+	"""Create (create permission) or update (write) a flow; the definition is validated, the version bumped."""
+	flow_id = flow_id.strip()
+	if frappe.db.exists("Flow Definition", flow_id):
+		access.check_flow(access.load_flow(flow_id), "write")
+	else:
+		access.check_create_flow()
+	definition = definitions.parse_definition(definition_json)
+	return definitions.save(flow_id, definition, flow_name, status, description, category)
+
+
+@frappe.whitelist()
+def list_flows(search: str | None = None, category: str | None = None, status: str | None = None) -> list:
+	"""The flows the caller may read; `search` matches id, name and description."""
+	access.check_read_flows()
+	return definitions.list_flows(search, category, status)
+
+
+@frappe.whitelist(methods=["POST"])
+def duplicate_flow(flow_id: str, new_flow_id: str | None = None) -> dict:
+	"""A Draft copy of a flow the caller may read (create permission); no Run As, no webhook key."""
+	flow = access.load_flow(flow_id)
+	access.check_flow(flow, "read")
+	access.check_create_flow()
+	return definitions.duplicate(flow, new_flow_id)
+
+
+@frappe.whitelist(methods=["POST"])
+def delete_flow(flow_id: str) -> dict:
+	"""Delete a flow without runs (delete permission)."""
+	flow = access.load_flow(flow_id)
+	access.check_flow(flow, "delete")
+	definitions.delete(flow)
+	return {"deleted": flow.name}
+
+
+@frappe.whitelist()
+def export_flow(flow_id: str) -> dict:
+	"""A portable copy of a flow the caller may read (no webhook key, Run As or owner)."""
+	flow = access.load_flow(flow_id)
+	access.check_flow(flow, "read")
+	return definitions.export(flow)
+
+
+@frappe.whitelist(methods=["POST"])
+def import_flow(definition_json: dict | str, flow_name: str | None = None) -> dict:
+	"""A new Draft flow from an export or a bare definition (create permission), validated as on save."""
+	access.check_create_flow()
+	return definitions.import_flow(definition_json, flow_name)
+
+
+# --- runs ----------------------------------------------------------------------------------------
+
+
+@frappe.whitelist(methods=["POST"])
+def run_flow(
+	flow_id: str,
+	payload: dict | list | str | None = None,
+	mode: str | None = None,
+	conversation_mode: str | None = None,
+) -> dict:
+	"""Start a Draft or Active flow as the caller (read on it, create on Flow Run): {"flow_run_id", "status"}."""
+	flow = access.load_flow(flow_id)
+	access.check_can_run(flow)
+	return runs.start(flow, payload, mode, conversation_mode)
+
+
+@frappe.whitelist()
+def get_flow_run(flow_run_id: str) -> dict:
+	"""A run the caller may see: status, current node, hop count, context, waiting, errors, Agent Runs."""
+	run = access.load_run(flow_run_id)
+	access.check_read_run(run)
+	return runs.view(run)
+
+
+@frappe.whitelist()
+def list_flow_runs(flow_id: str | None = None, status: str | None = None, limit: int = 20) -> list:
+	"""The newest runs the caller may see (all of them for managers, their own for others)."""
+	if flow_id:
+		access.check_flow(access.load_flow(flow_id), "read")
+	if not frappe.has_permission("Flow Run", "read"):
+		frappe.throw(_("You are not allowed to see flow runs."), frappe.PermissionError)
+	return runs.list_runs(flow_id, status, limit)
+
+
+@frappe.whitelist(methods=["POST"])
+def resume_flow_run(flow_run_id: str, input: dict | list | str | None = None) -> dict:
+	"""Give a Waiting User run its input (write on the run)."""
+	run = access.load_run(flow_run_id)
+	access.check_resume(run)
+	return runs.resume(run, input)
+
+
+# --- approvals -----------------------------------------------------------------------------------
+
+
+@frappe.whitelist(methods=["POST"])
+def approve_flow_run(flow_run_id: str, comment: str | None = None) -> dict:
+	"""Approve a run waiting for the caller's approval."""
+	return approvals.decide(flow_run_id, "approved", comment)
+
+
+@frappe.whitelist(methods=["POST"])
+def reject_flow_run(flow_run_id: str, comment: str | None = None) -> dict:
+	"""Reject a run waiting for the caller's approval."""
+	return approvals.decide(flow_run_id, "rejected", comment)
+
+
+@frappe.whitelist()
+def list_pending_approvals() -> list:
+	"""The runs waiting for the caller's approval, with their message and context."""
+	return approvals.pending_for(frappe.session.user)
+
+
+# --- webhooks ------------------------------------------------------------------------------------
+
+
+@frappe.whitelist(methods=["POST"])
+def validate_flow_definition(definition_json: dict | str) -> dict:
+	"""Every problem of a definition, each naming its node or edge when it is about one; saves nothing."""
+	access.check_read_flows()
+	definition = definitions.parse_definition(definition_json)
+	return {"errors": flow_problems(definition)}
+
+
+@frappe.whitelist(methods=["POST"])
+def check_flow_expression(expression: str) -> dict:
+	"""Whether `expression` is a safe expression (the server's rules for conditions and edges)."""
+	access.check_read_flows()
+	try:
+		safe_expression.check(expression, label=_("Expression"))
+	except safe_expression.ExpressionError as e:
+		return {"ok": False, "error": str(e)}
+	return {"ok": True, "error": None}
+
+
+@frappe.whitelist(methods=["POST"])
+def reset_flow_webhook_key(flow_id: str) -> dict:
+	"""A new webhook key for the flow, returned this once (the old one stops working).
+
+	The key starts runs that act as the flow's Run As (else its owner): only that user or a System
+	Manager may reset it."""
+	flow = access.load_flow(flow_id)
+	access.check_flow(flow, "write")
+	return definitions.reset_webhook_key(flow)
+
+
+@frappe.whitelist(allow_guest=True, methods=["POST"])
+def flow_webhook(flow_id: str | None = None) -> dict:
+	"""Start a webhook-triggered flow: the key in X-Huf-Flow-Key, the JSON body as payload.
+
+	The flow's id comes in the query string (`?flow_id=`: Frappe reads no query arguments beside a JSON
+	body) or in the body."""
+	from huf.ai.flows import starts
+
+	request = getattr(frappe.local, "request", None)
+	if not flow_id and request is not None:
+		flow_id = request.args.get("flow_id")
+	return starts.receive_flow_webhook(flow_id or "")
+
+
+# --- the agents' flow tools (huf.ai.flow_tools): same checks, as the agent run's user ---------------
+
+
+def handle_run_flow(flow_id: str, payload: Any = None) -> dict:
+	"""Tool run_flow."""
+	return run_flow(flow_id, payload)
+
+
+def handle_get_flow_run(flow_run_id: str) -> dict:
+	"""Tool get_flow_run."""
+	return get_flow_run(flow_run_id)
+
+
+def handle_resume_flow_run(flow_run_id: str, payload: Any = None) -> dict:
+	"""Tool resume_flow_run."""
+	return resume_flow_run(flow_run_id, payload)
+
+
+def handle_approve_flow_run(flow_run_id: str, decision: str, comment: str | None = None) -> dict:
+	"""Tool approve_flow_run: decision "approved" or "rejected"."""
+	return approvals.decide(flow_run_id, decision, comment)
