@@ -171,6 +171,16 @@ def check_flow_expression(expression: str) -> dict:
 	return {"ok": True, "error": None}
 
 
+@frappe.whitelist()
+def get_flow_schedule(flow_id: str, count: int = 5) -> dict:
+	"""The next planned times of a flow that starts on a schedule (empty for other flows)."""
+	from huf.ai.flows import starts
+
+	flow = access.load_flow(flow_id)
+	access.check_flow(flow, "read")
+	return {"flow_id": flow.name, "next_runs": starts.next_scheduled_runs(flow.name, count)}
+
+
 @frappe.whitelist(methods=["POST"])
 def reset_flow_webhook_key(flow_id: str) -> dict:
 	"""A new webhook key for the flow, returned this once (the old one stops working).

@@ -61,6 +61,7 @@ READ_ONLY = {
 	"huf.ai.flow_api.export_flow",
 	"huf.ai.flow_api.get_flow_definition",
 	"huf.ai.flow_api.get_flow_run",
+	"huf.ai.flow_api.get_flow_schedule",
 	"huf.ai.flow_api.list_flow_runs",
 	"huf.ai.flow_api.list_flows",
 	"huf.ai.flow_api.list_pending_approvals",

@@ -239,6 +239,19 @@ class TestCanvasChecksAPI(FlowAPITestCase):
 		self.assertIn("Expression", refused["error"])
 		self.refused(NO_ROLES, flow_api.check_flow_expression, "1 + 1")
 
+	def test_the_schedule_of_a_scheduled_flow_is_shown_to_readers(self):
+		flow = make_flow(
+			self,
+			[node("tick", "trigger.schedule", interval_minutes=30), node("done", "end")],
+			[edge("tick", "done")],
+		)
+		with self.set_user(VIEWER):
+			runs = flow_api.get_flow_schedule(flow.name, 3)["next_runs"]
+		self.assertEqual(len(runs), 3)
+		first, second = (frappe.utils.get_datetime(t) for t in runs[:2])
+		self.assertEqual((second - first).total_seconds(), 1800)
+		self.refused(NO_ROLES, flow_api.get_flow_schedule, flow.name)
+
 	def test_only_the_acting_user_or_a_system_manager_resets_the_webhook_key(self):
 		flow_id = unique_id()
 		first = self.saved(flow_id)["webhook_key"]
