@@ -2,6 +2,8 @@ import { lazy, Suspense } from "react";
 import { BrowserRouter, Route, Routes } from "react-router-dom";
 import { Layout } from "./components/Layout";
 import { Spinner } from "./components/ui";
+// the unsaved-changes guard's back/forward listener must be added before BrowserRouter's own
+import "./flows/leaveGuard";
 
 const Dashboard = lazy(() => import("./pages/Dashboard"));
 const Agents = lazy(() => import("./pages/Agents"));
@@ -16,6 +18,9 @@ const Chat = lazy(() => import("./pages/Chat"));
 const Executions = lazy(() => import("./pages/Executions"));
 const ExecutionDetail = lazy(() => import("./pages/ExecutionDetail"));
 const Settings = lazy(() => import("./pages/Settings"));
+const Flows = lazy(() => import("./pages/Flows"));
+const FlowEditor = lazy(() => import("./pages/FlowEditor"));
+const Approvals = lazy(() => import("./pages/Approvals"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 export function App() {
@@ -41,6 +46,9 @@ export function App() {
             <Route path="executions" element={<Executions />} />
             <Route path="executions/:name" element={<ExecutionDetail />} />
             <Route path="settings" element={<Settings />} />
+            <Route path="flows" element={<Flows />} />
+            <Route path="flows/:flowId" element={<FlowEditor />} />
+            <Route path="approvals" element={<Approvals />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -32,6 +32,8 @@ DASHBOARD_DOCTYPES = (
 	"Agent Run Feedback",
 	"Agent Settings",
 	"Agent Prompt",
+	"Flow Definition",
+	"Flow Run",
 )
 
 

@@ -1,5 +1,7 @@
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { NavLink, Outlet } from "react-router-dom";
+import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
 import { call } from "../lib/api";
 import { can, getBoot } from "../lib/boot";
 import { applyTheme, initialTheme, type Theme } from "../lib/theme";
@@ -9,6 +11,8 @@ interface NavItem {
   to: string;
   label: string;
   visible: () => boolean;
+  /** Shows the number of flow runs waiting for the user's approval (and the entry whenever there are some). */
+  approvals?: boolean;
 }
 
 /** Navigation: an entry shows only when the user's roles let them open it. */
@@ -17,6 +21,8 @@ export const NAV: NavItem[] = [
   { to: "/agents", label: "Agents", visible: () => can("Agent") },
   { to: "/chat", label: "Chat", visible: () => can("Agent Conversation") },
   { to: "/executions", label: "Executions", visible: () => can("Agent Run") },
+  { to: "/flows", label: "Flows", visible: () => can("Flow Definition") },
+  { to: "/approvals", label: "Approvals", visible: () => can("Flow Run"), approvals: true },
   { to: "/tools", label: "Tools", visible: () => can("Agent Tool Function") },
   { to: "/mcp", label: "MCP servers", visible: () => can("MCP Server") },
   { to: "/knowledge", label: "Knowledge", visible: () => can("Knowledge Source") },
@@ -28,6 +34,8 @@ export const NAV: NavItem[] = [
 export function Layout() {
   const boot = getBoot();
   const [theme, setTheme] = useState<Theme>(initialTheme);
+  const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: 60_000, retry: false });
+  const waiting = pending.data?.length ?? 0;
   useEffect(() => applyTheme(theme), [theme]);
 
   const logout = async () => {
@@ -43,7 +51,7 @@ export function Layout() {
       <aside className="flex w-56 shrink-0 flex-col border-r border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
         <div className="px-4 py-4 text-lg font-bold tracking-tight">Huf</div>
         <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
-          {NAV.filter((item) => item.visible()).map((item) => (
+          {NAV.filter((item) => item.visible() || (item.approvals && waiting > 0)).map((item) => (
             <NavLink
               key={item.to}
               to={item.to}
@@ -58,6 +66,11 @@ export function Layout() {
               }
             >
               {item.label}
+              {item.approvals && waiting > 0 && (
+                <span className="ml-2 rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white" aria-label={`${waiting} waiting`} data-testid="approvals-count">
+                  {waiting}
+                </span>
+              )}
             </NavLink>
           ))}
         </nav>

@@ -25,6 +25,11 @@ describe("parseServerMessages", () => {
     expect(parseServerMessages(body)).toEqual(["Temperature must be between 0 and 2."]);
   });
 
+  it("reads every message of a list thrown with as_list", () => {
+    const body = { _server_messages: JSON.stringify([JSON.stringify({ message: ["Node a is bad.", "Edge <i>e1</i> is bad."], as_list: 1 })]) };
+    expect(parseServerMessages(body)).toEqual(["Node a is bad.", "Edge e1 is bad."]);
+  });
+
   it("falls back to message, then to the exception text without the class name", () => {
     expect(parseServerMessages({ message: "Plain" })).toEqual(["Plain"]);
     expect(parseServerMessages({ exception: "frappe.exceptions.DuplicateEntryError: Agent X exists" })).toEqual(["Agent X exists"]);

@@ -57,7 +57,10 @@ export function parseServerMessages(body: unknown): string[] {
             message = item;
           }
         }
-        if (typeof message === "string" && message.trim()) out.push(stripHtml(message));
+        // frappe.throw([...], as_list=True) sends one message that is a list of messages
+        for (const text of Array.isArray(message) ? message : [message]) {
+          if (typeof text === "string" && text.trim()) out.push(stripHtml(text));
+        }
       }
     } catch {
       /* not JSON: fall through to the other keys */

@@ -306,6 +306,15 @@ def recover_flow_runs() -> int:
 
 
 def plain_error(error: BaseException) -> str:
+	"""The error's text; for a bare PermissionError (Frappe raises it after a message), that message."""
 	from frappe.utils import strip_html
 
-	return (strip_html(str(error)) or type(error).__name__).strip()[:2000]
+	text = strip_html(str(error)).strip()
+	if not text and isinstance(error, frappe.PermissionError):
+		last = (getattr(frappe.local, "message_log", None) or [None])[-1]
+		if isinstance(last, str):
+			last = flow_context.loads(last)
+		text = strip_html(str((last or {}).get("message") or "")).strip() or _(
+			"Permission denied: {0} may not do this."
+		).format(frappe.session.user)
+	return (text or type(error).__name__)[:2000]

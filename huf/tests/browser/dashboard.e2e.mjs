@@ -1,7 +1,7 @@
 // End-to-end run of the dashboard at /huf in headless Chromium (driven by huf/tests/browser/test_dashboard.py).
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, viewer: {...}, llm_api_base}.
 // Output: <out_dir>/result.json with what was observed; exit code 1 and a message on the first failed step.
-import { check, config, launch, result, shot, step, writeResult } from "../support/e2e.mjs";
+import { check, config, launch, login, result, shot, step, writeResult } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -9,17 +9,6 @@ const AGENT = "E2E Agent";
 const PROVIDER = "E2E LLM";
 const MODEL = "e2e-model";
 const SECRET = "sk-e2e-never-shown-9f3a";
-
-async function login(page, user, password) {
-  await page.goto(`${base}/huf`);
-  check(page.url().includes("/login"), `a visitor should be sent to the login page, got ${page.url()}`);
-  check(page.url().includes("redirect-to=/huf"), `the login page should bring the visitor back to /huf, got ${page.url()}`);
-  // Frappe's login page (Frappe Lite's uses the same ids)
-  await page.fill("#login_email", user);
-  await page.fill("#login_password", password);
-  await Promise.all([page.waitForURL(/\/huf\/?$/), page.click("form.form-login button.btn-login")]);
-  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-}
 
 async function navTo(page, label) {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
@@ -39,7 +28,7 @@ try {
   page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
 
   step("log in");
-  await login(page, config.admin.user, config.admin.password);
+  await login(page, base, config.admin.user, config.admin.password);
 
   step("first load");
   const started = Date.now();
@@ -179,7 +168,7 @@ try {
   const viewer = await viewerContext.newPage();
   viewer.setDefaultTimeout(15000);
   current = viewer;
-  await login(viewer, config.viewer.user, config.viewer.password);
+  await login(viewer, base, config.viewer.user, config.viewer.password);
   const nav = viewer.getByRole("navigation", { name: "Main" });
   result.viewer_nav = (await nav.getByRole("link").allTextContents()).map((t) => t.trim());
   await navTo(viewer, "Agents");

@@ -40,3 +40,14 @@ export function launch() {
 export function writeResult() {
   writeFileSync(path.join(out, "result.json"), JSON.stringify(result, null, 2));
 }
+
+/** Log in on Frappe's login page (Frappe Lite's uses the same ids) and land on the dashboard at /huf. */
+export async function login(page, base, user, password) {
+  await page.goto(`${base}/huf`);
+  check(page.url().includes("/login"), `a visitor should be sent to the login page, got ${page.url()}`);
+  check(page.url().includes("redirect-to=/huf"), `the login page should bring the visitor back to /huf, got ${page.url()}`);
+  await page.fill("#login_email", user);
+  await page.fill("#login_password", password);
+  await Promise.all([page.waitForURL(/\/huf\/?$/), page.click("form.form-login button.btn-login")]);
+  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+}

@@ -219,3 +219,17 @@ class TestNodeErrors(HufTestCase):
 		error = flow_context(run)["result"]
 		self.assertIn("The condition of node check", error)
 		self.assertEqual(flow_context(run)["nodes"]["check"]["status"], "failure")
+
+
+class TestErrorText(HufTestCase):
+	def test_a_bare_permission_error_says_what_was_refused(self):
+		from huf.ai.flows.engine import plain_error
+
+		frappe.local.message_log = []
+		self.assertEqual(
+			plain_error(frappe.PermissionError()), "Permission denied: Administrator may not do this."
+		)
+		frappe.msgprint("Insufficient Permission for ToDo")
+		self.assertEqual(plain_error(frappe.PermissionError()), "Insufficient Permission for ToDo")
+		self.assertEqual(plain_error(frappe.ValidationError("<b>Bad</b> value")), "Bad value")
+		frappe.local.message_log = []

@@ -1,0 +1,171 @@
+/** The flow endpoints (huf/ai/flow_api.py) the canvas, the runs view and the approvals inbox use. */
+
+import { call } from "../lib/api";
+import type { Dict, FlowDefinition, Problem } from "./definition";
+
+const M = "huf.ai.flow_api.";
+
+/** A JSON value as the endpoints take it (objects, lists and text as they are; anything else as JSON text). */
+function asArgument(value: unknown): unknown {
+  if (value === undefined || value === null) return {};
+  return typeof value === "object" || typeof value === "string" ? value : JSON.stringify(value);
+}
+
+export const FLOW_STATUSES = ["Draft", "Active", "Archived"] as const;
+export const LIVE_RUN_STATUSES = ["Queued", "Running"];
+export const WAITING_RUN_STATUSES = ["Waiting Approval", "Waiting User"];
+
+export interface FlowSummary {
+  flow_id: string;
+  flow_name: string;
+  description: string | null;
+  status: string;
+  category: string | null;
+  version: number;
+  is_system: number;
+  updated_at: string | null;
+  modified: string;
+}
+
+export interface FlowRecord extends Omit<FlowSummary, "modified"> {
+  definition: FlowDefinition;
+  schema_version: number;
+  run_as: string | null;
+  updated_by: string | null;
+  /** Only in the answer that created the flow: shown once, never again. */
+  webhook_key?: string;
+}
+
+export interface NodeState {
+  status: string;
+  output?: unknown;
+  error?: string;
+  outcome?: string;
+  started_at?: string;
+  finished_at?: string;
+  duration_ms?: number;
+}
+
+export interface AgentRunRow {
+  name: string;
+  flow_node_id: string | null;
+  agent: string;
+  run_kind: string | null;
+  status: string;
+  start_time: string | null;
+  end_time: string | null;
+  total_tokens: number | null;
+  total_cost: number | null;
+  error_message: string | null;
+}
+
+export interface FlowRunView {
+  flow_run_id: string;
+  flow_id: string;
+  flow_version: number;
+  mode: string;
+  status: string;
+  trigger_type: string;
+  user: string | null;
+  current_node_id: string | null;
+  hop_count: number;
+  max_hops: number;
+  context: { payload?: unknown; vars?: Dict; nodes?: Record<string, NodeState>; result?: unknown; [key: string]: unknown };
+  result: unknown;
+  waiting: Dict | null;
+  last_error: string | null;
+  errors: Record<string, string>;
+  started_at: string | null;
+  completed_at: string | null;
+  agent_runs: AgentRunRow[];
+}
+
+export interface FlowRunRow {
+  name: string;
+  flow_id: string;
+  flow_version: number;
+  mode: string;
+  status: string;
+  trigger_type: string;
+  user: string | null;
+  current_node_id: string | null;
+  hop_count: number;
+  last_error: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  creation: string;
+}
+
+export interface PendingApproval {
+  flow_run_id: string;
+  flow_id: string;
+  flow_name: string | null;
+  node_id: string | null;
+  message: string | null;
+  since: string | null;
+  timeout_at: string | null;
+  user: string | null;
+  payload: unknown;
+  context: Dict;
+}
+
+export interface SaveArgs {
+  flow_id: string;
+  definition: FlowDefinition;
+  flow_name?: string;
+  status?: string;
+  description?: string;
+  category?: string;
+}
+
+export const flowApi = {
+  list: (args: { search?: string; category?: string; status?: string } = {}) =>
+    call<FlowSummary[]>(`${M}list_flows`, args, "GET"),
+  get: (flowId: string) => call<FlowRecord>(`${M}get_flow_definition`, { flow_id: flowId }, "GET"),
+  save: ({ definition, ...rest }: SaveArgs) =>
+    call<FlowRecord>(`${M}save_flow_definition`, { ...rest, definition_json: JSON.stringify(definition) }),
+  duplicate: (flowId: string, newFlowId?: string) =>
+    call<FlowRecord>(`${M}duplicate_flow`, { flow_id: flowId, ...(newFlowId ? { new_flow_id: newFlowId } : {}) }),
+  remove: (flowId: string) => call<{ deleted: string }>(`${M}delete_flow`, { flow_id: flowId }),
+  exportFlow: (flowId: string) => call<Dict>(`${M}export_flow`, { flow_id: flowId }, "GET"),
+  importFlow: (data: Dict, flowName?: string) =>
+    call<FlowRecord>(`${M}import_flow`, { definition_json: JSON.stringify(data), ...(flowName ? { flow_name: flowName } : {}) }),
+  validate: (definition: Dict) =>
+    call<{ errors: Problem[] }>(`${M}validate_flow_definition`, { definition_json: JSON.stringify(definition) }),
+  checkExpression: (expression: string) =>
+    call<{ ok: boolean; error: string | null }>(`${M}check_flow_expression`, { expression }),
+  resetWebhookKey: (flowId: string) => call<{ flow_id: string; webhook_key: string }>(`${M}reset_flow_webhook_key`, { flow_id: flowId }),
+  schedule: (flowId: string, count = 5) => call<{ flow_id: string; next_runs: string[] }>(`${M}get_flow_schedule`, { flow_id: flowId, count }, "GET"),
+  run: (flowId: string, payload: unknown, mode?: string) =>
+    call<{ flow_run_id: string; status: string }>(`${M}run_flow`, {
+      flow_id: flowId,
+      payload: asArgument(payload),
+      ...(mode ? { mode } : {}),
+    }),
+  getRun: (flowRunId: string) => call<FlowRunView>(`${M}get_flow_run`, { flow_run_id: flowRunId }, "GET"),
+  listRuns: (flowId: string, limit = 20) => call<FlowRunRow[]>(`${M}list_flow_runs`, { flow_id: flowId, limit }, "GET"),
+  resume: (flowRunId: string, input: unknown) =>
+    call<{ flow_run_id: string; status: string }>(`${M}resume_flow_run`, { flow_run_id: flowRunId, input: asArgument(input) }),
+  approve: (flowRunId: string, comment: string) =>
+    call<{ status: string }>(`${M}approve_flow_run`, { flow_run_id: flowRunId, comment }),
+  reject: (flowRunId: string, comment: string) =>
+    call<{ status: string }>(`${M}reject_flow_run`, { flow_run_id: flowRunId, comment }),
+};
+
+/** The URL apps post to for a flow whose start step is a webhook trigger. */
+export function webhookUrl(flowId: string, origin: string = typeof window !== "undefined" ? window.location.origin : ""): string {
+  return `${origin}/api/method/huf.ai.flow_api.flow_webhook?flow_id=${encodeURIComponent(flowId)}`;
+}
+
+/** A flow id from a name: letters, digits, - and _ (the Flow Definition's rule), at most 140 characters. */
+export function flowIdFrom(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^[-_]+|-+$/g, "")
+    .slice(0, 140);
+}
+
+export const FLOW_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,139}$/;

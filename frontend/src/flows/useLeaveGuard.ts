@@ -1,0 +1,52 @@
+/**
+ * "Unsaved changes" guard for a page under BrowserRouter (which has no navigation blocker): asks before
+ * following a link out of the page, before going back or forward (leaveGuard.ts), and before closing or
+ * reloading the tab.
+ */
+
+import { useEffect, useRef } from "react";
+import { guardHistory } from "./leaveGuard";
+
+export const LEAVE_MESSAGE = "This flow has unsaved changes. Leave without saving?";
+
+export function useLeaveGuard(dirty: boolean, message: string = LEAVE_MESSAGE): void {
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
+
+  useEffect(() => {
+    guardHistory(dirty ? message : null);
+    return () => guardHistory(null);
+  }, [dirty, message]);
+
+  useEffect(() => {
+    const here = window.location.pathname + window.location.search;
+
+    // the tab is closed or reloaded
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (!dirtyRef.current) return;
+      event.preventDefault();
+      event.returnValue = message;
+    };
+
+    // a link inside the app (the router handles its click after us: this runs in the capture phase)
+    const onClick = (event: MouseEvent) => {
+      if (!dirtyRef.current || event.defaultPrevented || event.button !== 0) return;
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window
+      const anchor = (event.target as Element | null)?.closest?.("a[href]");
+      if (!anchor || anchor.getAttribute("target") === "_blank" || anchor.hasAttribute("download")) return;
+      const url = new URL((anchor as HTMLAnchorElement).href, window.location.href);
+      if (url.origin !== window.location.origin || url.pathname + url.search === here) return;
+      if (!window.confirm(message)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    };
+
+    window.addEventListener("beforeunload", onBeforeUnload);
+    document.addEventListener("click", onClick, true);
+    return () => {
+      window.removeEventListener("beforeunload", onBeforeUnload);
+      document.removeEventListener("click", onClick, true);
+    };
+  }, [message]);
+}

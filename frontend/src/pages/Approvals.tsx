@@ -1,0 +1,115 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link } from "react-router-dom";
+import { Button, Card, EmptyState, ErrorBanner, Notice, PageHeader, Spinner, Textarea } from "../components/ui";
+import { errorMessage } from "../lib/api";
+import { can } from "../lib/boot";
+import { formatDate } from "../lib/format";
+import { flowApi, type NodeState, type PendingApproval } from "../flows/flowApi";
+import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
+import { showValue } from "../flows/runState";
+
+function ApprovalCard({ item, onDecided }: { item: PendingApproval; onDecided: (text: string) => void }) {
+  const [comment, setComment] = useState("");
+  const decide = useMutation({
+    mutationFn: (decision: "approve" | "reject") => (decision === "approve" ? flowApi.approve(item.flow_run_id, comment) : flowApi.reject(item.flow_run_id, comment)),
+    onSuccess: (_answer, decision) => onDecided(`${decision === "approve" ? "Approved" : "Rejected"}: ${item.flow_name || item.flow_id} (run ${item.flow_run_id}).`),
+  });
+  const id = `comment-${item.flow_run_id}`;
+  const nodes = (item.context?.nodes ?? {}) as Record<string, NodeState>;
+  const steps = Object.entries(nodes).filter(([id, entry]) => id !== item.node_id && entry && typeof entry === "object");
+  return (
+    <Card className="space-y-3">
+      <article aria-label={`Approval for ${item.flow_name || item.flow_id}`} data-testid="approval" data-flow-run={item.flow_run_id} className="space-y-3">
+        <header className="flex flex-wrap items-start justify-between gap-2">
+          <div>
+            <h2 className="font-semibold">{item.flow_name || item.flow_id}</h2>
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              Run {item.flow_run_id}
+              {item.node_id ? ` · step ${item.node_id}` : ""}
+              {item.user ? ` · started by ${item.user}` : ""}
+              {item.since ? ` · waiting since ${formatDate(item.since)}` : ""}
+            </p>
+            {item.timeout_at && <p className="text-xs text-amber-700 dark:text-amber-400">Counts as rejected after {formatDate(item.timeout_at)}.</p>}
+          </div>
+          {can("Flow Definition") && (
+            <Link className="text-sm text-indigo-600 hover:underline dark:text-indigo-400" to={`/flows/${encodeURIComponent(item.flow_id)}`}>
+              Open the flow
+            </Link>
+          )}
+        </header>
+        {item.message && <p className="whitespace-pre-wrap text-sm" data-testid="approval-message">{item.message}</p>}
+        <details>
+          <summary className="cursor-pointer text-sm text-slate-600 dark:text-slate-300">What the run received</summary>
+          <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100" data-testid="approval-payload">
+            {showValue(item.payload ?? {})}
+          </pre>
+        </details>
+        {steps.length > 0 && (
+          <details>
+            <summary className="cursor-pointer text-sm text-slate-600 dark:text-slate-300">What the steps before produced</summary>
+            <dl className="mt-2 space-y-2 text-xs">
+              {steps.map(([id, entry]) => (
+                <div key={id}>
+                  <dt className="font-medium">
+                    {id} <span className="text-slate-500">({entry.status})</span>
+                  </dt>
+                  <dd>
+                    <pre className="max-h-40 overflow-auto rounded bg-slate-900 p-2 text-slate-100">{showValue(entry.error ?? entry.output ?? null)}</pre>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </details>
+        )}
+        <div className="space-y-1">
+          <label htmlFor={id} className="block text-sm font-medium">
+            Comment (optional)
+          </label>
+          <Textarea id={id} rows={2} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />
+        </div>
+        <div className="flex gap-2">
+          <Button onClick={() => decide.mutate("approve")} disabled={decide.isPending}>
+            Approve
+          </Button>
+          <Button variant="danger" onClick={() => decide.mutate("reject")} disabled={decide.isPending}>
+            Reject
+          </Button>
+        </div>
+        {decide.error && <ErrorBanner message={errorMessage(decide.error)} />}
+      </article>
+    </Card>
+  );
+}
+
+/** /approvals: the flow runs waiting for the signed-in user's decision. */
+export default function Approvals() {
+  const queryClient = useQueryClient();
+  const [notice, setNotice] = useState<string | null>(null);
+  const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: 15_000 });
+  const items = pending.data ?? [];
+  return (
+    <div className="max-w-3xl space-y-4">
+      <PageHeader title="Approvals" description="Flow runs that wait for your decision." />
+      {notice && <Notice message={notice} />}
+      {pending.error ? (
+        <ErrorBanner title="The approvals could not be loaded" message={errorMessage(pending.error)} />
+      ) : pending.isLoading ? (
+        <Spinner />
+      ) : items.length === 0 ? (
+        <EmptyState title="Nothing waits for you" description="When a flow needs your approval, it shows up here." />
+      ) : (
+        items.map((item) => (
+          <ApprovalCard
+            key={item.flow_run_id}
+            item={item}
+            onDecided={(text) => {
+              setNotice(text);
+              void queryClient.invalidateQueries({ queryKey: PENDING_APPROVALS_KEY });
+            }}
+          />
+        ))
+      )}
+    </div>
+  );
+}

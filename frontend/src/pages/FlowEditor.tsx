@@ -1,0 +1,395 @@
+import * as Tabs from "@radix-ui/react-tabs";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
+import { Badge, Button, cx, ErrorBanner, Notice, Spinner } from "../components/ui";
+import { ApiError, errorMessage } from "../lib/api";
+import { can } from "../lib/boot";
+import type { Problem } from "../flows/definition";
+import { EdgeEditor } from "../flows/EdgeEditor";
+import { FlowCanvas } from "../flows/FlowCanvas";
+import { FlowSettingsPanel, type FlowMeta } from "../flows/FlowSettingsPanel";
+import { flowApi, type FlowRecord } from "../flows/flowApi";
+import { allProblems, structureProblems } from "../flows/graphRules";
+import { NODE_WIDTH, GRID } from "../flows/layout";
+import { NodeConfigPanel } from "../flows/NodeConfigPanel";
+import { KeyReveal } from "../flows/nodeForms";
+import { NodePalette } from "../flows/NodePalette";
+import { RunPanel, useFlowRun } from "../flows/RunPanel";
+import { toCanvas, toDefinition, type FlowNode } from "../flows/serialize";
+import { useFlowEditor } from "../flows/useFlowEditor";
+import { useLeaveGuard } from "../flows/useLeaveGuard";
+
+interface CreateState {
+  create?: { flow_name: string; category?: string; description?: string };
+}
+
+const EMPTY_META: FlowMeta = { flow_name: "", description: "", category: "" };
+
+function isEditable(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+}
+
+function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecord; create?: CreateState["create"] }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const flow = useReactFlow();
+  const editor = useFlowEditor();
+  const isNew = !record;
+  const readOnly = !(isNew ? can("Flow Definition", "create") : can("Flow Definition", "write"));
+  const [meta, setMeta] = useState<FlowMeta>(EMPTY_META);
+  const [saved, setSaved] = useState<{ json: string; meta: FlowMeta; version: number; status: string } | null>(null);
+  const [tab, setTab] = useState("edit");
+  const [runId, setRunId] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [revealKey, setRevealKey] = useState<string | null>(null);
+  const [laidOut, setLaidOut] = useState(false);
+  const [ready, setReady] = useState(false);
+  const loaded = useRef(false);
+
+  // load once per flow (the page is keyed by flow id)
+  useEffect(() => {
+    if (loaded.current) return;
+    loaded.current = true;
+    const canvas = toCanvas(record?.definition ?? { id: flowId, nodes: [], edges: [] });
+    editor.load({ nodes: canvas.nodes, edges: canvas.edges, settings: canvas.settings });
+    setLaidOut(canvas.laidOut && canvas.nodes.length > 0);
+    setReady(true); // the canvas mounts with the flow's steps, so it fits them into view
+    const m = record
+      ? { flow_name: record.flow_name ?? "", description: record.description ?? "", category: record.category ?? "" }
+      : { ...EMPTY_META, ...create, description: create?.description ?? "", category: create?.category ?? "" };
+    setMeta(m);
+    if (record) {
+      const json = JSON.stringify(toDefinition(flowId, canvas.nodes, canvas.edges, canvas.settings));
+      // an imported flow laid out here has unsaved positions
+      setSaved({ json: canvas.laidOut ? JSON.stringify(record.definition) : json, meta: m, version: record.version, status: record.status });
+    }
+  }, [editor, flowId, record, create]);
+
+  const { nodes, edges, settings } = editor.view;
+  const definition = useMemo(() => toDefinition(flowId, nodes, edges, settings), [flowId, nodes, edges, settings]);
+  const definitionJson = useMemo(() => JSON.stringify(definition), [definition]);
+  // what the rules look at (positions aside): dragging a step does not re-check the flow
+  const shapeJson = useMemo(() => JSON.stringify({ ...definition, nodes: definition.nodes.map(({ position: _position, ...n }) => n) }), [definition]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const problems = useMemo(() => allProblems(definition, flowId), [shapeJson, flowId]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const blocking = useMemo(() => structureProblems(definition, flowId), [shapeJson, flowId]);
+  const metaChanged = !saved || JSON.stringify(saved.meta) !== JSON.stringify(meta);
+  const dirty = !saved || saved.json !== definitionJson || metaChanged;
+  useLeaveGuard(dirty && (nodes.length > 0 || !isNew));
+
+  const run = useFlowRun(runId);
+  const problemsByNode = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const p of problems) if (p.node_id) map.set(p.node_id, [...(map.get(p.node_id) ?? []), p.message]);
+    return map;
+  }, [problems]);
+  const problemsByEdge = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const p of problems) if (p.edge_id) map.set(p.edge_id, [...(map.get(p.edge_id) ?? []), p.message]);
+    return map;
+  }, [problems]);
+  const entry = definition.entry_node_id;
+  const { select } = editor;
+  const view = useMemo(
+    () => ({ problemsByNode, problemsByEdge, entry, run: runId ? run.data : undefined, selectEdge: (id: string) => select({ edge: id }) }),
+    [problemsByNode, problemsByEdge, entry, runId, run.data, select],
+  );
+
+  const selectedNode = nodes.find((n) => n.selected);
+  const selectedEdge = selectedNode ? undefined : edges.find((e) => e.selected);
+
+  const save = useMutation({
+    mutationFn: (status?: string) =>
+      flowApi.save({
+        flow_id: flowId,
+        definition,
+        flow_name: meta.flow_name.trim() || flowId,
+        description: meta.description,
+        category: meta.category,
+        ...(status ? { status } : isNew ? { status: "Draft" } : {}),
+      }),
+    onSuccess: (answer) => {
+      const canvas = toCanvas(answer.definition);
+      setSaved({
+        json: JSON.stringify(toDefinition(flowId, canvas.nodes, canvas.edges, canvas.settings)),
+        meta: { flow_name: answer.flow_name ?? "", description: answer.description ?? "", category: answer.category ?? "" },
+        version: answer.version,
+        status: answer.status,
+      });
+      setMeta({ flow_name: answer.flow_name ?? "", description: answer.description ?? "", category: answer.category ?? "" });
+      setNotice(`Saved as version ${answer.version}.`);
+      if (answer.webhook_key) setRevealKey(answer.webhook_key);
+      queryClient.setQueryData(["flow", flowId], answer);
+      void queryClient.invalidateQueries({ queryKey: ["flows"] });
+      if (isNew) navigate(`/flows/${encodeURIComponent(flowId)}`, { replace: true, state: null });
+    },
+  });
+  /** The server changed the flow outside a save (a new webhook key): show its new version. */
+  const refreshSaved = useCallback(() => {
+    flowApi.get(flowId).then(
+      (flow) => setSaved((current) => (current ? { ...current, version: flow.version, status: flow.status } : current)),
+      () => undefined,
+    );
+  }, [flowId]);
+  const saveError = save.error instanceof ApiError ? save.error.messages : save.error ? [errorMessage(save.error)] : [];
+
+  const canSave = !readOnly && blocking.length === 0 && !save.isPending && meta.flow_name.trim() !== "";
+  const doSave = useCallback(
+    (status?: string) => {
+      setNotice(null);
+      save.reset();
+      save.mutate(status);
+    },
+    [save],
+  );
+
+  // keyboard: undo / redo / save (not while typing in a field: the field has its own undo)
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || isEditable(event.target)) return;
+      const key = event.key.toLowerCase();
+      if (key === "z" && !event.shiftKey && !readOnly) {
+        event.preventDefault();
+        editor.undo();
+      } else if ((key === "z" && event.shiftKey) || key === "y") {
+        if (readOnly) return;
+        event.preventDefault();
+        editor.redo();
+      } else if (key === "s") {
+        event.preventDefault();
+        if (canSave && dirty) doSave();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [editor, readOnly, canSave, dirty, doSave]);
+
+  useEffect(() => {
+    if (!refusal) return;
+    const timer = setTimeout(() => setRefusal(null), 5000);
+    return () => clearTimeout(timer);
+  }, [refusal]);
+
+  const addInMiddle = (type: string) => {
+    const box = document.querySelector(".react-flow")?.getBoundingClientRect();
+    const center = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
+    // a little apart from the last step added there
+    const offset = (nodes.length % 5) * GRID * 2;
+    const id = editor.addNode(type, { x: Math.round((center.x - NODE_WIDTH / 2 + offset) / GRID) * GRID, y: Math.round((center.y + offset) / GRID) * GRID });
+    setTab("edit");
+    return id;
+  };
+
+  const showProblem = (p: Problem) => {
+    if (p.node_id) editor.select({ node: p.node_id });
+    else if (p.edge_id) editor.select({ edge: p.edge_id });
+    const node = nodes.find((n) => n.id === p.node_id);
+    if (node) void flow.setCenter(node.position.x + NODE_WIDTH / 2, node.position.y + 40, { zoom: flow.getZoom(), duration: 300 });
+  };
+
+  const status = saved?.status ?? "Draft";
+  const dark = typeof document !== "undefined" && document.documentElement.classList.contains("dark");
+  const runBlocked = isNew || !saved
+    ? "Save the flow to run it."
+    : dirty
+      ? "Runs use the saved version: save your changes first."
+      : status === "Archived"
+        ? "Archived flows cannot be run."
+        : !can("Flow Run", "create")
+          ? "Your role may not run flows."
+          : undefined;
+
+  return (
+    <div className="flex h-[calc(100vh-3rem)] min-h-[560px] flex-col gap-3">
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <div className="min-w-0">
+          <div className="flex items-center gap-2">
+            <Link to="/flows" className="text-sm text-indigo-600 hover:underline dark:text-indigo-400">
+              Flows
+            </Link>
+            <span className="text-slate-400">/</span>
+            <h1 className="truncate text-xl font-semibold">{meta.flow_name || flowId}</h1>
+            <Badge>{status}</Badge>
+          </div>
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            <span data-testid="flow-version">{saved ? `Version ${saved.version}` : "Not saved yet"}</span>
+            {dirty && (nodes.length > 0 || !isNew) && (
+              <span className="ml-2 font-medium text-amber-700 dark:text-amber-400" data-testid="unsaved">
+                Unsaved changes
+              </span>
+            )}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Button variant="ghost" onClick={editor.undo} disabled={readOnly || !editor.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
+            Undo
+          </Button>
+          <Button variant="ghost" onClick={editor.redo} disabled={readOnly || !editor.canRedo} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">
+            Redo
+          </Button>
+          <Button variant="secondary" onClick={() => { editor.layout(); setTimeout(() => void flow.fitView({ padding: 0.2, duration: 300 }), 50); }} disabled={readOnly || nodes.length === 0}>
+            Arrange
+          </Button>
+          {!readOnly && !isNew && saved && status !== "Active" && (
+            <Button variant="secondary" onClick={() => doSave("Active")} disabled={!canSave || problems.length > 0} title={problems.length ? "Fix the problems first." : "Save and let triggers start it."}>
+              Activate
+            </Button>
+          )}
+          {!readOnly && !isNew && saved && status === "Active" && (
+            <Button variant="secondary" onClick={() => doSave("Draft")} disabled={!canSave}>
+              Back to draft
+            </Button>
+          )}
+          {!readOnly && !isNew && saved && status !== "Archived" && (
+            <Button variant="secondary" onClick={() => doSave("Archived")} disabled={!canSave}>
+              Archive
+            </Button>
+          )}
+          <Button onClick={() => doSave()} disabled={!canSave || !dirty} title={blocking.length ? "Fix the problems the server would refuse first." : "Save (Ctrl+S)"}>
+            {save.isPending ? "Saving…" : "Save"}
+          </Button>
+        </div>
+      </header>
+      {saveError.length > 0 && (
+        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950/50 dark:text-red-200">
+          <p className="font-semibold">The flow was not saved</p>
+          <ul className="list-disc pl-5">
+            {saveError.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {notice && !dirty && <Notice message={notice} />}
+      {laidOut && <p className="text-xs text-slate-500">The steps of this flow had no positions: they were arranged automatically. Save to keep them.</p>}
+      {readOnly && <p className="text-xs text-slate-500">You can look at this flow but not change it.</p>}
+
+      <div className="flex min-h-0 flex-1 gap-3">
+        <aside className="w-52 shrink-0 overflow-y-auto">
+          <NodePalette onAdd={(type) => addInMiddle(type)} disabled={readOnly} />
+        </aside>
+        <div className="relative min-w-0 flex-1 overflow-hidden rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900" data-testid="flow-canvas">
+          {refusal && (
+            <p role="status" className="absolute left-1/2 top-2 z-10 -translate-x-1/2 rounded-md bg-slate-900 px-3 py-1.5 text-sm text-white shadow dark:bg-slate-100 dark:text-slate-900" data-testid="connection-refused">
+              {refusal}
+            </p>
+          )}
+          {nodes.length === 0 && (
+            <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center p-6 text-center text-sm text-slate-500">
+              <p>
+                Drag a trigger from the left onto the canvas to start,
+                <br />
+                then add steps and connect their outputs (bottom) to the next step's input (top).
+              </p>
+            </div>
+          )}
+          {ready && <FlowCanvas editor={editor} view={view} readOnly={readOnly} dark={dark} onRefused={setRefusal} onAdded={() => setTab("edit")} />}
+        </div>
+        <aside className="w-80 shrink-0 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+          <Tabs.Root value={tab} onValueChange={setTab}>
+            <Tabs.List aria-label="Side panel" className="mb-3 flex gap-1 border-b border-slate-200 dark:border-slate-800">
+              {[
+                ["edit", selectedNode ? "Step" : selectedEdge ? "Connection" : "Flow"],
+                ["run", "Run"],
+              ].map(([value, label]) => (
+                <Tabs.Trigger
+                  key={value}
+                  value={value!}
+                  className={cx("-mb-px border-b-2 px-3 py-1.5 text-sm", "data-[state=active]:border-indigo-600 data-[state=active]:font-medium data-[state=inactive]:border-transparent")}
+                >
+                  {label}
+                </Tabs.Trigger>
+              ))}
+            </Tabs.List>
+            <Tabs.Content value="edit">
+              {selectedNode ? (
+                <NodeConfigPanel
+                  key={selectedNode.id}
+                  node={selectedNode as FlowNode}
+                  nodes={nodes}
+                  outgoing={edges.filter((e) => e.source === selectedNode.id)}
+                  onConnect={(target, handle) => editor.connect({ source: selectedNode.id, target, sourceHandle: handle, targetHandle: null })}
+                  onSelectEdge={(id) => editor.select({ edge: id })}
+                  flow={{ flowId, version: saved?.version, status: saved?.status, onKeyReset: refreshSaved }}
+                  isEntry={entry === selectedNode.id}
+                  problems={problems.filter((p) => p.node_id === selectedNode.id)}
+                  readOnly={readOnly}
+                  onChange={(change, field) => editor.updateNode(selectedNode.id, change, `node:${selectedNode.id}:${field}`)}
+                  onMakeEntry={() => editor.updateSettings({ entry: selectedNode.id }, "entry")}
+                  onDelete={() => editor.remove([selectedNode.id], [])}
+                />
+              ) : selectedEdge ? (
+                <EdgeEditor
+                  key={selectedEdge.id}
+                  edge={selectedEdge}
+                  source={nodes.find((n) => n.id === selectedEdge.source)}
+                  target={nodes.find((n) => n.id === selectedEdge.target)}
+                  problems={problems.filter((p) => p.edge_id === selectedEdge.id)}
+                  readOnly={readOnly}
+                  onChange={(patch, field, handle) =>
+                    editor.updateEdge(
+                      selectedEdge.id,
+                      (e) => ({ ...e, ...(handle !== undefined ? { sourceHandle: handle } : {}), data: { ...(e.data ?? { kind: "always" }), ...patch } }),
+                      `edge:${selectedEdge.id}:${field}`,
+                    )
+                  }
+                  onDelete={() => editor.remove([], [selectedEdge.id])}
+                />
+              ) : (
+                <FlowSettingsPanel
+                  meta={meta}
+                  onMeta={(patch) => setMeta((m) => ({ ...m, ...patch }))}
+                  settings={settings}
+                  onSettings={(patch, field) => editor.updateSettings(patch, `settings:${field}`)}
+                  problems={problems}
+                  onShowProblem={showProblem}
+                  readOnly={readOnly}
+                />
+              )}
+            </Tabs.Content>
+            <Tabs.Content value="run">
+              <RunPanel flowId={flowId} canRun={!runBlocked} blockedReason={runBlocked} runId={runId} onWatch={setRunId} selectedNode={selectedNode as FlowNode | undefined} />
+            </Tabs.Content>
+          </Tabs.Root>
+        </aside>
+      </div>
+      {revealKey && <KeyReveal flowKey={revealKey} onClose={() => setRevealKey(null)} />}
+    </div>
+  );
+}
+
+/** /flows/:flowId: the canvas of one flow (a new one when the flows list sent the user here to create it). */
+export default function FlowEditor() {
+  const { flowId = "" } = useParams();
+  const location = useLocation();
+  const create = (location.state as CreateState | null)?.create;
+  const query = useQuery({
+    queryKey: ["flow", flowId],
+    queryFn: () => flowApi.get(flowId),
+    enabled: !create,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  if (!create && query.isLoading) return <Spinner label="Loading the flow…" />;
+  if (!create && (query.error || !query.data)) {
+    const missing = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <div className="max-w-xl space-y-3">
+        <ErrorBanner title={missing ? "This flow does not exist" : "The flow could not be opened"} message={errorMessage(query.error)} />
+        <Link to="/flows" className="text-sm text-indigo-600 hover:underline dark:text-indigo-400">
+          All flows
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <ReactFlowProvider key={flowId}>
+      <Editor flowId={flowId} record={create ? undefined : query.data} create={create} />
+    </ReactFlowProvider>
+  );
+}

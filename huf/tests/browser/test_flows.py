@@ -1,0 +1,224 @@
+"""The flow canvas at /huf/flows in a real headless Chromium, against the real server and worker.
+
+Runs `flows.e2e.mjs`: a Huf Manager builds webhook trigger -> tool.call -> human.approval -> end by drag and
+drop, saves and activates it, runs it and watches it wait; an approver (a plain Huf User) approves it
+from the inbox; the run finishes; the webhook key shown once starts a run; the list exports,
+duplicates and deletes; an invalid import shows its problems per step and connection. Screenshots
+go to $HUF_E2E_OUTPUT/flows (default: <tmp>/huf-e2e/flows).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import frappe
+
+from huf.huf.factories import make_user
+from huf.tests.support.browser import browser_missing, run_script
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.flows import delete_flow
+from huf.tests.support.web import serve_site
+
+SCRIPT = Path(__file__).with_name("flows.e2e.mjs")
+OUTPUT_DIR = os.path.join(
+	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "flows"
+)
+PASSWORD = "E2E-Flows-Pass-7"
+BUILDER = "e2e-flow-builder@example.com"
+APPROVER = "e2e-flow-approver@example.com"
+TOOL = "e2e_flow_todo_create"
+TODO_TEXT = "flow-e2e refund"
+
+
+def remove_records(flow_ids: list[str]) -> None:
+	"""Everything the browser created (flows, runs, ToDos), the tool and the users; committed."""
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	for flow_id in flow_ids:
+		for name in frappe.get_all(
+			"Flow Definition", filters={"name": ("like", f"{flow_id}%")}, pluck="name"
+		):
+			delete_flow(name)
+	frappe.db.delete("ToDo", {"description": ("like", f"{TODO_TEXT}%")})
+	if frappe.db.exists("Agent Tool Function", TOOL):
+		frappe.delete_doc("Agent Tool Function", TOOL, force=True, ignore_permissions=True)
+	for user in (BUILDER, APPROVER):
+		if frappe.db.exists("User", user):
+			frappe.delete_doc("User", user, force=True, ignore_permissions=True)
+	frappe.db.commit()
+
+
+# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
+@unittest.skipIf(
+	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
+	browser_missing() or "",
+)
+class TestFlowCanvasInBrowser(HufTestCase):
+	@classmethod
+	def setUpClass(cls):
+		from frappe.utils.password import update_password
+
+		super().setUpClass()
+		suffix = frappe.generate_hash(length=6)
+		cls.flow_name = f"E2E Refund {suffix}"
+		cls.flow_id = f"e2e-refund-{suffix}"
+		remove_records([cls.flow_id])
+		cls.addClassCleanup(remove_records, [cls.flow_id])
+		make_user(BUILDER, "Huf Manager")
+		make_user(APPROVER, "Huf User")
+		for user in (BUILDER, APPROVER):
+			update_password(user, PASSWORD)
+		frappe.get_doc(
+			{
+				"doctype": "Agent Tool Function",
+				"tool_name": TOOL,
+				"types": "Create Document",
+				"tool_type": "Document Operations",
+				"reference_doctype": "ToDo",
+				"description": "Create a ToDo",
+				"parameters": [
+					{"label": "Description", "fieldname": "description", "type": "string", "required": 1},
+					# real Frappe lets a user who is no System Manager create only ToDos allocated to them
+					{"label": "Allocated To", "fieldname": "allocated_to", "type": "string"},
+				],
+			}
+		).insert(ignore_permissions=True)
+		frappe.db.commit()
+		cls.server, cls.base_url = serve_site()
+		cls.addClassCleanup(cls.server.shutdown)
+
+	def test_build_run_approve_and_import_on_the_canvas(self):
+		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
+		config = {
+			"base_url": self.base_url,
+			"admin": {"user": BUILDER, "password": PASSWORD},
+			"approver": {"user": APPROVER, "password": PASSWORD},
+			"flow_name": self.flow_name,
+			"tool": TOOL,
+			"todo_text": TODO_TEXT,
+		}
+		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
+		self.assertEqual(
+			proc.returncode,
+			0,
+			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
+		)
+		frappe.db.commit()  # a new transaction: read what the web server committed
+		flow_id = result["flow_id"]
+		self.assertEqual(flow_id, self.flow_id)
+
+		# built by drag and drop; the approval's "Approved" output made an approved edge
+		self.assertEqual(result["built"], {"nodes": 4, "edges": 3})
+		self.assertEqual(result["approval_edge_label"], "approved")
+		# a second identical connection is refused, and the canvas says why
+		self.assertEqual(result["refused_message"], "These steps are connected already.")
+		self.assertEqual(result["after_refused"], {"nodes": 4, "edges": 3})
+		# validation as you type: the tool step had a problem until its tool was chosen
+		self.assertEqual((result["tool_problem_before"], result["tool_problem_after"]), (1, 0))
+		# keyboard delete removes the step and its edge; undo and redo
+		self.assertEqual(result["after_delete"], {"nodes": 3, "edges": 2})
+		self.assertEqual(result["after_undo"], {"nodes": 4, "edges": 3})
+		self.assertEqual(result["after_redo"], {"nodes": 3, "edges": 2})
+		self.assertEqual(result["after_second_undo"], {"nodes": 4, "edges": 3})
+		self.assertIn("refunded", result["end_output_kept"])
+
+		# saved as version 1 with a webhook key shown once (and copied), activated as version 2
+		self.assertEqual(result["version_after_save"], "Version 1")
+		self.assertEqual(result["unsaved_after_save"], 0)
+		self.assertEqual(result["clipboard"], result["webhook_key"])
+		self.assertEqual(result["leave_question"], "This flow has unsaved changes. Leave without saving?")
+		self.assertTrue(result["stayed_on_editor"])
+		self.assertEqual(result["back_question"], result["leave_question"])
+		self.assertTrue(result["stayed_after_back"])
+		self.assertEqual(result["version_after_activate"], "Version 2")
+		self.assertFalse(result["key_after_reload"], "the webhook key must not be shown again")
+		self.assertIn("Refunded", result["end_label_after_reload"])
+		flow = frappe.get_doc("Flow Definition", flow_id)
+		# version 3: the new webhook key (below) saved the flow once more
+		self.assertEqual((flow.status, flow.version, flow.owner), ("Active", 3, BUILDER))
+		self.assertEqual(result["new_webhook_key"], flow.get_password("webhook_key"))
+		self.assertEqual(
+			result["webhook_url"],
+			f"{self.base_url}/api/method/huf.ai.flow_api.flow_webhook?flow_id={flow_id}",
+		)
+		definition = flow.get_definition()
+		self.assertEqual(definition["entry_node_id"], "trigger-webhook-1")
+		types = {n["id"]: n["type"] for n in definition["nodes"]}
+		self.assertEqual(
+			types,
+			{
+				"trigger-webhook-1": "trigger.webhook",
+				"tool-call-1": "tool.call",
+				"human-approval-1": "human.approval",
+				"end-1": "end",
+			},
+		)
+		nodes = {n["id"]: n["data"] for n in definition["nodes"]}
+		self.assertEqual(nodes["tool-call-1"]["tool"], TOOL)
+		self.assertEqual(nodes["human-approval-1"]["approvers"], {"users": [APPROVER], "roles": []})
+		approved = [e for e in definition["edges"] if e["source"] == "human-approval-1"]
+		self.assertEqual([(e["target"], e["meta"]) for e in approved], [("end-1", {"outcome": "approved"})])
+
+		# the run waited for the approval, with the tool's step done
+		self.assertEqual(result["run_waiting"], {"tool": "success", "approval": "waiting", "end": "idle"})
+		self.assertIn(TODO_TEXT, result["tool_output"])
+		# the approver (a Huf User) saw it in the inbox with its count and message, and approved it
+		self.assertEqual(result["approvals_count"], "1")
+		self.assertEqual(result["approval_message"], "Refund 120 for SO-1?")
+		self.assertEqual(result["run_done"], {"approval": "success", "end": "success"})
+		self.assertEqual(result["run_result"], "SO-1 refunded")
+		self.assertIn("Fine by me", result["approval_output"])
+		runs = frappe.get_all(
+			"Flow Run",
+			filters={"flow_definition": flow_id},
+			fields=["status", "trigger_type", "user"],
+			order_by="creation asc",
+		)
+		self.assertEqual(runs[0], {"status": "Success", "trigger_type": "Manual", "user": BUILDER})
+		self.assertEqual(
+			frappe.db.get_value("ToDo", {"description": f"{TODO_TEXT} SO-1"}, "allocated_to"), BUILDER
+		)
+
+		# the key shown once starts the flow by webhook; a wrong key is refused
+		self.assertEqual(result["webhook_status"], 200, result["webhook_answer"])
+		webhook_run = result["webhook_answer"]["message"]["flow_run_id"]
+		self.assertEqual(frappe.db.get_value("Flow Run", webhook_run, "trigger_type"), "Webhook")
+		self.assertEqual(result["webhook_wrong_key_status"], 403)
+
+		# a new key (shown once) replaces the old one
+		self.assertNotEqual(result["new_webhook_key"], result["webhook_key"])
+		self.assertEqual((result["old_key_status"], result["new_key_status"]), (403, 200))
+		# export (without the key), duplicate, delete with a confirmation naming the flow
+		self.assertEqual(result["export_nodes"], ["trigger.webhook", "tool.call", "human.approval", "end"])
+		self.assertFalse(result["export_has_key"])
+		self.assertIn(f"Delete the flow {self.flow_name} (copy) ({flow_id}-copy)?", result["delete_dialog"])
+		self.assertFalse(frappe.db.exists("Flow Definition", f"{flow_id}-copy"))
+		self.assertIn("archive it instead", result["delete_with_runs_error"])
+		self.assertIn("has 3 runs", result["delete_with_runs_error"])
+		self.assertTrue(frappe.db.exists("Flow Definition", flow_id))
+		self.assertEqual(result["search_rows"], 1)
+
+		# an invalid import: every problem, under the step or connection it is about; nothing imported
+		problems = result["import_problems"]
+		self.assertEqual(problems["Step magic"], ["Node magic has the unknown type code.python."])
+		self.assertEqual(problems["Connection e1"], ["Edge e1 has the unknown target node ghost."])
+		self.assertEqual(problems["Connection e2"], ["Expression edge e2 needs a condition."])
+		self.assertTrue(result["import_button_disabled"])
+		self.assertFalse(frappe.db.exists("Flow Definition", "e2e-bad-flow"))
+		self.assertIn("This is not valid JSON", result["import_not_json"])
+		# what only the server's expression rules catch is shown too, and nothing is imported
+		self.assertIn(
+			"The condition of node big is not allowed: calling __import__(...) is not allowed",
+			result["server_expression_problem"],
+		)
+		self.assertFalse(frappe.db.exists("Flow Definition", f"{flow_id}-sneaky"))
+		# a valid import without positions is laid out top to bottom
+		self.assertEqual(result["imported_laid_out"], 1)
+		self.assertEqual(result["imported_ys"], sorted(result["imported_ys"]))
+		self.assertTrue(frappe.db.exists("Flow Definition", f"{flow_id}-imported"))
+
+		self.assertEqual(result["console_errors"], [])
