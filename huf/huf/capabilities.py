@@ -1,4 +1,13 @@
-"""Capabilities of Huf Roles and the default roles seeded on install."""
+"""Capabilities of Huf Roles, who holds which, and the default roles seeded on install.
+
+`capabilities_of(user)`: the capabilities of the Huf Roles a user holds, through their Frappe roles or
+an enabled Huf User Role (System Managers and Administrator hold all). `has_capability(user, capability)`
+and `check_capability(capability)` (throws a PermissionError naming the missing capability) are what
+the server checks, in addition to Frappe's DocPerms, never instead of them.
+"""
+
+import frappe
+from frappe import _
 
 # capability -> label; the order is the order of the Select on Huf Role Permission.
 CAPABILITIES: dict[str, str] = {
@@ -83,3 +92,40 @@ DEFAULT_HUF_ROLES: dict[str, dict] = {
 
 # Frappe roles that Huf User Role assignments manage (System Manager is granted, never taken away).
 HUF_FRAPPE_ROLES = ("Huf Manager", "Huf User", "Huf Viewer")
+
+
+def capabilities_of(user: str | None = None) -> list[str]:
+	"""The capabilities `user` (default: the session user) holds, in catalogue order."""
+	user = user or frappe.session.user
+	roles = frappe.get_roles(user)
+	if user == "Administrator" or "System Manager" in roles:
+		return list(CAPABILITIES)
+	huf_roles = set(frappe.get_all("Huf Role", filters={"frappe_role": ["in", roles or [""]]}, pluck="name"))
+	assigned = frappe.db.get_value("Huf User Role", {"user": user, "enabled": 1}, "huf_role")
+	if assigned:
+		huf_roles.add(assigned)
+	if not huf_roles:
+		return []
+	granted = set(
+		frappe.get_all(
+			"Huf Role Permission",
+			filters={"parenttype": "Huf Role", "parent": ["in", list(huf_roles)]},
+			pluck="capability",
+		)
+	)
+	return [c for c in CAPABILITIES if c in granted]
+
+
+def has_capability(user: str | None, capability: str) -> bool:
+	return capability in capabilities_of(user)
+
+
+def check_capability(capability: str, user: str | None = None) -> None:
+	"""Throw a PermissionError that names `capability` unless `user` (default: the session user) holds it."""
+	if not has_capability(user, capability):
+		frappe.throw(
+			_("You need the capability {0} ({1}) for this.").format(
+				frappe.bold(capability), _(CAPABILITIES.get(capability, capability))
+			),
+			frappe.PermissionError,
+		)

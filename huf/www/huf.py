@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import frappe
 
-from huf.huf.capabilities import CAPABILITIES
+from huf.huf.capabilities import capabilities_of
 
 no_cache = 1
 
@@ -74,7 +74,7 @@ def get_boot() -> dict:
 		"user": user,
 		"full_name": get_fullname(user),
 		"roles": roles,
-		"capabilities": get_capabilities(user, roles),
+		"capabilities": capabilities_of(user),
 		"permissions": {
 			doctype: {ptype: bool(frappe.has_permission(doctype, ptype)) for ptype in PTYPES}
 			for doctype in DASHBOARD_DOCTYPES
@@ -82,26 +82,6 @@ def get_boot() -> dict:
 		"csrf_token": get_csrf_token() or "",
 		"site_name": frappe.local.site,
 	}
-
-
-def get_capabilities(user: str, roles: list[str]) -> list[str]:
-	"""Capabilities of the Huf Roles the user holds (through their Frappe role or a Huf User Role)."""
-	if user == "Administrator" or "System Manager" in roles:
-		return list(CAPABILITIES)
-	huf_roles = set(frappe.get_all("Huf Role", filters={"frappe_role": ["in", roles or [""]]}, pluck="name"))
-	assigned = frappe.db.get_value("Huf User Role", {"user": user, "enabled": 1}, "huf_role")
-	if assigned:
-		huf_roles.add(assigned)
-	if not huf_roles:
-		return []
-	granted = set(
-		frappe.get_all(
-			"Huf Role Permission",
-			filters={"parenttype": "Huf Role", "parent": ["in", list(huf_roles)]},
-			pluck="capability",
-		)
-	)
-	return [c for c in CAPABILITIES if c in granted]
 
 
 def script_json(value: dict) -> str:
