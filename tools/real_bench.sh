@@ -122,6 +122,10 @@ build() {
 	[ -x "$BENCH" ] || { "$PYTHON" -m venv "$ROOT/bench-cli" && "$ROOT/bench-cli/bin/pip" install -q frappe-bench; }
 	# apps/huf is this checkout: Frappe finds the app by its package path, tests see the working tree
 	if [ "$(readlink "$B/apps/huf" 2>/dev/null)" != "$HERE" ]; then rm -rf "$B/apps/huf"; ln -s "$HERE" "$B/apps/huf"; rm -f "$B/.huf-stamp"; fi
+	# the site serves /assets/huf from this checkout too (bench build links it to whichever checkout built it)
+	if [ -d "$B/sites/assets" ] && [ "$(readlink "$B/sites/assets/huf" 2>/dev/null)" != "$HERE/huf/public" ]; then
+		rm -rf "$B/sites/assets/huf"; ln -s "$HERE/huf/public" "$B/sites/assets/huf"
+	fi
 	local huf_stamp; huf_stamp=$(stamp_of "$HERE/pyproject.toml")
 	if [ "$(cat "$B/.huf-stamp" 2>/dev/null)" != "$huf_stamp" ]; then
 		# Frappe and Huf resolved together, so Huf's requirements take versions inside Frappe's pins
