@@ -38,16 +38,40 @@ permission_query_conditions = {
 	"Knowledge Input": "huf.ai.knowledge.access.input_query_conditions",
 	# Flow Runs: their user, pending approvers (document only), Huf Managers (huf/huf/flow_access.py).
 	"Flow Run": "huf.huf.flow_access.flow_run_query_conditions",
+	# Prompt templates: someone else's Private prompt is hidden (huf/huf/prompt_versions.py).
+	"Agent Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
+	"Agent Summary Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
 }
 
+# Capabilities (huf/huf/capability_access.py, DOCTYPE_CAPABILITIES): create/write/delete of these DocTypes
+# need the capability the catalogue names, in addition to the DocPerms and the row-level checks.
+_CAPABILITY = "huf.huf.capability_access.has_permission"
 has_permission = {
-	"Agent": "huf.huf.record_access.agent_has_permission",
-	"Agent Conversation": "huf.huf.record_access.conversation_has_permission",
-	"Agent Message": "huf.huf.record_access.message_has_permission",
+	"Agent": ["huf.huf.record_access.agent_has_permission", _CAPABILITY],
+	"Agent Conversation": ["huf.huf.record_access.conversation_has_permission", _CAPABILITY],
+	"Agent Message": ["huf.huf.record_access.message_has_permission", _CAPABILITY],
 	"Agent Run": "huf.huf.record_access.run_has_permission",
-	"Knowledge Source": "huf.ai.knowledge.access.source_has_permission",
-	"Knowledge Input": "huf.ai.knowledge.access.input_has_permission",
-	"Flow Run": "huf.huf.flow_access.flow_run_has_permission",
+	"Knowledge Source": ["huf.ai.knowledge.access.source_has_permission", _CAPABILITY],
+	"Knowledge Input": ["huf.ai.knowledge.access.input_has_permission", _CAPABILITY],
+	"Flow Run": ["huf.huf.flow_access.flow_run_has_permission", _CAPABILITY],
+	"Agent Prompt": ["huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY],
+	"Agent Summary Prompt": ["huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY],
+	**dict.fromkeys(
+		(
+			"Agent Tool Function",
+			"Flow Definition",
+			"AI Provider",
+			"AI Model",
+			"MCP Server",
+			"Agent Settings",
+			"Integration Service",
+			"Integration Settings",
+			"Huf Data Table",
+			"Huf Role",
+			"Huf User Role",
+		),
+		_CAPABILITY,
+	),
 }
 
 # Huf's own standard tools; App Provided tools must be registered through this hook.

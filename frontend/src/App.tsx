@@ -21,6 +21,9 @@ const Settings = lazy(() => import("./pages/Settings"));
 const Flows = lazy(() => import("./pages/Flows"));
 const FlowEditor = lazy(() => import("./pages/FlowEditor"));
 const Approvals = lazy(() => import("./pages/Approvals"));
+const Users = lazy(() => import("./pages/Users"));
+const Roles = lazy(() => import("./pages/Roles"));
+const Prompts = lazy(() => import("./pages/Prompts"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 export function App() {
@@ -49,6 +52,10 @@ export function App() {
             <Route path="flows" element={<Flows />} />
             <Route path="flows/:flowId" element={<FlowEditor />} />
             <Route path="approvals" element={<Approvals />} />
+            <Route path="users" element={<Users />} />
+            <Route path="roles" element={<Roles />} />
+            <Route path="prompts/:name?" element={<Prompts key="prompt" kind="prompt" />} />
+            <Route path="summary-prompts/:name?" element={<Prompts key="summary" kind="summary" />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

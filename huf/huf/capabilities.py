@@ -100,8 +100,22 @@ def capabilities_of(user: str | None = None) -> list[str]:
 	roles = frappe.get_roles(user)
 	if user == "Administrator" or "System Manager" in roles:
 		return list(CAPABILITIES)
-	huf_roles = set(frappe.get_all("Huf Role", filters={"frappe_role": ["in", roles or [""]]}, pluck="name"))
 	assigned = frappe.db.get_value("Huf User Role", {"user": user, "enabled": 1}, "huf_role")
+	if assigned:
+		# The assigned Huf Role decides; the Huf-managed Frappe role it grants adds nothing of its own.
+		roles = [role for role in roles if role not in HUF_FRAPPE_ROLES]
+	# Through a Frappe role: the default Huf Roles, and custom ones mapped to a Frappe role of their own
+	# (a custom role that reuses Huf's or System Manager's Frappe role applies only where it is assigned).
+	shared = (*HUF_FRAPPE_ROLES, "System Manager")
+	huf_roles = {
+		row.name
+		for row in frappe.get_all(
+			"Huf Role",
+			filters={"frappe_role": ["in", roles or [""]]},
+			fields=["name", "frappe_role", "is_system_role"],
+		)
+		if row.is_system_role or row.frappe_role not in shared
+	}
 	if assigned:
 		huf_roles.add(assigned)
 	if not huf_roles:

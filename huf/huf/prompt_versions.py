@@ -14,6 +14,32 @@ from frappe.utils import cint
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
+def sees_private_prompts(user: str) -> bool:
+	return user == "Administrator" or "System Manager" in frappe.get_roles(user)
+
+
+def prompt_is_visible(row, user: str | None = None) -> bool:
+	"""Private prompts are visible to their owner and System Managers only."""
+	user = user or frappe.session.user
+	return row.get("visibility") != "Private" or row.get("owner") == user or sees_private_prompts(user)
+
+
+def prompt_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
+	"""List condition for Agent Prompt / Agent Summary Prompt: no one else's Private prompts."""
+	user = user or frappe.session.user
+	if sees_private_prompts(user):
+		return ""
+	table = f"`tab{doctype or 'Agent Prompt'}`"
+	return f"({table}.`visibility` != 'Private' or {table}.`owner` = {frappe.db.escape(user)})"
+
+
+def prompt_has_permission(
+	doc, ptype: str | None = None, user: str | None = None, debug: bool = False
+) -> bool:
+	"""Document check for Agent Prompt / Agent Summary Prompt: someone else's Private prompt is refused."""
+	return prompt_is_visible(doc, user)
+
+
 def slugify(text: str) -> str:
 	return re.sub(r"[^a-z0-9]+", "-", (text or "").lower()).strip("-")[:120]
 
@@ -64,6 +90,12 @@ class VersionedPrompt(Document):
 		before = self.get_doc_before_save()
 		if before and before.lineage != self.lineage:
 			frappe.throw(_("The lineage of a prompt version cannot be changed."))
+		if before and before.prompt_body != self.prompt_body:
+			frappe.throw(
+				_(
+					"Versions are immutable: the body of version {0} cannot be changed. Create a new version."
+				).format(frappe.bold(before.version))
+			)
 		if not self.is_latest and not frappe.db.exists(
 			self.doctype, {"lineage": self.lineage, "is_latest": 1, "name": ("!=", self.name or "")}
 		):
@@ -95,19 +127,29 @@ class VersionedPrompt(Document):
 			frappe.db.set_value(self.doctype, newest[0], "is_latest", 1, update_modified=False)
 
 	@frappe.whitelist(methods=["POST"])
-	def create_new_version(self, prompt_body: str | None = None) -> str:
+	def create_new_version(
+		self, prompt_body: str | None = None, title: str | None = None, description: str | None = None
+	) -> str:
 		"""Save a copy of this prompt as the next version of its lineage; returns the new name."""
 		self.check_permission("write")
 		new = frappe.copy_doc(self)
 		new.previous_version = self.name
-		if prompt_body is not None:
-			new.prompt_body = prompt_body
+		for fieldname, value in (
+			("prompt_body", prompt_body),
+			("title", title),
+			("description", description),
+		):
+			if value is not None:
+				new.set(fieldname, value)
 		new.insert()
 		return new.name
 
 
-def template_body(doctype: str, name: str, locked: bool | int, version_at_attach: int | None) -> str | None:
-	"""The body of template `name`: the attached version when `locked`, else its lineage's latest active one.
+def resolve_template(
+	doctype: str, name: str, locked: bool | int, version_at_attach: int | None
+) -> dict | None:
+	"""The version of template `name` an agent runs with ({name, prompt_body}): the attached version when
+	`locked`, else its lineage's latest active one.
 
 	None when the template is missing, or unlocked and inactive with no active latest version.
 	"""
@@ -120,15 +162,27 @@ def template_body(doctype: str, name: str, locked: bool | int, version_at_attach
 		version = cint(version_at_attach)
 		if version and version != cint(linked.version) and linked.lineage:
 			pinned = frappe.db.get_value(
-				doctype, {"lineage": linked.lineage, "version": version}, "prompt_body"
+				doctype,
+				{"lineage": linked.lineage, "version": version},
+				["name", "prompt_body"],
+				as_dict=True,
 			)
-			if pinned is not None:
+			if pinned:
 				return pinned
-		return linked.prompt_body
+		return linked
 	if linked.lineage:
 		latest = frappe.db.get_value(
-			doctype, {"lineage": linked.lineage, "is_latest": 1, "is_active": 1}, "prompt_body"
+			doctype,
+			{"lineage": linked.lineage, "is_latest": 1, "is_active": 1},
+			["name", "prompt_body"],
+			as_dict=True,
 		)
-		if latest is not None:
+		if latest:
 			return latest
-	return linked.prompt_body if cint(linked.is_active) else None
+	return linked if cint(linked.is_active) else None
+
+
+def template_body(doctype: str, name: str, locked: bool | int, version_at_attach: int | None) -> str | None:
+	"""The body of the version of template `name` an agent runs with (see resolve_template)."""
+	resolved = resolve_template(doctype, name, locked, version_at_attach)
+	return resolved.prompt_body if resolved else None

@@ -3,16 +3,16 @@ and only the agents open to them. Wired in hooks.py (permission_query_conditions
 
 import frappe
 
-# Roles that see every agent, conversation, message and run (their DocPerms still apply).
-PRIVILEGED_ROLES = frozenset(("System Manager", "Huf Manager"))
+from huf.huf.capabilities import has_capability
 
 
-def is_privileged(user: str | None = None) -> bool:
-	"""Whether `user` may see every record of Huf's per-user DocTypes."""
+def is_privileged(user: str | None = None, capability: str = "chat.view_all") -> bool:
+	"""Whether `user` may see every record of Huf's per-user DocTypes: they hold `capability`
+	(chat.view_all; agent.view_all for agents), by default System Managers and Huf Managers."""
 	user = user or frappe.session.user
 	if user == "Administrator":
 		return True
-	return not PRIVILEGED_ROLES.isdisjoint(frappe.get_roles(user))
+	return has_capability(user, capability)
 
 
 def _own_conversations_subquery(user: str) -> str:
@@ -101,7 +101,7 @@ def run_has_permission(doc, ptype: str | None = None, user: str | None = None, d
 def agent_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
 	"""List condition for Agent: open agents (no allowed users or roles) or those listing the user."""
 	user = user or frappe.session.user
-	if is_privileged(user):
+	if is_privileged(user, "agent.view_all"):
 		return ""
 	return agent_open_condition(user)
 
@@ -127,7 +127,7 @@ def agent_has_permission(doc, ptype: str | None = None, user: str | None = None,
 def is_agent_open_to(agent, user: str | None = None) -> bool:
 	"""Whether `user` may use `agent` (a document or name) under its Allowed Users / Allowed Roles."""
 	user = user or frappe.session.user
-	if is_privileged(user):
+	if is_privileged(user, "agent.view_all"):
 		return True
 	if isinstance(agent, str):
 		agent = frappe.get_doc("Agent", agent)

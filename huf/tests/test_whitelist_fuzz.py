@@ -105,6 +105,7 @@ class TestWhitelistFuzz(RuntimeTestCase):
 		super().setUpClass()
 		cls.import_errors = import_app_modules()
 		cls.records: dict[str, str] = {}
+		cls.started = frappe.utils.now()
 		cls.addClassCleanup(cls.remove_records)
 		cls.keep_singles()
 		update_password(USER, PASSWORD)
@@ -206,7 +207,9 @@ class TestWhitelistFuzz(RuntimeTestCase):
 		for doctype, field in (
 			("Knowledge Source", "source_name"),
 			("Agent Prompt", "title"),
+			("Agent Prompt", "slug"),  # versions made by accepted calls may have other titles
 			("Agent Summary Prompt", "title"),
+			("Agent Summary Prompt", "slug"),
 			("Agent Tool Function", "tool_name"),
 			("MCP Server", "server_name"),
 			("File", "file_name"),
@@ -224,8 +227,9 @@ class TestWhitelistFuzz(RuntimeTestCase):
 		frappe.set_user("Administrator")
 		frappe.db.rollback()
 		cls.remove_leftovers()
-		for doctype in ("Agent Prompt", "Agent Summary Prompt"):  # versions made by accepted calls
-			for name in frappe.get_all(doctype, filters={"title": ("like", f"{RECORD}%")}, pluck="name"):
+		# versions, forks and templates made by accepted calls
+		for doctype in ("Agent Prompt", "Agent Summary Prompt"):
+			for name in frappe.get_all(doctype, filters={"creation": (">=", cls.started)}, pluck="name"):
 				frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
 		if frappe.db.exists("Agent", RECORD):
 			frappe.delete_doc("Agent", RECORD, force=True, ignore_permissions=True)

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { NavLink, Outlet } from "react-router-dom";
 import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
 import { call } from "../lib/api";
-import { can, getBoot } from "../lib/boot";
+import { can, getBoot, hasCapability } from "../lib/boot";
 import { applyTheme, initialTheme, type Theme } from "../lib/theme";
 import { cx } from "./ui";
 
@@ -19,6 +19,7 @@ interface NavItem {
 export const NAV: NavItem[] = [
   { to: "/", label: "Dashboard", visible: () => true },
   { to: "/agents", label: "Agents", visible: () => can("Agent") },
+  { to: "/prompts", label: "Prompts", visible: () => can("Agent Prompt") },
   { to: "/chat", label: "Chat", visible: () => can("Agent Conversation") },
   { to: "/executions", label: "Executions", visible: () => can("Agent Run") },
   { to: "/flows", label: "Flows", visible: () => can("Flow Definition") },
@@ -29,6 +30,8 @@ export const NAV: NavItem[] = [
   { to: "/providers", label: "Providers", visible: () => can("AI Provider") },
   { to: "/models", label: "Models", visible: () => can("AI Model") },
   { to: "/settings", label: "Settings", visible: () => can("Agent Settings") },
+  { to: "/users", label: "Users", visible: () => hasCapability("users.invite") || hasCapability("users.manage") },
+  { to: "/roles", label: "Roles", visible: () => hasCapability("roles.manage") },
 ];
 
 export function Layout() {

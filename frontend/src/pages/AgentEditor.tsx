@@ -8,6 +8,8 @@ import { deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/ap
 import { can } from "../lib/boot";
 import { buildPayload } from "../lib/forms";
 import { useFormErrors } from "../lib/useRecordForm";
+import { KINDS, type KindConfig } from "../prompts/promptApi";
+import { SaveAsTemplate, TemplatePicker } from "../prompts/TemplatePicker";
 import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT } from "./agentFields";
 
 type Row = Record<string, unknown>;
@@ -139,6 +141,20 @@ export default function AgentEditor() {
     onError: (e) => errors.fail(e),
   });
 
+  const dirty = !isNew && Boolean(query.data) && JSON.stringify(buildPayload(doc, AGENT_FIELDS, AGENT_TABLES)) !== JSON.stringify(buildPayload(query.data ?? {}, AGENT_FIELDS, AGENT_TABLES));
+  const reloadAgent = () => {
+    setSaved(false);
+    void queryClient.invalidateQueries({ queryKey: ["doc", "Agent", name] });
+    void queryClient.invalidateQueries({ queryKey: ["prompts"] });
+  };
+  /** The shared template of one kind (Template mode), or saving the agent's own text as one (Local mode). */
+  const templateSection = (config: KindConfig) =>
+    doc[config.agentMode] === "Template" ? (
+      <TemplatePicker config={config} doc={doc} set={set} readOnly={readOnly} agent={isNew ? undefined : name} dirty={dirty} onServerChange={reloadAgent} />
+    ) : (
+      !isNew && !readOnly && can(config.doctype, "create") && <SaveAsTemplate config={config} agent={name ?? ""} dirty={dirty} onServerChange={reloadAgent} />
+    );
+
   if (!isNew && query.isLoading) return <Spinner />;
   if (!isNew && query.error) return <ErrorBanner title="This agent could not be opened" message={errorMessage(query.error)} />;
   if (isNew && readOnly) return <EmptyState title="You can't create agents" description="Ask an administrator for access." />;
@@ -208,6 +224,8 @@ export default function AgentEditor() {
                 />
               </Card>
             )}
+            {t.key === "instructions" && templateSection(KINDS.prompt)}
+            {t.key === "context" && templateSection(KINDS.summary)}
             {t.key === "tools" && (
               <>
                 <TableSection

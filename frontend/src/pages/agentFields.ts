@@ -2,6 +2,8 @@ import type { FieldDef } from "../lib/forms";
 
 const isTemplate = (doc: Record<string, unknown>) => doc.prompt_mode === "Template";
 const isSummaryTemplate = (doc: Record<string, unknown>) => doc.summary_prompt_mode === "Template";
+/** Saved with the agent, edited by the template picker (src/prompts/TemplatePicker.tsx) rather than as a plain field. */
+const byTemplatePicker = () => false;
 
 export const AGENT_TABS: Array<{ key: string; label: string; fields: FieldDef[] }> = [
   {
@@ -29,8 +31,8 @@ export const AGENT_TABS: Array<{ key: string; label: string; fields: FieldDef[] 
     label: "Instructions",
     fields: [
       { fieldname: "prompt_mode", label: "Prompt Mode", type: "select", options: ["Local", "Template"], optionLabels: { Local: "Written here", Template: "Shared template" }, help: "Write instructions here, or use a shared prompt template." },
-      { fieldname: "agent_prompt", label: "Agent Prompt", type: "link", linkTo: "Agent Prompt", showIf: isTemplate },
-      { fieldname: "prompt_version_locked", label: "Keep this template version", type: "check", showIf: isTemplate },
+      { fieldname: "agent_prompt", label: "Agent Prompt", type: "link", linkTo: "Agent Prompt", showIf: byTemplatePicker },
+      { fieldname: "prompt_version_locked", label: "Keep this version", type: "check", showIf: byTemplatePicker },
       { fieldname: "instructions", label: "Instructions", type: "code", showIf: (doc) => !isTemplate(doc), help: "What the agent should do and how it should answer." },
     ],
   },
@@ -57,7 +59,8 @@ export const AGENT_TABS: Array<{ key: string; label: string; fields: FieldDef[] 
       { fieldname: "summary_ratio", label: "Summary Ratio", type: "float", step: 0.05 },
       { fieldname: "summary_model", label: "Summary Model", type: "link", linkTo: "AI Model" },
       { fieldname: "summary_prompt_mode", label: "Summary Prompt Mode", type: "select", options: ["Local", "Template"], optionLabels: { Local: "Written here", Template: "Shared template" } },
-      { fieldname: "summary_prompt_template", label: "Summary Prompt Template", type: "link", linkTo: "Agent Summary Prompt", showIf: isSummaryTemplate },
+      { fieldname: "summary_prompt_template", label: "Summary Prompt Template", type: "link", linkTo: "Agent Summary Prompt", showIf: byTemplatePicker },
+      { fieldname: "summary_prompt_version_locked", label: "Keep this summary version", type: "check", showIf: byTemplatePicker },
       { fieldname: "summary_prompt", label: "Summary Prompt", type: "code", showIf: (doc) => !isSummaryTemplate(doc) },
     ],
   },

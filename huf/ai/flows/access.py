@@ -18,6 +18,8 @@ import frappe
 from frappe import _
 
 from huf.ai.flows.engine import FlowRunError
+from huf.huf.capabilities import check_capability
+from huf.huf.capability_access import capability_for
 from huf.huf.flow_access import WAITING_APPROVAL, is_pending_approver
 
 FLOW = "Flow Definition"
@@ -38,6 +40,9 @@ def load_flow(flow_id: str) -> Any:
 
 def check_flow(flow: Any, ptype: str = "read") -> None:
 	"""Throw unless the session user has `ptype` on `flow` (a document)."""
+	capability = capability_for(FLOW, ptype)
+	if capability:
+		check_capability(capability)
 	if not frappe.has_permission(FLOW, ptype, doc=flow):
 		frappe.throw(_(DENIED[ptype]).format(frappe.bold(flow.name)), frappe.PermissionError)
 
@@ -49,6 +54,7 @@ def check_read_flows() -> None:
 
 
 def check_create_flow() -> None:
+	check_capability("flows.create")
 	if not frappe.has_permission(FLOW, "create"):
 		frappe.throw(_("You are not allowed to create flows."), frappe.PermissionError)
 
@@ -56,6 +62,7 @@ def check_create_flow() -> None:
 def check_can_run(flow: Any) -> None:
 	"""Throw unless the session user may run `flow` by hand (the run then acts as them)."""
 	check_flow(flow, "read")
+	check_capability("flows.use")
 	if not frappe.has_permission(RUN, "create"):
 		frappe.throw(
 			_("Your role may read flow {0} but not run it.").format(frappe.bold(flow.name)),

@@ -1,7 +1,7 @@
 // End-to-end run of the dashboard at /huf in headless Chromium (driven by huf/tests/browser/test_dashboard.py).
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, viewer: {...}, llm_api_base}.
 // Output: <out_dir>/result.json with what was observed; exit code 1 and a message on the first failed step.
-import { check, config, launch, login, result, shot, step, writeResult } from "../support/e2e.mjs";
+import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -183,12 +183,7 @@ try {
   await viewerContext.close();
   result.ok = true;
 } catch (error) {
-  result.ok = false;
-  result.error = String(error?.stack ?? error);
-  if (current && !current.isClosed()) await shot(current, "failure").catch(() => {});
-  console.error(`failed at step "${result.steps[result.steps.length - 1]}": ${error?.message ?? error}`);
+  await fail(error, current);
 } finally {
-  writeResult();
-  await browser.close();
+  await finish(browser);
 }
-process.exit(result.ok ? 0 : 1);

@@ -2,7 +2,7 @@
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, approver: {user, password},
 // flow_name, tool, todo_text}. Output: <out_dir>/result.json with what was observed.
 import { readFileSync } from "node:fs";
-import { check, config, launch, login, result, shot, step, writeResult } from "../support/e2e.mjs";
+import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -349,12 +349,7 @@ try {
   await shot(page, "11-imported");
   result.ok = true;
 } catch (error) {
-  result.ok = false;
-  result.error = String(error?.stack ?? error);
-  if (current && !current.isClosed()) await shot(current, "failure").catch(() => {});
-  console.error(`failed at step "${result.steps[result.steps.length - 1]}": ${error?.message ?? error}`);
+  await fail(error, current);
 } finally {
-  writeResult();
-  await browser.close();
+  await finish(browser);
 }
-process.exit(result.ok ? 0 : 1);

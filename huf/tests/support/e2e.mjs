@@ -51,3 +51,18 @@ export async function login(page, base, user, password) {
   await Promise.all([page.waitForURL(/\/huf\/?$/), page.click("form.form-login button.btn-login")]);
   await page.getByRole("heading", { name: "Dashboard" }).waitFor();
 }
+
+/** Record a failed run: the error, a screenshot of the page in use, the step it failed at. */
+export async function fail(error, page) {
+  result.ok = false;
+  result.error = String(error?.stack ?? error);
+  if (page && !page.isClosed()) await shot(page, "failure").catch(() => {});
+  console.error(`failed at step "${result.steps[result.steps.length - 1]}": ${error?.message ?? error}`);
+}
+
+/** Write result.json, close the browser and exit (1 when the run failed). */
+export async function finish(browser) {
+  writeResult();
+  await browser.close();
+  process.exit(result.ok ? 0 : 1);
+}

@@ -3,7 +3,7 @@ from frappe import _
 from frappe.model.document import Document
 
 from huf.huf.capabilities import CAPABILITIES
-from huf.huf.role_grants import check_can_grant
+from huf.huf.role_grants import check_can_grant, check_can_grant_capabilities, check_can_touch_role
 from huf.huf.validators import throw_if_duplicate_rows
 
 
@@ -14,6 +14,10 @@ class HufRole(Document):
 		for row in self.permissions:
 			row.label = CAPABILITIES.get(row.capability, row.capability)
 		before = self.get_doc_before_save()
+		check_can_touch_role(self.name or self.role_name)
+		# Nobody grants a capability they do not hold (docs/security.md "Capabilities").
+		held_before = set(before.capabilities()) if before else set()
+		check_can_grant_capabilities([c for c in CAPABILITIES if c in set(self.capabilities()) - held_before])
 		if not before or before.frappe_role != self.frappe_role:
 			check_can_grant(self.frappe_role)
 		if before and before.is_system_role and not self.flags.ignore_permissions:
@@ -27,6 +31,7 @@ class HufRole(Document):
 				frappe.get_doc("Huf User Role", name).sync_frappe_role(previous_role=before.frappe_role)
 
 	def on_trash(self) -> None:
+		check_can_touch_role(self.name)
 		if self.is_system_role:
 			frappe.throw(_("{0} is a system role and cannot be deleted.").format(frappe.bold(self.name)))
 

@@ -1,0 +1,116 @@
+// The prompt library in headless Chromium (driven by huf/tests/browser/test_prompts.py): two versions of a
+// template, their side-by-side diff, the template attached to an agent with a locked version, "used by", detach.
+// Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, title, agent}.
+// Output: <out_dir>/result.json with what was observed.
+import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+
+const base = config.base_url;
+Object.assign(result, { console_errors: [] });
+const V1 = "You are a support agent.\nAnswer briefly.\nBe kind.";
+const V2 = "You are a support agent.\nAnswer in detail.\nBe kind.\nSign with Huf.";
+
+/** The agent as the server stores it, read in the page's session. */
+async function storedAgent(page) {
+  return page.evaluate(async (name) => {
+    const response = await fetch(`/api/resource/Agent/${encodeURIComponent(name)}`, { headers: { Accept: "application/json" } });
+    const { data } = await response.json();
+    return { prompt_mode: data.prompt_mode, agent_prompt: data.agent_prompt, prompt_version_locked: data.prompt_version_locked, template_version_at_attach: data.template_version_at_attach };
+  }, config.agent);
+}
+
+const browser = await launch();
+let current = null;
+
+try {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 960 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20000);
+  current = page;
+  page.on("pageerror", (e) => result.console_errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
+
+  step("log in and open Prompts");
+  await login(page, base, config.admin.user, config.admin.password);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Prompts" }).click();
+  await page.getByRole("heading", { name: "Prompts", level: 1 }).waitFor();
+
+  step("create a template (version 1)");
+  await page.getByRole("link", { name: "New template" }).click();
+  await page.getByLabel("Title *", { exact: true }).fill(config.title);
+  await page.getByLabel("Visibility", { exact: true }).selectOption("Public");
+  await page.getByLabel("Prompt *", { exact: true }).fill(V1);
+  await page.getByRole("button", { name: "Create template" }).click();
+  await page.getByText("Template created as version 1.").waitFor();
+  await page.waitForURL(/\/huf\/prompts\/[^/]+$/);
+  result.v1 = decodeURIComponent(page.url().split("/").pop());
+  await page.getByText("Version 1", { exact: true }).waitFor();
+  result.listed = await page.getByRole("list", { name: "Prompts" }).getByText(config.title, { exact: true }).count();
+  await shot(page, "01-created");
+
+  step("save a change as version 2");
+  await page.getByLabel("Prompt *", { exact: true }).fill(V2);
+  await page.getByRole("button", { name: "Save as new version" }).click();
+  await page.getByText("Saved as a new version.").waitFor();
+  await page.getByText("Version 2", { exact: true }).waitFor();
+  result.v2 = decodeURIComponent(page.url().split("/").pop());
+  check(result.v2 !== result.v1, "a new version is a new record");
+
+  step("compare the two versions");
+  await page.getByRole("tab", { name: "Versions (2)" }).click();
+  const diff = page.getByRole("table", { name: "Changes from Version 1 to Version 2" });
+  await diff.waitFor();
+  result.diff_stats = (await page.getByTestId("diff-stats").textContent())?.trim();
+  result.diff_rows = await diff.locator("tbody tr").evaluateAll((rows) =>
+    rows.map((r) => [r.dataset.kind, ...[...r.querySelectorAll("td")].map((td) => td.textContent.replace(/^(removed|added): /, ""))]),
+  );
+  await shot(page, "02-diff");
+
+  step("fork the template");
+  await page.getByRole("button", { name: "Fork", exact: true }).click();
+  await page.getByLabel("Title of the copy").fill(config.fork_title);
+  await page.getByRole("button", { name: "Fork template" }).click();
+  await page.getByText("Forked: this is your own copy, with its own versions.").waitFor();
+  await page.getByRole("heading", { name: config.fork_title }).waitFor();
+  result.fork = decodeURIComponent(page.url().split("/").pop());
+  result.fork_versions_tab = (await page.getByRole("tab", { name: /^Versions/ }).textContent())?.trim();
+
+  step("attach version 1 to the agent, locked");
+  await page.goto(`${base}/huf/agents/${encodeURIComponent(config.agent)}`);
+  await page.getByRole("tab", { name: "Instructions" }).click();
+  await page.getByLabel("Prompt Mode", { exact: true }).selectOption({ label: "Shared template" });
+  const template = page.getByLabel("Template *", { exact: true });
+  await template.locator("option", { hasText: config.title }).waitFor({ state: "attached" });
+  await template.selectOption({ label: config.title });
+  await page.getByText("Version 2 of").waitFor();
+  await page.getByRole("switch", { name: "Keep this version" }).click();
+  await page.getByLabel("Version", { exact: true }).selectOption({ label: "Version 1" });
+  await page.getByText("Version 1 of").waitFor();
+  result.template_text = await page.getByLabel("Template text").textContent();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText("Saved.", { exact: true }).waitFor();
+  result.attached = await storedAgent(page);
+  await shot(page, "03-attached");
+
+  step("the template lists the agent");
+  await page.goto(`${base}/huf/prompts/${encodeURIComponent(result.v2)}`);
+  await page.getByRole("tab", { name: "Used by" }).click();
+  const users = page.getByRole("list", { name: "Agents using this template" });
+  await users.waitFor();
+  result.used_by = (await users.textContent())?.trim();
+  await shot(page, "04-used-by");
+
+  step("detach the agent");
+  await page.goto(`${base}/huf/agents/${encodeURIComponent(config.agent)}`);
+  await page.getByRole("tab", { name: "Instructions" }).click();
+  await page.getByRole("button", { name: "Detach" }).click();
+  const instructions = page.getByRole("textbox", { name: "Instructions", exact: true });
+  await instructions.waitFor();
+  result.instructions_after_detach = await instructions.inputValue();
+  result.mode_after_detach = await page.getByLabel("Prompt Mode", { exact: true }).inputValue();
+  await shot(page, "05-detached");
+  result.ok = true;
+} catch (error) {
+  await fail(error, current);
+} finally {
+  await finish(browser);
+}

@@ -1,0 +1,213 @@
+"""Capabilities on the server: every capability x every default Huf Role x the action it guards, allowed
+or refused; the capability (not the role) decides, and Frappe's DocPerms still apply."""
+
+import frappe
+
+from huf.ai import permissions_api
+from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES, capabilities_of, check_capability
+from huf.huf.capability_access import DOCTYPE_CAPABILITIES
+from huf.huf.factories import make_agent, make_model, make_user
+from huf.tests.support.case import HufTestCase
+
+# capability -> (DocType, ptype) probed on a new document of that DocType.
+DOCUMENT_GUARDS: dict[str, tuple[str, str]] = {
+	"agent.create": ("Agent", "create"),
+	"agent.edit": ("Agent", "write"),
+	"agent.delete": ("Agent", "delete"),
+	"chat.use": ("Agent Conversation", "create"),
+	"knowledge.create": ("Knowledge Source", "create"),
+	"knowledge.manage": ("Knowledge Source", "write"),
+	"tools.create": ("Agent Tool Function", "create"),
+	"tools.manage": ("Agent Tool Function", "delete"),
+	"flows.use": ("Flow Run", "create"),
+	"flows.create": ("Flow Definition", "create"),
+	"flows.manage": ("Flow Definition", "write"),
+	"system.providers.manage": ("AI Provider", "create"),
+	"system.models.manage": ("AI Model", "write"),
+	"system.mcp.manage": ("MCP Server", "create"),
+	"system.settings.manage": ("Agent Settings", "write"),
+	"system.integrations.manage": ("Integration Service", "create"),
+	"data.tables.manage": ("Huf Data Table", "create"),
+	"roles.manage": ("Huf Role", "create"),
+	"users.manage": ("Huf User Role", "create"),
+}
+
+# Guarded by a whitelisted endpoint (probed below) or by what the user may see.
+ENDPOINT_GUARDS = ("users.invite", "users.manage", "roles.manage")
+VISIBILITY_GUARDS = ("agent.view_all", "chat.view_all")
+
+# Capabilities of reading and using: the DocPerms (read) and the agents' allowed users/roles decide.
+NOT_GUARDED_ON_THE_SERVER = {
+	"agent.view",
+	"agent.use",
+	"chat.view_own",
+	"knowledge.use",
+	"tools.use",
+	"data.records.create",
+	"data.records.view_own",
+	"data.records.view_all",
+	"data.records.edit_own",
+	"data.records.edit_all",
+}
+
+# (capability, Huf Role) a default role holds but Frappe's DocPerms still refuse.
+DOCPERMS_REFUSE = {
+	("system.mcp.manage", "Huf Manager"),  # MCP Server: Huf Manager may only read
+	("data.tables.manage", "Huf Manager"),  # Huf Data Table: System Manager only
+	("flows.use", "Huf User"),  # Flow Run: Huf Users may not create runs
+}
+
+
+def frappe_role(huf_role: str) -> str:
+	return DEFAULT_HUF_ROLES[huf_role]["frappe_role"]
+
+
+class CapabilityTestCase(HufTestCase):
+	def setUp(self):
+		suffix = frappe.generate_hash(length=8)
+		self.users = {
+			role: make_user(f"{role.lower().replace(' ', '-')}-{suffix}@huf.test", frappe_role(role))
+			for role in DEFAULT_HUF_ROLES
+		}
+		self.other = make_user(f"other-{suffix}@huf.test", "Huf User")
+
+	def document_allowed(self, capability: str, user: str) -> bool:
+		doctype, ptype = DOCUMENT_GUARDS[capability]
+		meta = frappe.get_meta(doctype)
+		doc = frappe.get_doc(doctype) if meta.issingle else frappe.new_doc(doctype)
+		if doctype in ("Agent Conversation", "Flow Run"):
+			doc.user = user
+		return frappe.has_permission(doctype, ptype, doc=doc, user=user)
+
+	def endpoint_allowed(self, capability: str, role: str, user: str) -> bool:
+		"""Call the endpoint `capability` guards as `user`; a refusal must name the capability."""
+		suffix = frappe.generate_hash(length=6)
+		calls = {
+			"users.invite": lambda: permissions_api.invite_user(f"inv-{suffix}@huf.test", "Inv", role),
+			"users.manage": lambda: permissions_api.set_user_enabled(self.other, 0),
+			"roles.manage": lambda: permissions_api.create_huf_role(
+				f"R {suffix}", "", ["agent.view"], frappe_role(role)
+			),
+		}
+		with self.set_user(user):
+			try:
+				calls[capability]()
+			except frappe.PermissionError as refusal:
+				self.assertIn(capability, str(refusal))
+				return False
+		return True
+
+	def visible_allowed(self, capability: str, user: str) -> bool:
+		"""Whether `user` may read another user's conversation / an agent restricted to another user."""
+		agent = make_agent(f"Private {frappe.generate_hash(length=6)}", agent_user=[{"user": self.other}])
+		if capability == "agent.view_all":
+			return frappe.has_permission("Agent", "read", doc=agent, user=user)
+		with self.set_user(self.other):
+			chat = frappe.get_doc(
+				{"doctype": "Agent Conversation", "agent": agent.name, "title": "t"}
+			).insert()
+		return frappe.has_permission("Agent Conversation", "read", doc=chat, user=user)
+
+
+class TestCapabilityMatrix(CapabilityTestCase):
+	def test_every_capability_is_guarded_or_listed_as_not_guarded(self):
+		guarded = set(DOCUMENT_GUARDS) | set(ENDPOINT_GUARDS) | set(VISIBILITY_GUARDS)
+		self.assertEqual(guarded | NOT_GUARDED_ON_THE_SERVER, set(CAPABILITIES))
+		self.assertFalse(guarded & NOT_GUARDED_ON_THE_SERVER)
+		mapped = {c for spec in DOCTYPE_CAPABILITIES.values() for c in spec.values()}
+		self.assertLessEqual(set(DOCUMENT_GUARDS), mapped)
+
+	def test_every_mapped_doctype_has_the_hook(self):
+		hooks = frappe.get_hooks("has_permission")
+		for doctype in DOCTYPE_CAPABILITIES:
+			with self.subTest(doctype):
+				self.assertIn("huf.huf.capability_access.has_permission", hooks.get(doctype, []))
+
+	def test_document_actions(self):
+		for capability in DOCUMENT_GUARDS:
+			for role, spec in DEFAULT_HUF_ROLES.items():
+				expected = capability in spec["capabilities"] and (capability, role) not in DOCPERMS_REFUSE
+				with self.subTest(capability=capability, role=role):
+					self.assertEqual(self.document_allowed(capability, self.users[role]), expected)
+
+	def test_endpoints(self):
+		for capability in ENDPOINT_GUARDS:
+			for role, spec in DEFAULT_HUF_ROLES.items():
+				with self.subTest(capability=capability, role=role):
+					allowed = self.endpoint_allowed(capability, role, self.users[role])
+					self.assertEqual(allowed, capability in spec["capabilities"])
+
+	def test_seeing_everything(self):
+		for capability in VISIBILITY_GUARDS:
+			for role, spec in DEFAULT_HUF_ROLES.items():
+				with self.subTest(capability=capability, role=role):
+					allowed = self.visible_allowed(capability, self.users[role])
+					self.assertEqual(allowed, capability in spec["capabilities"])
+
+
+class TestTheCapabilityDecides(CapabilityTestCase):
+	def drop_from_manager(self, capability: str) -> None:
+		role = frappe.get_doc("Huf Role", "Huf Manager")
+		role.set("permissions", [row for row in role.permissions if row.capability != capability])
+		role.save()
+
+	def test_a_manager_without_the_capability_is_refused_what_docperms_allow(self):
+		manager = self.users["Huf Manager"]
+		held = [
+			c
+			for c in DOCUMENT_GUARDS
+			if c in DEFAULT_HUF_ROLES["Huf Manager"]["capabilities"]
+			and (c, "Huf Manager") not in DOCPERMS_REFUSE
+		]
+		self.assertGreaterEqual(len(held), 10)
+		for capability in held:
+			with self.subTest(capability):
+				self.assertTrue(self.document_allowed(capability, manager))
+				self.drop_from_manager(capability)
+				self.assertFalse(self.document_allowed(capability, manager))
+
+	def test_a_manager_without_agent_create_cannot_insert_an_agent(self):
+		self.drop_from_manager("agent.create")
+		agent = {
+			"doctype": "Agent",
+			"agent_name": f"Refused {frappe.generate_hash(length=6)}",
+			"provider": "Test Provider",
+			"model": make_model(),
+			"instructions": "Be brief.",
+		}
+		with self.set_user(self.users["Huf Manager"]), self.assertRaises(frappe.PermissionError):
+			frappe.get_doc(agent).insert()
+		self.assertFalse(frappe.db.exists("Agent", agent["agent_name"]))
+		self.assertIn("agent.create", self.refusal("agent.create", self.users["Huf Manager"]))
+
+	def test_seeing_everything_follows_the_capability(self):
+		manager = self.users["Huf Manager"]
+		self.drop_from_manager("chat.view_all")
+		self.drop_from_manager("agent.view_all")
+		for capability in VISIBILITY_GUARDS:
+			with self.subTest(capability):
+				self.assertFalse(self.visible_allowed(capability, manager))
+
+	def test_docperms_still_apply_to_a_role_holding_the_capability(self):
+		holder = make_user(f"holder-{frappe.generate_hash(length=6)}@huf.test")
+		permissions_api.create_huf_role(
+			"Provider Keeper", "", ["agent.view", "system.providers.manage"], "Huf User"
+		)
+		permissions_api.update_user_role(holder, "Provider Keeper")
+		self.assertIn("system.providers.manage", capabilities_of(holder))
+		self.assertFalse(self.document_allowed("system.providers.manage", holder))
+
+	def test_flow_endpoints_name_the_missing_capability(self):
+		from huf.ai.flows import access
+
+		self.drop_from_manager("flows.create")
+		with (
+			self.set_user(self.users["Huf Manager"]),
+			self.assertRaisesRegex(frappe.PermissionError, "flows.create"),
+		):
+			access.check_create_flow()
+
+	def refusal(self, capability: str, user: str) -> str:
+		with self.set_user(user), self.assertRaises(frappe.PermissionError) as caught:
+			check_capability(capability)
+		return str(caught.exception)
