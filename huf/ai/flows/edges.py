@@ -5,8 +5,9 @@ that matches wins: `always`; `on_success` / `on_failure` by the node's result; `
 condition is true on the flow context. Routing the node chose itself (`next_node_id`: loops,
 router.llm, the orchestrator) comes first.
 
-human.approval: the edge whose `meta.outcome` equals the decision; an approval without one falls back
-to the success path; a rejection without a `meta.outcome: rejected` edge fails the run.
+Outcome nodes (human.approval): the edge whose `meta.outcome` equals the decision; an approval without
+one falls back to the success path; a rejection without a `meta.outcome: rejected` edge fails the run.
+Which node types route themselves or by outcome is each node module's `ROUTING`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from frappe import _
 
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import FlowGraph, edge_outcome
-from huf.ai.flows.nodes.base import FAILURE, SUCCESS, NodeResult
+from huf.ai.flows.nodes import routing_of
+from huf.ai.flows.nodes.base import FAILURE, OUTCOME, SELF, SUCCESS, NodeResult
 from huf.huf.flow_schema import edge_condition, edge_type
 
 
@@ -34,16 +36,17 @@ def next_node(graph: FlowGraph, node: dict, result: NodeResult, context: dict) -
 			)
 		return result.next_node_id
 	edges = graph.edges_from(node["id"])
-	if node.get("type") == "human.approval" and result.outcome:
+	routing = routing_of(node.get("type"))
+	if routing == OUTCOME and result.outcome:
 		decided = [edge for edge in edges if edge_outcome(edge) == result.outcome]
 		if decided:
 			return decided[0].get("target")
 		if result.outcome == "rejected":
 			raise RoutingError(_("The approval of node {0} was rejected.").format(node["id"]))
-	if node.get("type") == "human.approval":
-		# an outcome edge is followed only for its decision: never after a failed approval node
+	if routing == OUTCOME:
+		# an outcome edge is followed only for its decision: never after a failed node
 		edges = [edge for edge in edges if edge_outcome(edge) is None]
-	if node.get("type") in ("loop", "router.llm"):
+	if routing == SELF:
 		# A loop routes itself to its body or done node, a router to the candidate its model chose;
 		# of their edges only on_failure ones are followed.
 		edges = [edge for edge in edges if edge_type(edge) == "on_failure"]

@@ -1,4 +1,8 @@
-"""One executor per node type; `executor_for(type)` finds it.
+"""One executor per node type; `executor_for(type)` finds it, `routing_of(type)` how its run goes on.
+
+A node module may declare `ROUTING = {"type": "self" | "outcome"}`: "self" nodes choose their next node
+(`next_node_id`) and only their on_failure edges are followed otherwise; "outcome" nodes route by the
+edge whose `meta.outcome` matches their result's outcome. Every other node routes by its edges.
 
 | module | node types |
 | --- | --- |
@@ -17,7 +21,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from huf.ai.flows.nodes.base import NodeCall, NodeResult
+from huf.ai.flows.nodes.base import EDGES, NodeCall, NodeResult
 
 MODULES = {
 	"trigger.webhook": "logic",
@@ -40,3 +44,13 @@ def executor_for(node_type: str) -> Callable[[NodeCall], NodeResult] | None:
 	if not module:
 		return None
 	return importlib.import_module(f"huf.ai.flows.nodes.{module}").EXECUTORS[node_type]
+
+
+def routing_of(node_type: str | None) -> str:
+	"""How a node of `node_type` picks its next node: EDGES, SELF or OUTCOME (the module's ROUTING)."""
+	module = MODULES.get(node_type or "")
+	if not module:
+		return EDGES
+	return getattr(importlib.import_module(f"huf.ai.flows.nodes.{module}"), "ROUTING", {}).get(
+		node_type, EDGES
+	)

@@ -22,7 +22,7 @@ from frappe.utils import add_to_date, now_datetime
 
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import edge_outcome
-from huf.ai.flows.nodes.base import FAILURE, WAITING, NodeCall, NodeResult
+from huf.ai.flows.nodes.base import FAILURE, OUTCOME, WAITING, NodeCall, NodeResult
 
 APPROVED, REJECTED, TIMEOUT = "approved", "rejected", "timeout"
 DECISIONS = (APPROVED, REJECTED)
@@ -157,3 +157,4 @@ def notify(call: NodeCall, approvers: dict, message: str, timeout_at: str | None
 
 
 EXECUTORS = {"human.approval": approval}
+ROUTING = {"human.approval": OUTCOME}

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SUCCESS, FAILURE, WAITING = "success", "failure", "waiting"
+# How a node type picks the next node (a node module's ROUTING; see huf/ai/flows/nodes/__init__.py).
+EDGES, SELF, OUTCOME = "edges", "self", "outcome"
 
 
 @dataclass

@@ -14,7 +14,7 @@ from frappe import _
 
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import config_value
-from huf.ai.flows.nodes.base import NodeCall, NodeResult
+from huf.ai.flows.nodes.base import SELF, NodeCall, NodeResult
 from huf.huf.flow_schema import edge_type
 
 MAX_ITEMS = 1_000
@@ -109,3 +109,4 @@ def edge_handle(edge: dict) -> str | None:
 
 
 EXECUTORS = {"loop": loop}
+ROUTING = {"loop": SELF}

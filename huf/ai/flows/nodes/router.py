@@ -13,7 +13,7 @@ from frappe import _
 
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.nodes.agent import as_text, default_input
-from huf.ai.flows.nodes.base import FAILURE, NodeCall, NodeResult
+from huf.ai.flows.nodes.base import FAILURE, SELF, NodeCall, NodeResult
 from huf.ai.flows.orchestrator import (
 	FlowAgentError,
 	candidates_of,
@@ -61,3 +61,4 @@ def instructions(call: NodeCall) -> str:
 
 
 EXECUTORS = {"router.llm": route}
+ROUTING = {"router.llm": SELF}
