@@ -2,14 +2,13 @@
 it and through /api/resource on Huf Role, Huf Role Permission, Huf User Role and User."""
 
 import frappe
-import httpx
 
 from huf.ai import permissions_api as api
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES, capabilities_of
 from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.runs import delete_users
-from huf.tests.support.web import api_token, serve_site
+from huf.tests.support.web import api_clients
 
 # A custom Huf Role that manages users and roles but holds no system.* capability but MCP.
 PEOPLE_CAPABILITIES = [*DEFAULT_HUF_ROLES["Huf Manager"]["capabilities"], "users.manage", "roles.manage"]
@@ -252,14 +251,8 @@ class TestEscalationOverREST(HufTestCase):
 		cls.member = make_user(unique_email("rest-member"), "Huf User")
 		frappe.db.commit()
 		cls.addClassCleanup(delete_users, [cls.manager, cls.member])
-		cls.server, base = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
-		cls.clients = {
-			user: httpx.Client(base_url=base, timeout=60, headers={"Authorization": api_token(user)})
-			for user in (cls.manager, cls.member)
-		}
-		for client in cls.clients.values():
-			cls.addClassCleanup(client.close)
+		users = (cls.manager, cls.member)
+		cls.clients = dict(zip(users, api_clients(cls, *users), strict=True))
 
 	def assert_no_escalation(self, user: str) -> None:
 		frappe.db.rollback()

@@ -2,11 +2,8 @@
 
 import time
 
-import frappe
-import httpx
-
 from huf.tests.support.runs import RuntimeTestCase, cleanup_runtime_records
-from huf.tests.support.web import serve_site
+from huf.tests.support.web import api_clients
 
 PROVIDER = "Runtime HTTP LLM"
 AGENT = "Runtime HTTP Agent"
@@ -21,19 +18,7 @@ class TestRunAgentOverHTTP(RuntimeTestCase):
 	def setUpClass(cls):
 		super().setUpClass()
 		cls.addClassCleanup(cleanup_runtime_records, PROVIDER)
-		from frappe.core.doctype.user.user import generate_keys
-
-		secret = generate_keys(ADMIN)["api_secret"]
-		key = frappe.db.get_value("User", ADMIN, "api_key")
-		frappe.db.commit()
-		cls.server, base = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
-		cls.admin = httpx.Client(
-			base_url=base, headers={"Authorization": f"token {key}:{secret}"}, timeout=60
-		)
-		cls.guest = httpx.Client(base_url=base, timeout=60)
-		cls.addClassCleanup(cls.admin.close)
-		cls.addClassCleanup(cls.guest.close)
+		cls.admin, cls.guest = api_clients(cls, ADMIN, None)
 
 	def test_create_everything_over_rest_then_run(self):
 		api = self.admin

@@ -1,12 +1,11 @@
 """The whitelisted HTTP-tool and media endpoints over real HTTP: they return data and refuse guests."""
 
 import frappe
-import httpx
 
 from huf.ai.http.tests.test_safe_http import EchoServer
 from huf.tests.support.config import set_site_config
 from huf.tests.support.runs import RuntimeTestCase, make_runtime_agent
-from huf.tests.support.web import serve_site
+from huf.tests.support.web import api_clients
 
 AGENT = "Media REST Agent"
 TOOL = "rest_http_get_tool"
@@ -15,17 +14,12 @@ TOOL = "rest_http_get_tool"
 class TestEndpointsOverHTTP(RuntimeTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from frappe.core.doctype.user.user import generate_keys
-
 		super().setUpClass()
 		cls.echo = EchoServer()
 		cls.addClassCleanup(cls.echo.close)
 		set_site_config("huf_http_allowed_hosts", [f"127.0.0.1:{cls.echo.port}"])
 		cls.addClassCleanup(set_site_config, "huf_http_allowed_hosts", None)
 
-		keys = generate_keys("Administrator")
-		secret = keys["api_secret"] if isinstance(keys, dict) else keys
-		key = frappe.db.get_value("User", "Administrator", "api_key")
 		if frappe.db.exists("Agent Tool Function", TOOL):
 			frappe.delete_doc("Agent Tool Function", TOOL, force=True, ignore_permissions=True)
 		frappe.get_doc(
@@ -43,15 +37,7 @@ class TestEndpointsOverHTTP(RuntimeTestCase):
 		make_runtime_agent(AGENT)
 		frappe.db.commit()
 
-		cls.server, site_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
-		base = f"{site_url}/api/method/"
-		cls.admin = httpx.Client(
-			base_url=base, headers={"Authorization": f"token {key}:{secret}"}, timeout=60
-		)
-		cls.guest = httpx.Client(base_url=base, timeout=60)
-		cls.addClassCleanup(cls.admin.close)
-		cls.addClassCleanup(cls.guest.close)
+		cls.admin, cls.guest = api_clients(cls, "Administrator", None, path="/api/method/")
 
 	@staticmethod
 	def _delete_tool():

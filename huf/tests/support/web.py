@@ -57,3 +57,21 @@ def api_token(user: str) -> str:
 	key = frappe.db.get_value("User", user, "api_key")
 	frappe.db.commit()
 	return f"token {key}:{secret}"
+
+
+def api_clients(test_class, *users: str | None, path: str = "", timeout: float = 60) -> list:
+	"""Serve the site for `test_class` and return one `httpx.Client` per user, each signed in with new
+	API keys (None: a guest), based at the site's URL + `path`; all are closed and the server stopped
+	at the class's cleanup. The site's URL is kept as `test_class.base_url`."""
+	import httpx
+
+	server, base = serve_site()
+	test_class.addClassCleanup(server.shutdown)
+	test_class.base_url = base
+	clients = []
+	for user in users:
+		headers = {"Authorization": api_token(user)} if user else {}
+		client = httpx.Client(base_url=base + path, headers=headers, timeout=timeout)
+		test_class.addClassCleanup(client.close)
+		clients.append(client)
+	return clients

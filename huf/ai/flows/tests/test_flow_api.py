@@ -3,7 +3,6 @@
 import json
 
 import frappe
-import httpx
 
 from huf.ai import flow_api
 from huf.ai.flows.definitions import InvalidFlowError
@@ -20,7 +19,7 @@ from huf.tests.support.flows import (
 	wait_for_flow_run,
 )
 from huf.tests.support.runs import delete_users
-from huf.tests.support.web import api_token, serve_site
+from huf.tests.support.web import api_clients
 
 VIEWER = "flow-api-viewer@example.com"
 USER = "flow-api-user@example.com"
@@ -374,13 +373,7 @@ class TestFlowAPIOverHTTP(FlowAPITestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.server, base = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
-		cls.guest = httpx.Client(base_url=base, timeout=60)
-		cls.viewer = httpx.Client(base_url=base, timeout=60, headers={"Authorization": api_token(VIEWER)})
-		cls.manager = httpx.Client(base_url=base, timeout=60, headers={"Authorization": api_token(MANAGER)})
-		for client in (cls.guest, cls.viewer, cls.manager):
-			cls.addClassCleanup(client.close)
+		cls.guest, cls.viewer, cls.manager = api_clients(cls, None, VIEWER, MANAGER)
 
 	def test_guests_reach_only_the_webhook(self):
 		flow = make_flow(self, definition("x")["nodes"], definition("x")["edges"])

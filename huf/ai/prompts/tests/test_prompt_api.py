@@ -3,7 +3,6 @@
 import json
 
 import frappe
-import httpx
 
 from huf.ai import prompt_api
 from huf.ai.conversation.summarizer import summary_prompt
@@ -11,7 +10,7 @@ from huf.ai.runtime.agent import AgentManager
 from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.runs import delete_users
-from huf.tests.support.web import api_token, serve_site
+from huf.tests.support.web import api_clients
 
 VIEWER = "prompt-api-viewer@example.com"
 USER = "prompt-api-user@example.com"
@@ -287,13 +286,7 @@ class TestPromptAPIOverHTTP(PromptAPITestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.server, base = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
-		cls.guest = httpx.Client(base_url=base, timeout=60)
-		cls.manager = httpx.Client(base_url=base, timeout=60, headers={"Authorization": api_token(MANAGER)})
-		cls.user = httpx.Client(base_url=base, timeout=60, headers={"Authorization": api_token(USER)})
-		for client in (cls.guest, cls.manager, cls.user):
-			cls.addClassCleanup(client.close)
+		cls.guest, cls.manager, cls.user = api_clients(cls, None, MANAGER, USER)
 
 	def test_status_codes(self):
 		v1 = frappe.get_doc(
