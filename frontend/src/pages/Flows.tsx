@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ChangeEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import { Badge, Button, EmptyState, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Table, Textarea } from "../components/ui";
+import { FilterSelect } from "../components/FilterSelect";
+import { Badge, Button, EmptyState, ErrorBanner, Input, Notice, PageHeader, Spinner, Table, Textarea } from "../components/ui";
 import { ApiError, errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
 import { formatDate } from "../lib/format";
@@ -300,24 +301,10 @@ export default function Flows() {
           <Input type="search" placeholder="Search flows…" aria-label="Search flows" value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
         <div className="w-48">
-          <Select aria-label="Category" value={category} onChange={(e) => setCategory(e.target.value)}>
-            <option value="">All categories</option>
-            {categories.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </Select>
+          <FilterSelect label="Category" allLabel="All categories" value={category} values={categories} onChange={setCategory} />
         </div>
         <div className="w-40">
-          <Select aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="">Any status</option>
-            {FLOW_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
+          <FilterSelect label="Status" allLabel="Any status" value={status} values={FLOW_STATUSES} onChange={setStatus} />
         </div>
       </div>
       {notice && (

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import { Badge, EmptyState, Input, Select, cx } from "../components/ui";
+import { FilterSelect } from "../components/FilterSelect";
+import { Badge, EmptyState, Input, cx } from "../components/ui";
 import { templateCategories, filterTemplates } from "./listFilter";
 import type { KindConfig, PromptVersion } from "./promptApi";
 
@@ -14,14 +15,7 @@ export function PromptList({ config, templates, selected }: { config: KindConfig
     <div className="space-y-2">
       <div className="flex gap-2">
         <Input aria-label="Search templates" placeholder="Search…" value={term} onChange={(e) => setTerm(e.target.value)} />
-        <Select aria-label="Category" className="w-40" value={category} onChange={(e) => setCategory(e.target.value)}>
-          <option value="">All categories</option>
-          {categories.map((c) => (
-            <option key={c} value={c}>
-              {c || "No category"}
-            </option>
-          ))}
-        </Select>
+        <FilterSelect label="Category" allLabel="All categories" className="w-40" value={category} values={categories} onChange={setCategory} display={(c) => c || "No category"} />
       </div>
       {shown.length === 0 ? (
         <EmptyState title="Nothing matches" description="Try another search or category." />
