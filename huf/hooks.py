@@ -18,6 +18,9 @@ add_to_apps_screen = [
 ]
 
 after_install = "huf.install.after_install"
+# Another app installed: sync its huf_tools and apply its huf/ seed folder; uninstalled: drop its tools.
+after_app_install = "huf.install.after_app_install"
+after_app_uninstall = "huf.install.after_app_uninstall"
 
 # Every request: body size (huf_max_request_size) and JSON nesting limits (huf/request_limits.py),
 # text that is not valid Unicode (huf/request_unicode.py).
@@ -90,6 +93,10 @@ huf_tool_providers = [
 # Mandatory knowledge sources are searched with the prompt and injected into the system prompt.
 huf_mandatory_knowledge = ["huf.ai.knowledge.context_builder.build_knowledge_context"]
 
+# A run one of these answers (returns a huf.ai.runtime.agent.RunAnswer) skips the model loop:
+# a multi-run agent answers with its plan (huf/ai/orchestration/planner.py).
+huf_run_handlers = ["huf.ai.orchestration.planner.plan_run"]
+
 doc_events = {
 	# Agent Triggers of type Doc Event and flows starting with trigger.doc-event (one cached lookup
 	# each per event; Huf's own log DocTypes are skipped).
@@ -129,6 +136,7 @@ scheduler_events = {
 			"huf.ai.flow_engine.recover_flow_runs",  # flow runs no worker executes any more
 			"huf.ai.flows.starts.run_scheduled_flows",  # flows starting with trigger.schedule
 			"huf.ai.flows.approvals.expire_flow_approvals",  # human.approval past timeout_minutes
+			"huf.ai.orchestration.scheduler.process_orchestrations",  # steps of multi-run plans
 		],
 	},
 	# Auto-sync of MCP servers with Enable Auto Sync (each at its own interval).
@@ -142,7 +150,10 @@ scheduler_events = {
 # /huf/stream[/<agent>] stays with the stream renderer of area J (werkzeug prefers the static parts).
 website_route_rules = [
 	{"from_route": "/huf/stream", "to_route": "huf/stream"},
-	{"from_route": "/huf/stream/<path:agent_name>", "to_route": "huf/stream/agent"},
+	{"from_route": "/huf/stream/<path:agent_name>", "to_route": "huf/stream/agent"},  # also /huf/stream/ping
+	# the documentation pages rendered from docs/*.md (huf/www/huf_docs.py)
+	{"from_route": "/huf/docs", "to_route": "huf_docs"},
+	{"from_route": "/huf/docs/<path:page>", "to_route": "huf_docs"},
 	{"from_route": "/huf/<path:app_path>", "to_route": "huf"},
 ]
 # --- end area K ---

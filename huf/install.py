@@ -1,5 +1,11 @@
 """Install and migrate hooks: seed what Huf needs, idempotently (running twice changes nothing)."""
 
+import importlib.util
+import os
+import subprocess
+import sys
+from importlib import metadata
+
 import frappe
 
 from huf.huf.builtin_tools import get_builtin_tools
@@ -22,14 +28,37 @@ TOOL_TYPES = (
 def after_install() -> None:
 	"""Seed roles, tool types, built-in tools, Huf Roles and settings on a new site."""
 	seed()
+	check_litellm()
 
 
 def after_migrate() -> None:
 	"""Re-seed after every migrate so new defaults reach existing sites (never duplicates)."""
 	seed()
+	from huf.ai.app_seeding.seeder import log_errors, seed_apps
 	from huf.ai.tools.app_sync import sync_tools_after_migrate
 
 	sync_tools_after_migrate()  # huf_tools of the apps whose hooks.py changed
+	try:
+		log_errors(seed_apps(), "Huf app seeding after migrate")  # the apps' huf/ seed folders
+	except Exception:
+		frappe.log_error(title="Huf app seeding failed")  # a failed seed never fails the migrate
+	check_litellm()
+
+
+def after_app_install(app: str) -> None:
+	"""Another app (or Huf) was installed: sync its huf_tools, then apply its seeds (tools before agents)."""
+	from huf.ai.app_seeding.seeder import log_errors, seed_app
+	from huf.ai.tools.app_sync import sync_tools
+
+	sync_tools(apps=[app], force=True)
+	log_errors(seed_app(app), f"Huf app seeding of {app}")
+
+
+def after_app_uninstall(app: str) -> None:
+	"""An app was uninstalled: its App Provided tools go (the records it seeded stay, they are the site's)."""
+	from huf.ai.tools.app_sync import forget_app
+
+	forget_app(app)
 
 
 def seed() -> None:
@@ -127,3 +156,48 @@ def set_agent_settings_defaults() -> None:
 			settings.default_model, changed = models[0], True
 	if changed:
 		settings.save(ignore_permissions=True)
+
+
+# --- LiteLLM ---------------------------------------------------------------------------------------
+
+LITELLM_GUIDANCE = """Huf: LiteLLM {problem}. Agents cannot call a model until it imports.
+  Install it into the bench's Python:  ./env/bin/pip install "litellm>=1.60"  (standalone: pip install huf)
+  LiteLLM downloads its model price map on import; offline servers should set
+  LITELLM_LOCAL_MODEL_COST_MAP=True for the web and worker processes (Huf sets it for its own imports)."""
+
+
+def check_litellm(timeout: int = 180) -> bool:
+	"""Tell the admin, with the fix, when LiteLLM is missing or does not import; never fails the install.
+
+	The import is tried in a subprocess (it takes seconds), once per LiteLLM version and Python
+	environment (remembered in `<env>/.huf-litellm-ok`).
+	"""
+	if importlib.util.find_spec("litellm") is None:
+		print(LITELLM_GUIDANCE.format(problem="is not installed"))
+		return False
+	checked = f"{sys.executable} litellm {metadata.version('litellm')}"
+	marker = os.path.join(sys.prefix, ".huf-litellm-ok")
+	try:
+		with open(marker) as f:
+			if f.read() == checked:
+				return True
+	except OSError:
+		pass
+	env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+	try:
+		result = subprocess.run(
+			[sys.executable, "-c", "import litellm"], env=env, capture_output=True, text=True, timeout=timeout
+		)
+	except subprocess.TimeoutExpired:
+		print(LITELLM_GUIDANCE.format(problem=f"did not finish importing within {timeout} s"))
+		return False
+	if result.returncode != 0:
+		error = (result.stderr.strip().splitlines() or ["unknown error"])[-1]
+		print(LITELLM_GUIDANCE.format(problem=f"fails to import ({error})"))
+		return False
+	try:
+		with open(marker, "w") as f:
+			f.write(checked)
+	except OSError:
+		pass  # a read-only environment: checked again next time
+	return True

@@ -24,6 +24,8 @@ const Approvals = lazy(() => import("./pages/Approvals"));
 const Users = lazy(() => import("./pages/Users"));
 const Roles = lazy(() => import("./pages/Roles"));
 const Prompts = lazy(() => import("./pages/Prompts"));
+const Triggers = lazy(() => import("./pages/Triggers"));
+const MessageView = lazy(() => import("./pages/MessageView"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 export function App() {
@@ -56,6 +58,8 @@ export function App() {
             <Route path="roles" element={<Roles />} />
             <Route path="prompts/:name?" element={<Prompts key="prompt" kind="prompt" />} />
             <Route path="summary-prompts/:name?" element={<Prompts key="summary" kind="summary" />} />
+            <Route path="triggers/:agent?" element={<Triggers />} />
+            <Route path="view/:messageId" element={<MessageView />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -35,6 +35,7 @@ MESSAGE_FIELDS = [
 	"visibility",
 ]
 HIDDEN_FROM_UI = ("model_visible", "audit_only")
+MAX_MARKDOWN_CHARS = 200_000
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -177,16 +178,159 @@ def send_message(
 	return result
 
 
+# --- voice messages and files ------------------------------------------------------------------
+
+
+@frappe.whitelist(methods=["POST"])
+def upload_audio_and_transcribe_web(
+	filename: str, b64data: str, agent: str, conversation: str | None = None, transcribe_only: int = 0
+) -> dict:
+	"""Dashboard microphone: transcribe a recording and, unless `transcribe_only`, ask `agent` the transcript."""
+	check_agent(agent)
+	if conversation:
+		conversation = get_conversation(conversation, "write", agent=agent).name
+	return transcribe_upload(filename, b64data, agent, conversation, send=not cint(transcribe_only))
+
+
+@frappe.whitelist(methods=["POST"])
+def upload_audio_and_transcribe(
+	filename: str,
+	b64data: str,
+	docname: str | None = None,
+	agent: str | None = None,
+	conversation: str | None = None,
+) -> dict:
+	"""Agent Chat / Agent Console `docname`: transcribe a recording and send the transcript to the agent."""
+	doc, agent, conversation = chat_target(docname, agent, conversation)
+	result = transcribe_upload(filename, b64data, agent, conversation, send=True)
+	remember_conversation(doc, result["conversation_id"])
+	return result
+
+
+@frappe.whitelist(methods=["POST"])
+def upload_file_and_process(
+	docname: str | None = None,
+	filename: str | None = None,
+	b64data: str | None = None,
+	agent: str | None = None,
+	conversation: str | None = None,
+) -> dict:
+	"""Save a document or image privately in the conversation and run the agent with it attached."""
+	from huf.ai.media import uploads
+
+	doc, agent, conversation = chat_target(docname, agent, conversation)
+	filename = uploads.clean_filename(filename)
+	uploads.check_document(filename)
+	content = uploads.decode_upload(b64data)
+	conversation = conversation or create_conversation(agent)["conversation_id"]
+	file_doc = uploads.save_upload(filename, content, conversation)
+	prompt = _("Uploaded file: {0}").format(filename)
+	result = run(agent, prompt, conversation, 1, attachments=[file_doc.file_url])
+	remember_conversation(doc, conversation)
+	return {
+		"success": bool(result.get("success")),
+		"file_id": file_doc.name,
+		"file_url": file_doc.file_url,
+		"conversation_id": conversation,
+		"run": result,
+	}
+
+
+@frappe.whitelist()
+def render_markdown(content: str | None = None) -> str:
+	"""Markdown as sanitised HTML (no scripts, event handlers or javascript: links), for Huf's users."""
+	from huf.huf.desk import has_app_permission
+
+	if not has_app_permission():
+		frappe.throw(_("You do not have access to Huf."), frappe.PermissionError)
+	if content and len(content) > MAX_MARKDOWN_CHARS:
+		frappe.throw(_("The text is too long to render (at most {0} characters).").format(MAX_MARKDOWN_CHARS))
+	return markdown_to_safe_html(content or "")
+
+
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def run(agent: str, message: Any, conversation: str | None, now: Any = 1) -> dict:
+def markdown_to_safe_html(content: str) -> str:
+	"""Frappe's markdown, then Frappe's sanitiser (always, also for output without tags)."""
+	from frappe.utils import md_to_html, sanitize_html
+
+	return sanitize_html(md_to_html(content) or "", always_sanitize=True)
+
+
+def transcribe_upload(filename: Any, b64data: Any, agent: str, conversation: str | None, send: bool) -> dict:
+	"""Check and transcribe the recording, save it privately and, with `send`, run the agent with it."""
+	from huf.ai.media import uploads
+	from huf.ai.media.speech_to_text import transcribe_content
+
+	filename = uploads.clean_filename(filename)
+	content = uploads.decode_upload(b64data, audio=True)
+	uploads.check_audio(filename, content)
+	result = transcribe_content(content, filename, agent=agent, conversation=conversation)
+	if not result.get("success"):
+		frappe.throw(result.get("error") or _("The recording could not be transcribed."))
+	transcript = (result.get("text") or "").strip()
+	if send and not transcript:
+		frappe.throw(_("No speech was recognised in the recording."))
+	if send and not conversation:
+		conversation = create_conversation(agent)["conversation_id"]
+	file_doc = uploads.save_upload(filename, content, conversation)
+	answer = {
+		"success": True,
+		"transcript": transcript,
+		"language": result.get("language"),
+		"file_id": file_doc.name,
+		"file_url": file_doc.file_url,
+		"conversation_id": conversation,
+	}
+	if send:
+		answer["run"] = run(agent, transcript, conversation, 1)
+	return answer
+
+
+def chat_target(docname: Any, agent: Any, conversation: Any) -> tuple[Any, str, str | None]:
+	"""(Agent Chat / Agent Console document or None, agent, conversation) after the caller's checks."""
+	doc = None
+	if docname == "Agent Console":
+		doc = frappe.get_single("Agent Console")
+		doc.check_permission("write")
+		agent = agent or doc.agent_name
+	elif docname:
+		doc = frappe.get_doc("Agent Chat", docname)
+		doc.check_permission("write")
+		if agent and agent != doc.agent:
+			frappe.throw(_("This chat belongs to agent {0}.").format(frappe.bold(doc.agent)))
+		agent, conversation = doc.agent, conversation or doc.conversation
+	if not agent or not isinstance(agent, str):
+		frappe.throw(_("Choose an agent."))
+	check_agent(agent, chat=bool(doc is not None and doc.doctype == "Agent Chat"))
+	if conversation:
+		conversation = get_conversation(conversation, "write", agent=agent).name
+	return doc, agent, conversation
+
+
+def remember_conversation(doc: Any, conversation: str | None) -> None:
+	"""Keep the conversation on the Agent Chat document (as `send_message` does)."""
+	if doc is not None and doc.doctype == "Agent Chat" and conversation and doc.conversation != conversation:
+		doc.db_set("conversation", conversation)
+
+
+def run(
+	agent: str, message: Any, conversation: str | None, now: Any = 1, attachments: list | None = None
+) -> dict:
 	"""Send `message` through the queue-first runtime (inline when `now`)."""
 	from huf.ai.runtime.runs import start_run
 
 	if not isinstance(message, str) or not message.strip():
 		frappe.throw(_("Write a message first."))
-	return start_run(agent, message, conversation_id=conversation, channel_id="chat", now=bool(cint(now)))
+	return start_run(
+		agent,
+		message,
+		conversation_id=conversation,
+		channel_id="chat",
+		now=bool(cint(now)),
+		attachments=attachments,
+	)
 
 
 def get_conversation(name: Any, ptype: str, agent: str | None = None):

@@ -14,6 +14,10 @@ __all__ = ["handle_webhook", "run_hooked_agents"]
 
 
 @frappe.whitelist(allow_guest=True, methods=["POST"])
-def handle_webhook(slug: str, **kwargs: Any) -> dict:
-	"""POST a webhook: the key (header X-Huf-Webhook-Key or body `key`) must match; queues the agent run."""
-	return receive_webhook(slug)
+def handle_webhook(slug: str | None = None, **kwargs: Any) -> dict:
+	"""POST a webhook: the key (header X-Huf-Webhook-Key or body `key`) must match; queues the agent run.
+
+	The slug may be in the body or in the URL's query (the trigger's webhook URL): with a JSON body,
+	Frappe reads only the body into the arguments, so the query is read here."""
+	request = getattr(frappe.local, "request", None)
+	return receive_webhook(slug or (request.args.get("slug") if request else None))

@@ -1,17 +1,29 @@
-"""Running agents over REST (the spec's module): `run_agent_sync` and `get_agent_run_status`.
+"""Running agents over REST (the spec's module): `run_agent_sync`, `get_agent_run_status`, and the
+conversation maintenance calls `run_background_summarization` and `generate_conversation_title`.
 
-Both check access (who may run the agent, who may read the run) in `huf.ai.runtime.runs`, which
-does the work; `AgentManager` (what a run needs from its Agent) lives in `huf.ai.runtime.agent`.
+Access (who may run the agent, who may read the run, who may name each record an option refers to)
+is checked in `huf.ai.runtime.runs` and `huf.ai.runtime.run_options`, which do the work;
+`AgentManager` (what a run needs from its Agent) lives in `huf.ai.runtime.agent`.
 """
 
 from typing import Any
 
 import frappe
+from frappe import _
 
+from huf.ai.conversation.manager import ConversationManager
+from huf.ai.conversation.title import default_title, title_from_text
 from huf.ai.runtime import runs
 from huf.ai.runtime.agent import AgentManager
+from huf.ai.runtime.run_options import OPTION_NAMES, refuse_unknown
 
-__all__ = ["AgentManager", "get_agent_run_status", "run_agent_sync"]
+__all__ = [
+	"AgentManager",
+	"generate_conversation_title",
+	"get_agent_run_status",
+	"run_agent_sync",
+	"run_background_summarization",
+]
 
 
 @frappe.whitelist(allow_guest=True, methods=["POST"])
@@ -23,11 +35,28 @@ def run_agent_sync(
 	channel_id: str | None = None,
 	external_id: str | None = None,
 	conversation_id: str | None = None,
+	parent_run_id: str | None = None,
+	orchestration_id: str | None = None,
+	response_format: dict | str | None = None,
+	flow_run_id: str | None = None,
+	flow_node_id: str | None = None,
+	run_kind: str | None = None,
+	prompt_template: str | None = None,
+	prompt_version: int | str | None = None,
+	parent_conversation_id: str | None = None,
+	invoked_by_agent: str | None = None,
+	prompt_cache_options: dict | str | None = None,
+	files: list | str | None = None,
 	now: bool | int | str = False,
 	attachments: list | str | None = None,
 	**kwargs: Any,
 ) -> dict:
-	"""Run an agent: queued by default, inline with `now=1` (or the Agent's Run Immediately)."""
+	"""Run an agent: queued by default, inline with `now=1` (or the Agent's Run Immediately).
+
+	The optional arguments are described in `huf.ai.runtime.run_options`; an unknown one is refused.
+	"""
+	arguments = locals()
+	refuse_unknown(kwargs)
 	return runs.start_run(
 		agent_name,
 		prompt,
@@ -38,6 +67,7 @@ def run_agent_sync(
 		conversation_id=conversation_id,
 		now=now,
 		attachments=attachments,
+		options={name: arguments[name] for name in OPTION_NAMES},
 	)
 
 
@@ -48,3 +78,38 @@ def get_agent_run_status(agent_run_id: str, session_id: str | None = None) -> di
 	Guests pass the `session_id` they got when they started the run.
 	"""
 	return runs.run_status_of(agent_run_id, session_id)
+
+
+@frappe.whitelist(methods=["POST"])
+def run_background_summarization(conversation_name: str, agent_name: str) -> dict:
+	"""Fold the conversation's oldest messages into its summary now (Summarize strategy).
+
+	Only for a conversation of `agent_name` the caller may write. Returns {"summary": new summary or None}.
+	"""
+	manager = ConversationManager(agent_name)
+	manager.get_conversation(conversation_name, "write")
+	return {"summary": manager.summarize_conversation(conversation_name)}
+
+
+@frappe.whitelist(methods=["POST"])
+def generate_conversation_title(conversation_name: str, agent_name: str) -> dict:
+	"""Title a conversation still called by its default title after its first user message.
+
+	Only for a conversation of `agent_name` the caller may write; a title the user chose is kept.
+	Returns {"title": the conversation's title}.
+	"""
+	conversation = ConversationManager(agent_name).get_conversation(conversation_name, "write")
+	if conversation.title and conversation.title != default_title(conversation.agent):
+		return {"title": conversation.title}
+	first = frappe.get_all(
+		"Agent Message",
+		filters={"conversation": conversation.name, "role": "user"},
+		order_by="conversation_index asc",
+		limit=1,
+		pluck="content",
+	)
+	title = title_from_text(first[0] if first else "")
+	if not title:
+		frappe.throw(_("The conversation has no message to take a title from yet."), frappe.ValidationError)
+	conversation.db_set("title", title, update_modified=False)
+	return {"title": title}

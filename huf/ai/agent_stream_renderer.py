@@ -1,4 +1,5 @@
-"""Server-Sent Events for agent runs: `POST /huf/stream/<agent_name>`, and a demo page at `/huf/stream`.
+"""Server-Sent Events for agent runs: `POST /huf/stream/<agent_name>`, a demo page at `/huf/stream`
+and a health check at `GET /huf/stream/ping` ("ping" is never taken as an agent's name).
 
 A run is started only by a POST (JSON or form: prompt, channel_id, external_id, conversation_id, attachments)
 authenticated by the session cookie plus its CSRF token, or by an API token; a GET never runs an
@@ -23,6 +24,7 @@ from huf.ai.runtime.sse import encode_frame
 from huf.request_limits import check_prompt_length
 
 ROUTE = "huf/stream"
+PING_ROUTE = ROUTE + "/ping"  # a health check of the stream path, never an agent's stream
 DEMO_TEMPLATE = "huf/www/huf_stream.html"
 TOKEN_SCHEMES = ("token", "basic")  # both are verified by the framework before we get here
 STREAM_HEADERS = {
@@ -33,7 +35,7 @@ STREAM_HEADERS = {
 
 
 class AgentStreamRenderer(BaseRenderer):
-	"""`/huf/stream` (demo page) and `/huf/stream/<agent_name>` (the event stream)."""
+	"""`/huf/stream` (demo page), `/huf/stream/ping` and `/huf/stream/<agent_name>` (the event stream)."""
 
 	def can_render(self) -> bool:
 		return self.path == ROUTE or self.path.startswith(ROUTE + "/")
@@ -44,6 +46,8 @@ class AgentStreamRenderer(BaseRenderer):
 		path = unquote(request.path).strip("/") if request else self.path
 		if path == ROUTE:
 			return self._render_html_page()
+		if path == PING_ROUTE:
+			return ping_response()
 		return self._render_agent_stream(path[len(ROUTE) + 1 :])
 
 	# --- the stream ------------------------------------------------------------------------------
@@ -93,6 +97,14 @@ class AgentStreamRenderer(BaseRenderer):
 		response.headers["Cache-Control"] = "no-store"
 		response.headers["X-Frame-Options"] = "SAMEORIGIN"
 		return response
+
+
+def ping_response() -> Response:
+	"""`GET /huf/stream/ping`: {"ok": true, "time": ...}, for a quick check that the stream path is served."""
+	if frappe.local.request.method not in ("GET", "HEAD"):
+		return error_response(405, "MethodNotAllowed", _("Method not allowed."), {"Allow": "GET, HEAD"})
+	body = json.dumps({"ok": True, "time": frappe.utils.now()})
+	return Response(body, status=200, mimetype="application/json", headers={"Cache-Control": "no-store"})
 
 
 def get_demo_context() -> dict:

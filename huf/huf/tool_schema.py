@@ -3,6 +3,8 @@
 import re
 from collections.abc import Iterable
 
+from huf.huf.doctype_schema import doctype_properties
+
 TOOL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FIELDNAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object")
@@ -147,9 +149,9 @@ def build_parameters(doc) -> dict:
 			}
 		)
 	if types == "Create Document":
-		return object_schema(*rows_to_properties(rows))
+		return object_schema(*_document_fields(dt, rows, for_create=True))
 	if types == "Create Multiple Documents":
-		item = object_schema(*rows_to_properties(rows))
+		item = object_schema(*_document_fields(dt, rows, for_create=True))
 		return object_schema(
 			{
 				"documents": {
@@ -162,7 +164,7 @@ def build_parameters(doc) -> dict:
 		)
 	if types in ("Update Document", "Update Multiple Documents"):
 		# an update changes only the fields it names: a field required on create is optional here
-		properties, _required = rows_to_properties(rows, skip=("document_id",))
+		properties, _required = _document_fields(dt, rows, for_create=False)
 		item = object_schema({"document_id": _document_id(dt, "update"), **properties}, ["document_id"])
 		if types == "Update Document":
 			return item
@@ -246,6 +248,13 @@ def build_parameters(doc) -> dict:
 			}
 		)
 	return object_schema(*rows_to_properties(rows))
+
+
+def _document_fields(doctype: str | None, rows, for_create: bool) -> tuple[dict, list[str]]:
+	"""Properties of a Create/Update tool: its parameter rows, or without rows the DocType's own fields."""
+	if rows or not doctype:
+		return rows_to_properties(rows, skip=() if for_create else ("document_id",))
+	return doctype_properties(doctype, for_create=for_create)
 
 
 def _http_parameters(doc, rows) -> dict:

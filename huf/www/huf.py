@@ -30,6 +30,8 @@ DASHBOARD_DOCTYPES = (
 	"Agent Message",
 	"Agent Run",
 	"Agent Run Feedback",
+	"Agent Trigger",
+	"Agent Orchestration",
 	"Agent Settings",
 	"Agent Prompt",
 	"Flow Definition",

@@ -21,6 +21,7 @@ export const NAV: NavItem[] = [
   { to: "/agents", label: "Agents", visible: () => can("Agent") },
   { to: "/prompts", label: "Prompts", visible: () => can("Agent Prompt") },
   { to: "/chat", label: "Chat", visible: () => can("Agent Conversation") },
+  { to: "/triggers", label: "Triggers", visible: () => can("Agent Trigger") },
   { to: "/executions", label: "Executions", visible: () => can("Agent Run") },
   { to: "/flows", label: "Flows", visible: () => can("Flow Definition") },
   { to: "/approvals", label: "Approvals", visible: () => can("Flow Run"), approvals: true },

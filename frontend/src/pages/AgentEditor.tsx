@@ -174,6 +174,11 @@ export default function AgentEditor() {
                 Open chat
               </Link>
             )}
+            {!isNew && can("Agent Trigger") && (
+              <Link to={`/triggers/${encodeURIComponent(name ?? "")}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">
+                Triggers
+              </Link>
+            )}
             {!isNew && can("Agent", "delete") && (
               <Button variant="danger" onClick={() => window.confirm("Delete this agent?") && remove.mutate()}>
                 Delete

@@ -10,6 +10,9 @@ import { formatCost, formatDate, formatNumber } from "../lib/format";
 import { streamAgent } from "../lib/stream";
 import { applyEvent, type LiveTurn } from "../lib/turn";
 import { MESSAGE_FIELDS, ToolCallRow, toItems, type Message } from "../components/messages";
+import { MicButton } from "../components/MicButton";
+import { fileName, withoutFileList } from "../lib/files";
+import { messageLink } from "./MessageView";
 
 function Feedback({ message }: { message: string }) {
   const [value, setValue] = useState<string | null>(null);
@@ -43,14 +46,33 @@ function Feedback({ message }: { message: string }) {
   );
 }
 
+/** "Copy link" of one message: its shareable view at /huf/view/<message>. */
+function CopyLink({ message }: { message: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(messageLink(message));
+      setState("copied");
+    } catch {
+      setState("failed");
+    }
+    setTimeout(() => setState("idle"), 2000);
+  };
+  return (
+    <button type="button" className="rounded px-1.5 py-0.5 text-xs text-slate-500 hover:bg-slate-200 dark:hover:bg-slate-700" onClick={() => void copy()}>
+      {state === "copied" ? "Link copied" : state === "failed" ? "Copy failed" : "Copy link"}
+    </button>
+  );
+}
+
 function UserBubble({ text, attachment }: { text: string; attachment?: string | null }) {
   return (
     <div className="flex justify-end">
       <div className="max-w-[80%] whitespace-pre-wrap rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white" data-testid="user-message">
-        {text}
+        {attachment ? withoutFileList(text) : text}
         {attachment && (
-          <p className="mt-1 flex items-center gap-1 text-xs opacity-80">
-            <PaperclipIcon /> {attachment.split("/").pop()}
+          <p className="mt-1 flex items-center gap-1 text-xs opacity-80" data-testid="user-attachment">
+            <PaperclipIcon /> {fileName(attachment)}
           </p>
         )}
       </div>
@@ -237,7 +259,10 @@ export default function Chat() {
                 ) : item.kind === "agent" ? (
                   <AgentBubble key={item.m.name} testid="agent-message">
                     <Markdown text={item.m.content ?? ""} />
-                    {canSend && item.m.kind !== "Error" && <Feedback message={item.m.name} />}
+                    <div className="flex flex-wrap items-center gap-1">
+                      {canSend && item.m.kind !== "Error" && <Feedback message={item.m.name} />}
+                      <CopyLink message={item.m.name} />
+                    </div>
                   </AgentBubble>
                 ) : (
                   <ToolCallRow key={item.key} call={item.call} />
@@ -296,6 +321,12 @@ export default function Chat() {
                     Attach file
                     <input type="file" className="sr-only" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
                   </label>
+                  <MicButton
+                    agent={agent}
+                    conversation={conversation}
+                    onError={setError}
+                    onTranscript={(text) => setDraft((d) => (d.trim() ? `${d.trimEnd()} ${text}` : text))}
+                  />
                   {file && (
                     <span className="text-xs text-slate-500">
                       {file.name}{" "}

@@ -4,6 +4,7 @@ import { Markdown } from "../components/Markdown";
 import { Badge, Card, ErrorBanner, PageHeader, Spinner } from "../components/ui";
 import { errorMessage, getDoc, getList } from "../lib/api";
 import { formatCost, formatDate, formatNumber } from "../lib/format";
+import { OrchestrationPanel } from "../orchestration/OrchestrationPanel";
 import { MESSAGE_FIELDS, ToolCallRow, toItems, type Message } from "../components/messages";
 
 interface Run {
@@ -87,6 +88,7 @@ export default function ExecutionDetail() {
         </div>
       </Card>
       {r.error_message && <ErrorBanner title="Error" message={r.error_message} />}
+      <OrchestrationPanel run={r.name} runUser={r.user} />
       <Card className="space-y-3">
         <h2 className="font-semibold">Conversation</h2>
         {messages.error && <ErrorBanner message={errorMessage(messages.error)} />}

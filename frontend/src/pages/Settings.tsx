@@ -1,6 +1,8 @@
 import { PageHeader } from "../components/ui";
 import { RecordEditor } from "../components/RecordEditor";
+import { getBoot, hasCapability } from "../lib/boot";
 import type { FieldDef } from "../lib/forms";
+import { SeedFromApps } from "../settings/SeedFromApps";
 
 const FIELDS: FieldDef[] = [
   { fieldname: "default_provider", label: "Default Provider", type: "link", linkTo: "AI Provider" },
@@ -15,9 +17,10 @@ const FIELDS: FieldDef[] = [
 
 export default function Settings() {
   return (
-    <div className="max-w-3xl">
+    <div className="max-w-3xl space-y-4">
       <PageHeader title="Settings" description="Defaults for new agents." />
       <RecordEditor doctype="Agent Settings" name="Agent Settings" fields={FIELDS} defaults={{}} title="Agent defaults" />
+      {(getBoot().roles.includes("System Manager") || hasCapability("system.settings.manage")) && <SeedFromApps />}
     </div>
   );
 }

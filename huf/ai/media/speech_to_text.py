@@ -28,6 +28,7 @@ DEFAULT_STT_MODELS = {
 FALLBACK_STT_MODEL = "whisper-1"
 MAX_AUDIO_BYTES = 25 * 1024 * 1024
 SETTINGS_DOCTYPES = ("OpenAI Settings", "Groq Settings")
+NOT_CONFIGURED = "Speech to text is not configured: set STT Model on the agent, or enable OpenAI Settings or Groq Settings."
 
 
 @dataclass
@@ -138,24 +139,53 @@ def speech_to_text(
 	**_ignored: Any,
 ) -> dict:
 	"""Transcribe audio; returns success, text, language, audio_file_url and the model used."""
-	from huf.ai.providers.litellm import transcription
-
 	if not (audio_file_url or file_id or file_url):
 		return common.failure(_("Pass the audio as file_id or audio_file_url."))
-	model, language = (model or "").strip() or None, (language or "").strip() or None  # blank: not given
-	config = resolve_stt_config(common.resolve_agent(agent, conversation), model)
-	if config is None or not config.model:
-		return common.failure(
-			_(
-				"Speech to text is not configured: set STT Model on the agent, or enable OpenAI Settings or Groq Settings."
-			)
-		)
+	config = _config(agent, conversation, model)
+	if config is None:
+		return common.failure(_(NOT_CONFIGURED))
 	try:
 		content, name, source_url = load_audio(audio_file_url, file_id, file_url)
 	except frappe.PermissionError:
 		raise
 	except frappe.ValidationError as exc:
 		return common.failure(str(exc), audio_file_url=audio_file_url or file_url)
+	return _transcribe(config, content, name, source_url, language, prompt)
+
+
+def transcribe_content(
+	content: bytes,
+	filename: str,
+	agent: str | None = None,
+	conversation: str | None = None,
+	language: str | None = None,
+	model: str | None = None,
+) -> dict:
+	"""Transcribe audio bytes the caller sent (as `speech_to_text`, without a File to read)."""
+	config = _config(agent, conversation, model)
+	if config is None:
+		return common.failure(_(NOT_CONFIGURED))
+	return _transcribe(config, content, filename, None, language, None)
+
+
+def _config(agent: str | None, conversation: str | None, model: str | None) -> STTConfig | None:
+	"""The STT config of the call (the agent checked for the caller); None when none is configured."""
+	model = (model or "").strip() or None  # blank: not given
+	config = resolve_stt_config(common.resolve_agent(agent, conversation), model)
+	return config if config is not None and config.model else None
+
+
+def _transcribe(
+	config: STTConfig,
+	content: bytes,
+	name: str,
+	source_url: str | None,
+	language: str | None,
+	prompt: str | None,
+) -> dict:
+	from huf.ai.providers.litellm import transcription
+
+	language = (language or "").strip() or None
 	answer = transcription(config.provider, config.model, content, name, language=language, prompt=prompt)
 	return {
 		"success": True,

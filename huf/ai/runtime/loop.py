@@ -28,6 +28,7 @@ from huf.ai.providers import ProviderError
 from huf.ai.providers.cost import calculate_cost
 from huf.ai.providers.litellm import Usage
 from huf.ai.runtime import events, locks, run_state
+from huf.ai.runtime.attachments import user_content
 from huf.ai.runtime.tools import ToolContext, ToolOutcome
 
 DEFAULT_MAX_TURNS = 20
@@ -105,7 +106,7 @@ class _Run:
 		from huf.ai.runtime.agent import AgentManager
 
 		run = self.run
-		manager = AgentManager(run.agent, provider=run.provider, model=run.model)
+		manager = AgentManager(run.agent, provider=run.provider, model=run.model, run=run)
 		conversation = frappe.get_doc("Agent Conversation", self.conversation)
 		self.session_id = conversation.session_id or ""
 		conversations = ConversationManager(
@@ -120,8 +121,14 @@ class _Run:
 		history = []
 		if cint(manager.agent.get("persist_conversation")):
 			history = conversations.get_conversation_history(conversation.name, agent_run=self.name)
-		prompt_text = user_content(run.prompt, self.context.get("attachments"))
-		self._add_user_message(conversations, conversation, prompt_text)
+		content = user_content(run.prompt, self.context.get("attachments"), run.agent)
+		self._add_user_message(conversations, conversation, content.stored)
+		answer = manager.take_over(run, conversation)  # a huf_run_handlers hook answers instead
+		if answer is not None:
+			self.response, self.usage, self.cost = answer.response, answer.usage, answer.cost
+			yield events.delta(self.response)
+			yield from self._finish_success(conversations, conversation, manager)
+			return
 
 		system_prompt, knowledge = manager.build_system_prompt(conversation, run.prompt)
 		if knowledge.sources or knowledge.chunks:
@@ -144,7 +151,7 @@ class _Run:
 		frappe.db.commit()
 
 		messages = [{"role": "system", "content": system_prompt}] if system_prompt else []
-		messages += history + [{"role": "user", "content": prompt_text}]
+		messages += history + [{"role": "user", "content": content.model}]
 		max_turns = max(1, cint(manager.agent.get("max_turns")) or DEFAULT_MAX_TURNS)
 		schemas = toolset.schemas()
 
@@ -451,16 +458,6 @@ class _Run:
 		return _("The run failed because of an internal error ({0}: {1}). See the Error Log.").format(
 			type(exc).__name__, strip_html(str(exc))[:300]
 		)
-
-
-def user_content(prompt: str, attachments: list | None = None) -> str:
-	"""The user's message as the model sees it: the prompt, then the attached files' URLs."""
-	files = [str(item.get("file_url") if isinstance(item, dict) else item) for item in attachments or []]
-	files = [f for f in files if f]
-	if not files:
-		return prompt or ""
-	listing = "\n".join(f"- {f}" for f in files)
-	return f"{prompt or ''}\n\n{_('Attached files:')}\n{listing}"
 
 
 def _seconds_since(moment: Any) -> float | None:

@@ -1,6 +1,7 @@
 """Starting agent runs: what `huf.ai.agent_integration` (REST), chat, triggers and tools call.
 
-- `queue_agent_run(...)`: check access, find or start the conversation, persist a Queued Agent Run.
+- `queue_agent_run(...)`: check access and the run's options (`huf.ai.runtime.run_options`), find or
+  start the conversation (a new one with `create_new`), persist a Queued Agent Run.
 - `start_run(...)` (behind `run_agent_sync`): queue-first. It checks access, finds or starts the
   conversation, persists a Queued Agent Run and returns `{"queued": true, ...}`; the conversation's
   drainer runs it in the background. With `now=1` (or the Agent's Run Immediately) it waits for its
@@ -19,6 +20,7 @@ from frappe.utils import cint
 
 from huf.ai.conversation.manager import ConversationManager
 from huf.ai.runtime import events, locks, queue, run_state
+from huf.ai.runtime.run_options import run_options
 from huf.huf import run_access
 from huf.huf.validators import validate_model_of_provider
 from huf.request_limits import check_prompt_length
@@ -35,8 +37,14 @@ def queue_agent_run(
 	attachments: list | None = None,
 	inline: bool = False,
 	run_values: dict | None = None,
+	options: dict | None = None,
+	create_new: bool = False,
 ) -> Any:
-	"""Check access, find or start the conversation and persist a Queued Agent Run (committed)."""
+	"""Check access, find or start the conversation and persist a Queued Agent Run (committed).
+
+	`options` are the optional arguments of `huf.ai.runtime.run_options.run_options`, checked as the
+	caller before anything is written; `create_new` starts a new conversation.
+	"""
 	prompt = prompt.strip() if isinstance(prompt, str) else ""
 	if not prompt:
 		frappe.throw(_("Please enter a prompt."))
@@ -52,14 +60,21 @@ def queue_agent_run(
 				frappe.PermissionError,
 			)
 		_check_model(provider or agent.provider, model or agent.model)
+	checked = run_options(agent, **(options or {}))
+	if create_new and conversation_id:
+		frappe.throw(_("Pass either conversation_id or create_new, not both."), frappe.ValidationError)
 	manager = ConversationManager(agent.name, channel=channel_id, external_id=external_id)
-	conversation = manager.get_or_create_conversation(conversation_id=conversation_id)
+	if create_new:
+		conversation = manager.create_conversation()
+	else:
+		conversation = manager.get_or_create_conversation(conversation_id=conversation_id)
 	context = {
 		"channel_id": manager.channel,
 		"external_id": manager.external_id,
 		"session_id": conversation.session_id,
 		"inline": bool(inline),
-		"attachments": _attachments(attachments),
+		"attachments": (_attachments(attachments) + checked.files)[:20],
+		**checked.context,
 	}
 	return queue.create_run(
 		agent,
@@ -69,7 +84,7 @@ def queue_agent_run(
 		model=model,
 		runtime_context=context,
 		claim=inline,
-		**(run_values or {}),
+		**{**checked.run_values, **(run_values or {})},
 	)
 
 
@@ -83,8 +98,13 @@ def start_run(
 	conversation_id: str | None = None,
 	now: bool | int | str = False,
 	attachments: list | str | None = None,
+	options: dict | None = None,
+	create_new: bool | int | str = False,
 ) -> dict:
-	"""Run an agent: queued by default, inline with `now=1` (or the Agent's Run Immediately)."""
+	"""Run an agent: queued by default, inline with `now=1` (or the Agent's Run Immediately).
+
+	`options`: the run's optional arguments (`huf.ai.runtime.run_options`); `create_new`: a new conversation.
+	"""
 	inline = _truthy(now) or cint(
 		frappe.db.get_value("Agent", agent_name, "run_immediately") if isinstance(agent_name, str) else 0
 	)
@@ -98,6 +118,8 @@ def start_run(
 		conversation_id=conversation_id,
 		attachments=attachments,
 		inline=bool(inline),
+		options=options,
+		create_new=_truthy(create_new),
 	)
 	session_id = run_state.runtime_context(run).get("session_id")
 	if inline and frappe.flags.get("huf_conversation") == run.conversation:

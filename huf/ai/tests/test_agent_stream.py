@@ -212,7 +212,7 @@ class TestAgentStream(LiveAgentTestCase):
 		self.assertEqual((response.status_code, valid(frames[-1][1])["type"]), (200, "complete"))
 		sent = self.llm.chat_requests[-1]["body"]["messages"][-1]["content"]
 		self.assertIn("Summarise this", sent)
-		self.assertIn("/private/files/report.pdf", sent)
+		self.assertIn("File report.pdf could not be found", sent)  # files reach it as content (none here)
 
 	def test_a_provider_failure_ends_the_stream_with_an_error_frame(self):
 		client, csrf = self.session(ALICE)

@@ -158,6 +158,17 @@ def sync_tools_after_migrate() -> None:
 		frappe.log_error(title="Huf app tool sync failed")
 
 
+def forget_app(app: str) -> dict:
+	"""after_app_uninstall: delete the App Provided tools of `app` (and their Agent Tool rows) and its sync state."""
+	summary: dict = {"synced": [], "skipped": [], "created": [], "updated": [], "removed": [], "errors": []}
+	_remove_tools(app, set(), summary)
+	settings = frappe.get_single("Agent Settings")
+	state = _load_state(settings.get("tool_sync_state"))
+	if state.pop(app, None) is not None:
+		settings.db_set("tool_sync_state", json.dumps(state, sort_keys=True), update_modified=False)
+	return summary
+
+
 def _sync_app(app: str, summary: dict) -> set[str]:
 	declared: set[str] = set()
 	for _app, definition in _iter_declared_tools(app):

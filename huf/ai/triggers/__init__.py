@@ -2,8 +2,9 @@
 
 | module | owns |
 | --- | --- |
-| `common` | who a trigger's run acts as (Run As, else the owner, checked each run), disabling a trigger, queueing its run |
-| `doc_events` | Doc Event triggers: matching a saved document, conditions, the prompt built from the document |
+| `common` | who a trigger's run acts as (Run As, else the owner, checked each run), disabling a trigger, queueing its run, which conversation it continues |
+| `doc_events` | Doc Event triggers: matching a saved document, conditions, the prompt built from the document, its files, queued or after the save, once per 30 s |
+| `app_events` | App Event triggers: `huf.fire_app_event(app, event, payload)` |
 | `webhooks` | Webhook triggers: key check, rate limit, payload templates |
 | `schedule` | Schedule triggers: due runs without drift, backoff, auto-disable |
 | `run_now` | a trigger's run started by hand (Desk, dashboard) |

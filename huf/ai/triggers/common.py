@@ -1,8 +1,9 @@
 """What every kind of Agent Trigger shares: who its runs act as, and queueing a run.
 
-Doc Event, Schedule and Webhook runs (and their Run now) act as `acting_user(trigger)`: the trigger's
-Run As, else its owner, checked again each time a run starts. A refusal disables the trigger with a
-reason on its form (`disable_trigger`).
+Doc Event, Schedule, Webhook and App Event runs (and their Run now) act as `acting_user(trigger)`: the
+trigger's Run As, else its owner, checked again each time a run starts. A refusal disables the trigger
+with a reason on its form (`disable_trigger`). Doc Event, Schedule and App Event runs continue the
+conversation `history_external_id` names (per initiating user, or one shared history).
 """
 
 from typing import Any
@@ -29,7 +30,7 @@ def run_as_user(trigger: Any) -> str | None:
 
 
 def acting_user(trigger: Any) -> str:
-	"""The user a Doc Event, Schedule or Webhook run of `trigger` acts as: its Run As, else its owner.
+	"""The user a Doc Event, Schedule, Webhook or App Event run of `trigger` acts as: its Run As, else its owner.
 
 	Raises RunRefused when that user is disabled, may not run the agent, (the owner) may no longer edit
 	Agent Triggers, or is a System Manager and the agent was last changed by someone else who is not
@@ -118,15 +119,27 @@ def trigger_values(trigger: Any) -> dict:
 	return {key: trigger.get(key) for key in ("name", "agent", "trigger_type")}
 
 
-def queue_run(agent: str, prompt: str, trigger: str, external_id: str, attachments=None, **values) -> Any:
+def history_external_id(agent: str, initiating_user: str) -> str:
+	"""The conversation a Doc Event, Schedule or App Event run continues (among the acting user's own):
+	`user:<initiating user>` when the agent's Persist per User is checked, else `shared:<agent>`."""
+	if cint(frappe.db.get_value("Agent", agent, "persist_user_history")):
+		return f"user:{initiating_user}"
+	return f"shared:{agent}"
 
+
+def queue_run(
+	agent: str, prompt: str, trigger: str, external_id: str, attachments=None, inline: bool = False, **values
+) -> Any:
+	"""Queue the run as the session user (the drainer is woken; with `inline` the caller runs it)."""
 	run = queue_agent_run(
 		agent,
 		prompt,
 		channel_id=CHANNEL,
 		external_id=external_id,
 		attachments=attachments or None,
+		inline=inline,
 		run_values={"agent_trigger": trigger, **values},
 	)
-	queue.kick_drainer(run.conversation)
+	if not inline:
+		queue.kick_drainer(run.conversation)
 	return run

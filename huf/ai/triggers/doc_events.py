@@ -2,7 +2,10 @@
 
 Conditions and prompt templates are safe expressions (huf.huf.safe_expression) evaluated on a plain
 snapshot of the document: they can read values, never call anything. A Doc Event run also needs its
-acting user to be allowed to read the document.
+acting user to be allowed to read the document. The agent's Run Triggers in Background (`async`)
+queues the run in a job; unchecked, the run happens once the save has committed and the save waits
+for it. Either way a document + event + trigger runs once within DUPLICATE_WINDOW seconds
+(`claim_event`), and writes made by a run of the same agent start nothing.
 """
 
 import json
@@ -12,10 +15,12 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
+from huf.ai.runtime import queue
 from huf.ai.triggers.common import (
 	RunRefused,
 	acting_user,
 	disable_trigger,
+	history_external_id,
 	queue_run,
 	run_as_user,
 	trigger_values,
@@ -29,9 +34,19 @@ from huf.ai.triggers.rules import (
 from huf.huf import safe_expression
 from huf.huf.doc_events import DOC_EVENTS
 from huf.huf.safe_expression import HIDDEN_FIELDTYPES, TABLE_FIELDTYPES
+from huf.huf.session_user import acting_as
 from huf.request_limits import check_prompt_length
 
-__all__ = ["clear_doc_event_agents_cache", "get_doc_event_agents", "run_agent_for_doc", "run_hooked_agents"]
+DUPLICATE_WINDOW = 30  # seconds: a second save of the same document with the same event runs nothing
+
+__all__ = [
+	"attachment_files",
+	"claim_event",
+	"clear_doc_event_agents_cache",
+	"get_doc_event_agents",
+	"run_agent_for_doc",
+	"run_hooked_agents",
+]
 
 
 def get_doc_event_agents(doctype: str | None = None) -> dict | list:
@@ -82,6 +97,8 @@ def run_hooked_agents(doc: Any, method: str | None = None) -> None:
 
 
 def _fire_doc_trigger(trigger: dict, doc: Any, event: str) -> None:
+	if _inside_own_run(trigger["agent"]):
+		return  # the agent's own writes never start it again (no loops)
 	condition = (trigger.get("condition") or "").strip()
 	snapshot = safe_expression.document_snapshot(doc) if condition else None
 	if condition and not safe_expression.evaluate(condition, {"doc": snapshot}, _("Condition")):
@@ -101,18 +118,53 @@ def _fire_doc_trigger(trigger: dict, doc: Any, event: str) -> None:
 		return
 	prompt = build_doc_prompt(trigger_doc, doc, event, snapshot)
 	check_prompt_length(prompt)  # refused here (into the Error Log), not after queueing a huge job
-	frappe.enqueue(
-		"huf.ai.triggers.doc_events.run_agent_for_doc",
-		queue="short",
-		enqueue_after_commit=True,
-		trigger=trigger["name"],
-		agent=trigger["agent"],
-		prompt=prompt,
-		doctype=doc.doctype,
-		docname=str(doc.name),
-		attachments=_attachments(trigger_doc, doc),
-		initiating_user=frappe.session.user,
-	)
+	job = {
+		"trigger": trigger["name"],
+		"agent": trigger["agent"],
+		"prompt": prompt,
+		"doctype": doc.doctype,
+		"docname": str(doc.name),
+		"event": event,
+		"attachments": attachment_files(trigger_doc, doc),
+		"initiating_user": frappe.session.user,
+	}
+	if cint(frappe.db.get_value("Agent", trigger["agent"], "async")) or frappe.flags.get("huf_agent_run"):
+		# Run Triggers in Background (and always inside a run): a job after the commit, the save returns.
+		frappe.enqueue(
+			"huf.ai.triggers.doc_events.run_agent_for_doc", queue="short", enqueue_after_commit=True, **job
+		)
+	else:
+		# The save waits for the answer: the run starts once the document is committed (a rollback: never).
+		frappe.db.after_commit.add(lambda: _run_after_save(job))
+
+
+def _run_after_save(job: dict) -> None:
+	"""The inline run of a save (in its commit): whatever goes wrong is logged, never raised to the save."""
+	# Let the save's other after-commit work (enqueued jobs, realtime events) run first: a rollback
+	# below would drop whatever is still waiting.
+	frappe.db.commit()
+	try:
+		run_agent_for_doc(**job, inline=True)
+	except Exception:
+		frappe.db.rollback()
+		frappe.log_error(
+			title=_("Agent Trigger {0} failed").format(job["trigger"]),
+			reference_doctype=job["doctype"],
+			reference_name=job["docname"],
+		)
+		frappe.db.commit()
+
+
+def _inside_own_run(agent: str) -> bool:
+	run = frappe.flags.get("huf_agent_run")
+	return bool(run) and frappe.db.get_value("Agent Run", run, "agent") == agent
+
+
+def claim_event(trigger: str, doctype: str, docname: str, event: str | None) -> bool:
+	"""True for the first run of `trigger` for this document and event within DUPLICATE_WINDOW seconds
+	(an atomic set-if-absent in the site cache, shared by every process on a bench)."""
+	key = frappe.cache().make_key(f"huf:trigger_event:{trigger}:{doctype}:{docname}:{event or ''}")
+	return bool(frappe.cache().set(key, b"1", nx=True, ex=DUPLICATE_WINDOW))
 
 
 def run_agent_for_doc(
@@ -123,30 +175,45 @@ def run_agent_for_doc(
 	docname: str,
 	initiating_user: str,
 	attachments: list | None = None,
+	event: str | None = None,
+	inline: bool = False,
 ) -> dict | None:
-	"""Background job: queue the agent run of a Doc Event trigger as its acting user (`initiating_user`,
-	who saved the document, is named in the prompt). A refused acting user disables the trigger."""
+	"""Run the agent of a Doc Event trigger as its acting user, once per document and event within 30 s:
+	queued (background job), or `inline` (after the save's commit; the save waits for the answer). The
+	user who saved the document (`initiating_user`) is named in the prompt and picks the conversation
+	when the agent keeps one history per user. A refused acting user disables the trigger."""
 	values = frappe.db.get_value(
 		"Agent Trigger", trigger, ["name", "owner", "run_as", "disabled"], as_dict=True
 	)
 	if not values or cint(values.disabled):
 		return None  # deleted or disabled since the document was saved
+	if not claim_event(trigger, doctype, docname, event):
+		return None  # the same document had the same event moments ago: that run answers it
 	try:
 		user = acting_user({**values, "agent": agent})
 	except RunRefused as e:
 		disable_trigger(trigger, str(e))
 		return None
-	frappe.set_user(user)
-	try:
-		run = queue_run(
-			agent,
-			prompt,
-			trigger,
-			external_id=f"{trigger}:{doctype}:{docname}",
-			attachments=attachments,
-			reference_doctype=doctype,
-			reference_name=docname,
+	if frappe.db.exists(doctype, docname):  # the files the fields hold now (on_trash: those it held)
+		attachments = attachment_files(
+			frappe.get_cached_doc("Agent Trigger", trigger), frappe.get_doc(doctype, docname)
 		)
+	try:
+		with acting_as(user):
+			run = queue_run(
+				agent,
+				prompt,
+				trigger,
+				external_id=history_external_id(agent, initiating_user),
+				attachments=attachments,
+				inline=inline,
+				reference_doctype=doctype,
+				reference_name=docname,
+			)
+			if inline:
+				_complete, error = queue.run_inline_to_end(run.name, run.conversation)
+				if error:
+					_show_failure(trigger, agent, doctype, docname, error.get("content"))
 	except Exception:
 		frappe.db.rollback()
 		frappe.log_error(
@@ -157,6 +224,21 @@ def run_agent_for_doc(
 		frappe.db.commit()
 		return None
 	return {"agent_run_id": run.name, "conversation_id": run.conversation}
+
+
+def _show_failure(trigger: str, agent: str, doctype: str, docname: str, error: str | None) -> None:
+	"""An inline run failed: the save stands; the error goes to the Error Log and to the user who saved."""
+	message = _("Agent {0} (Agent Trigger {1}) could not answer for {2} {3}: {4}").format(
+		agent, trigger, doctype, docname, error or _("unknown error")
+	)
+	frappe.log_error(
+		title=_("Agent Trigger {0} failed").format(trigger),
+		message=message,
+		reference_doctype=doctype,
+		reference_name=docname,
+	)
+	frappe.db.commit()
+	frappe.msgprint(message, title=_("Agent Trigger"), indicator="red", realtime=True)
 
 
 def build_doc_prompt(trigger: Any, doc: Any, event: str, snapshot: dict | None = None) -> str:
@@ -194,9 +276,24 @@ def document_fields(doc: Any) -> dict:
 	return values
 
 
-def _attachments(trigger: Any, doc: Any) -> list[str]:
-	urls = []
+def attachment_files(trigger: Any, doc: Any) -> list[str]:
+	"""The Files (names; URLs without a File record) in the trigger's File Attachments fields of `doc`."""
+	found = []
 	for row in trigger.get("file_attachments") or []:
 		sources = (doc.get(row.child_table) or []) if row.source_type == "Child Table" else [doc]
-		urls.extend(source.get(row.field_name) for source in sources if source.get(row.field_name))
-	return urls
+		found.extend(
+			_file_of(doc, source.get(row.field_name)) for source in sources if source.get(row.field_name)
+		)
+	return found
+
+
+def _file_of(doc: Any, url: str) -> str:
+	"""The File holding `url`, preferably the one attached to `doc` (the newest), else `url` itself."""
+	for filters in (
+		{"file_url": url, "attached_to_doctype": doc.doctype, "attached_to_name": str(doc.name)},
+		{"file_url": url},
+	):
+		names = frappe.get_all("File", filters=filters, pluck="name", order_by="creation desc", limit=1)
+		if names:
+			return names[0]
+	return url

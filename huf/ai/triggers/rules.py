@@ -14,10 +14,13 @@ UNTRIGGERABLE_DOCTYPES = frozenset(
 )
 
 DOC_EVENT_AGENTS_CACHE_KEY = "huf:doc_event_agents"
-# Their runs (and Run now) act as Run As, else the owner (`acting_user`); Run now of other kinds acts as the caller.
-RUN_AS_TYPES = ("Doc Event", "Schedule", "Webhook")
-# Their prompt templates need the document or the request body, which a run started by hand lacks.
-TEMPLATE_NEEDS_EVENT = ("Doc Event", "Webhook")
+# Their runs (and Run now) act as Run As, else the owner (`acting_user`); Run now of Manual triggers acts as the caller.
+RUN_AS_TYPES = ("Doc Event", "Schedule", "Webhook", "App Event")
+# Their prompt templates need the document, the request body or the event payload, which a run started by hand lacks.
+TEMPLATE_NEEDS_EVENT = ("Doc Event", "Webhook", "App Event")
+# The kinds whose runs keep the history the agent's Persist per User decides (`history_external_id`).
+HISTORY_TYPES = ("Doc Event", "Schedule", "App Event")
+TRIGGER_TYPES = ("Schedule", "Doc Event", "Webhook", "App Event", "Manual")
 
 
 def is_system_manager(user: str | None = None) -> bool:

@@ -16,7 +16,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
-from huf.ai.triggers.common import RunRefused, acting_user, disable_trigger, queue_run
+from huf.ai.triggers.common import RunRefused, acting_user, disable_trigger, history_external_id, queue_run
 from huf.ai.triggers.rules import trigger_metadata
 
 BACKOFF_MINUTES = (1, 5, 15, 60)  # after 1, 2, 3, 4 consecutive failures
@@ -77,12 +77,13 @@ def process_trigger(name: str, now: Any) -> None:
 
 	user = frappe.session.user
 	try:
-		frappe.set_user(acting_user(trigger))
+		acting = acting_user(trigger)
+		frappe.set_user(acting)
 		run = queue_run(
 			trigger.agent,
 			scheduled_prompt(trigger, planned),
 			trigger.name,
-			external_id=trigger.name,
+			external_id=history_external_id(trigger.agent, acting),
 		)
 		state["last_run"] = run.name
 	except RunRefused as e:

@@ -30,10 +30,11 @@ export async function shot(page, name) {
   result.screenshots.push(file);
 }
 
-export function launch() {
+/** Start Chromium; `extraArgs` add switches (e.g. a fake microphone: --use-fake-device-for-media-stream). */
+export function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: config.chromium,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", ...extraArgs],
   });
 }
 

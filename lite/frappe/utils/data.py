@@ -710,6 +710,37 @@ def is_html(text: Any) -> bool:
 	return isinstance(text, str) and bool(HTML_TAG_PATTERN.search(text))
 
 
+class UnicodeWithAttrs(str):
+	def __init__(self, text):
+		self.toc_html = text.toc_html
+		self.metadata = text.metadata
+
+
+def md_to_html(markdown_text: str) -> UnicodeWithAttrs | None:
+	"""Convert the given markdown text to HTML and returns it."""
+	from markdown2 import MarkdownError
+	from markdown2 import markdown as _markdown
+
+	extras = {
+		"fenced-code-blocks": None,
+		"tables": None,
+		"header-ids": None,
+		"toc": None,
+		"highlightjs-lang": None,
+		"html-classes": {"table": "table table-bordered", "img": "screenshot"},
+	}
+
+	try:
+		return UnicodeWithAttrs(_markdown(markdown_text or "", extras=extras))
+	except MarkdownError:
+		pass
+
+
+def markdown(markdown_text: str) -> UnicodeWithAttrs | None:
+	"""Convert the given markdown text to HTML and returns it."""
+	return md_to_html(markdown_text)
+
+
 def strip(val: str | None, chars: str | None = None) -> str:
 	"""Strip whitespace plus zero-width spaces and byte-order marks."""
 	return (val or "").replace("\ufeff", "").replace("\u200b", "").strip(chars)

@@ -16,6 +16,7 @@ from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.llm_server import Reply, tool_call
 from huf.tests.support.runs import RuntimeTestCase
 from huf.tests.support.tools import ToolTestCase
+from huf.tests.support.triggers import TriggerTestHelpers
 from huf.tests.support.web import serve_site
 
 AGENT = "Trigger Test Agent"
@@ -24,65 +25,6 @@ DEMOTED = "trigger-demoted-manager@example.com"  # a Huf Manager who becomes a H
 BOT = "trigger-run-as-bot@example.com"  # Huf User that a System Manager lets runs act as
 SAVER = "trigger-saver@example.com"  # Huf User who saves documents
 VIEWER = "trigger-viewer@example.com"  # Huf Viewer: may read agents, not run them
-
-
-class TriggerTestHelpers:
-	"""Committed triggers and ToDos (deleted after the test), their runs, webhook calls over HTTP."""
-
-	def make_trigger(self, **values) -> str:
-		doc = frappe.get_doc({"doctype": "Agent Trigger", "agent": self.agent, **values}).insert()
-		frappe.db.commit()
-		self.addCleanup(self.delete, "Agent Trigger", doc.name)
-		return doc.name
-
-	def delete(self, doctype: str, name: str) -> None:
-		frappe.db.rollback()
-		if doctype == "Agent Trigger":
-			frappe.db.delete("Agent Run", {"agent_trigger": name})
-		if frappe.db.exists(doctype, name):
-			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
-		frappe.db.commit()
-
-	def make_todo(self, **values) -> str:
-		doc = frappe.get_doc({"doctype": "ToDo", "description": "Refund order 7731", **values}).insert()
-		frappe.db.commit()
-		self.addCleanup(self.delete, "ToDo", doc.name)
-		return doc.name
-
-	def runs_of(self, trigger: str) -> list:
-		wait_for_jobs(60)
-		return frappe.get_all(
-			"Agent Run",
-			filters={"agent_trigger": trigger},
-			fields=[
-				"name",
-				"status",
-				"prompt",
-				"reference_doctype",
-				"reference_name",
-				"error_message",
-				"user",
-				"owner",
-			],
-			order_by="creation asc",
-		)
-
-	def call_webhook(self, trigger: str, payload: dict):
-		"""POST `payload` to the trigger's webhook with its key, over HTTP."""
-		slug = frappe.db.get_value("Agent Trigger", trigger, "webhook_slug")
-		key = get_decrypted_password("Agent Trigger", trigger, "webhook_key")
-		server, base_url = serve_site()
-		self.addCleanup(server.shutdown)
-		with httpx.Client(timeout=60) as client:
-			return client.post(
-				f"{base_url}/api/method/huf.ai.agent_hooks.handle_webhook",
-				json={"slug": slug, **payload},
-				headers={"X-Huf-Webhook-Key": key},
-			)
-
-	def trigger_state(self, trigger: str) -> dict:
-		frappe.db.commit()
-		return frappe.db.get_value("Agent Trigger", trigger, ["disabled", "disabled_reason"], as_dict=True)
 
 
 class TestAgentTriggers(TriggerTestHelpers, RuntimeTestCase):
@@ -112,7 +54,7 @@ class TestAgentTriggers(TriggerTestHelpers, RuntimeTestCase):
 		conversation = frappe.db.get_value("Agent Run", runs[0].name, "conversation")
 		self.assertEqual(
 			frappe.db.get_value("Agent Conversation", conversation, "session_id"),
-			f"trigger:{trigger}:ToDo:{urgent}",
+			"trigger:user:Administrator",  # Persist per User (the default): the history of who saved it
 		)
 
 	def test_a_failing_trigger_does_not_break_the_save(self):

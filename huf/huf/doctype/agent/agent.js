@@ -1,4 +1,16 @@
+const MODEL_QUERY = "huf.huf.doctype.ai_model.ai_model.get_models_by_modality";
+
 frappe.ui.form.on("Agent", {
+	setup(frm) {
+		// each model field offers only AI Models of its kind (the main model: of the agent's provider)
+		frm.set_query("model", (doc) => ({
+			query: MODEL_QUERY,
+			filters: { modality: "Text", provider: doc.provider || undefined },
+		}));
+		frm.set_query("summary_model", () => ({ query: MODEL_QUERY, filters: { modality: "Text" } }));
+		frm.set_query("stt_model", () => ({ query: MODEL_QUERY, filters: { modality: "Transcription" } }));
+		frm.set_query("tts_model", () => ({ query: MODEL_QUERY, filters: { modality: "Text-to-Speech" } }));
+	},
 	refresh(frm) {
 		if (frm.is_new()) return;
 		if (frm.doc.allow_chat && !frm.doc.disabled) {

@@ -19,10 +19,29 @@ frappe.ui.form.on("Agent Trigger", {
 				"blue"
 			);
 			frm.add_custom_button(__("Copy Webhook URL"), () => frappe.utils.copy_to_clipboard(url));
+			// The key is shown once (huf.ai.trigger_api); a new key replaces it and is shown once too.
+			if (!frm.doc.webhook_key_shown) {
+				frm.add_custom_button(__("Show Key"), () => frm.trigger("show_key"), __("Webhook Key"));
+			}
+			frm.add_custom_button(__("New Key"), () => frm.trigger("new_key"), __("Webhook Key"));
 		}
 		if (frm.doc.disabled && frm.doc.disabled_reason) {
 			frm.dashboard.set_headline(frappe.utils.escape_html(frm.doc.disabled_reason), "red");
 		}
+	},
+
+	show_key(frm) {
+		frappe
+			.call("huf.ai.trigger_api.reveal_webhook_key", { trigger: frm.doc.name })
+			.then((r) => show_webhook_key(frm, r.message));
+	},
+
+	new_key(frm) {
+		frappe.confirm(__("Make a new key? The current key stops working at once."), () =>
+			frappe
+				.call("huf.ai.trigger_api.regenerate_webhook_key", { trigger: frm.doc.name })
+				.then((r) => show_webhook_key(frm, r.message))
+		);
 	},
 
 	run_now(frm) {
@@ -45,3 +64,14 @@ frappe.ui.form.on("Agent Trigger", {
 		});
 	},
 });
+
+function show_webhook_key(frm, out) {
+	frappe.msgprint({
+		title: __("Webhook Key"),
+		indicator: "orange",
+		message:
+			__("Copy the key now: it is not shown again.") +
+			`<pre>${frappe.utils.escape_html(out.key)}</pre>`,
+	});
+	frm.reload_doc();
+}

@@ -8,6 +8,7 @@ from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 from huf.ai.triggers.rules import (
 	DOC_EVENT_AGENTS_CACHE_KEY,
 	RUN_AS_TYPES,
+	TRIGGER_TYPES,
 	UNTRIGGERABLE_DOCTYPES,
 	is_system_manager,
 	trigger_metadata,
@@ -25,9 +26,23 @@ INTERVAL_UNITS = {
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 SCHEDULE_FIELDS = ("trigger_type", "scheduled_interval", "interval_count", "cron_expression", "disabled")
 # What decides what a run of a Run As kind does: only the user it acts as, or a System Manager, may change it.
-RUN_DEFINING_FIELDS = ("agent", "trigger_type", "run_as", "owner", "reference_doctype", "doc_event")
+RUN_DEFINING_FIELDS = (
+	"agent",
+	"trigger_type",
+	"run_as",
+	"owner",
+	"reference_doctype",
+	"doc_event",
+	"app_name",
+	"event_name",
+)
 # The names a prompt template of each type may use (`{{ doc.status }}`); a condition may use `doc`.
-TEMPLATE_NAMES = {"Doc Event": ("doc", "trigger", "event"), "Webhook": ("payload", "trigger")}
+TEMPLATE_NAMES = {
+	"Doc Event": ("doc", "trigger", "event"),
+	"Webhook": ("payload", "trigger"),
+	"App Event": ("payload", "trigger"),
+}
+EVENT_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.:/-]{1,140}$")
 CONDITION_NAMES = ("doc",)
 
 
@@ -117,7 +132,7 @@ class AgentTrigger(Document):
 			frappe.throw(
 				_(
 					"The runs of Agent Trigger {0} act as {1}: only {1} or a System Manager may change its"
-					" Agent, Trigger Type, Run As, Reference DocType, Doc Event or prompt."
+					" Agent, Trigger Type, Run As, Reference DocType, Doc Event, App Name, Event Name or prompt."
 				).format(self.name, acting),
 				frappe.PermissionError,
 			)
@@ -209,12 +224,25 @@ class AgentTrigger(Document):
 				frappe.DuplicateEntryError,
 			)
 		if not self.webhook_key:
-			# A Password field: stored encrypted, never shown again in the form.
+			# A Password field: stored encrypted, shown once (huf.ai.trigger_api.reveal_webhook_key).
 			self.webhook_key = frappe.generate_hash(length=40)
+			self.webhook_key_shown = 0
 
 	def validate_app_event(self) -> None:
+		self.app_name = (self.app_name or "").strip()
+		self.event_name = (self.event_name or "").strip()
 		if not (self.app_name and self.event_name):
 			frappe.throw(_("App Name and Event Name are required for an App Event trigger."))
+		if self.app_name not in frappe.get_installed_apps():
+			frappe.throw(
+				_("App {0} is not installed on this site; App Name must be one of: {1}.").format(
+					frappe.bold(self.app_name), ", ".join(frappe.get_installed_apps())
+				)
+			)
+		if not EVENT_NAME_PATTERN.match(self.event_name):
+			frappe.throw(
+				_("Event Name may contain only letters, digits and _ . : / - (at most 140), like order_paid.")
+			)
 
 	def on_update(self) -> None:
 		frappe.cache().delete_value(DOC_EVENT_AGENTS_CACHE_KEY)
@@ -253,3 +281,10 @@ def _valid_cron(expression: str) -> bool:
 def _slugify(text: str) -> str:
 	slug = re.sub(r"[^a-z0-9]+", "-", (text or "").lower()).strip("-")[:80]
 	return slug or frappe.generate_hash(length=10)
+
+
+@frappe.whitelist()
+def get_trigger_type() -> list[str]:
+	"""The kinds of Agent Trigger (the options of Trigger Type), for callers who may read triggers."""
+	frappe.has_permission("Agent Trigger", "read", throw=True)
+	return list(TRIGGER_TYPES)

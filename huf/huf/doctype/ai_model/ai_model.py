@@ -1,7 +1,7 @@
 import frappe
 from frappe import _
 from frappe.model.document import Document
-from frappe.utils import flt
+from frappe.utils import cint, flt
 
 from huf.ai.providers.cost import PRICING_CACHE_KEY, invalidate_pricing_cache
 
@@ -42,3 +42,40 @@ class AIModel(Document):
 
 	def after_rename(self, old: str, new: str, merge: bool = False) -> None:
 		invalidate_pricing_cache(new)
+
+
+MODALITIES = ("Text", "Image", "Text-to-Speech", "Transcription", "Embeddings")
+
+
+@frappe.whitelist()
+def get_models_by_modality(
+	doctype: str | None = None,
+	txt: str | None = None,
+	searchfield: str | None = None,
+	start: int = 0,
+	page_len: int = 20,
+	filters: dict | str | None = None,
+) -> list:
+	"""Link query for AI Model fields: models of `filters.modality` (and `filters.provider`) the caller may read."""
+	if not frappe.has_permission("AI Model", "read"):
+		frappe.throw(_("You are not allowed to read AI Models."), frappe.PermissionError)
+	filters = frappe.parse_json(filters) if isinstance(filters, str) and filters else filters or {}
+	if not isinstance(filters, dict):
+		frappe.throw(_("filters must be an object such as {0}.").format('{"modality": "Transcription"}'))
+	modality = filters.get("modality")
+	if modality not in MODALITIES:
+		frappe.throw(_("Filter by modality, one of: {0}.").format(", ".join(MODALITIES)))
+	conditions = {"modalities": modality}
+	if filters.get("provider"):
+		conditions["provider"] = str(filters["provider"])
+	text = (txt or "").strip()
+	return frappe.get_list(
+		"AI Model",
+		filters=conditions,
+		or_filters={"name": ["like", f"%{text}%"], "provider": ["like", f"%{text}%"]} if text else None,
+		fields=["name", "provider"],
+		order_by="name asc",
+		limit_start=max(cint(start), 0),
+		limit_page_length=min(max(cint(page_len), 1), 100),
+		as_list=True,
+	)

@@ -92,3 +92,32 @@ def _without(text: str, secret: str | None) -> str:
 	"""`text` with `secret` masked (the seam's errors are scrubbed already; this keeps it so)."""
 	text = str(text or "")
 	return text.replace(secret, "***") if secret and len(secret) >= 4 else text
+
+
+@frappe.whitelist()
+def get_provider_settings(provider_name: str) -> list[dict]:
+	"""The Single DocTypes named '{Provider} ... Settings' (e.g. OpenAI Settings) the caller may read,
+	with their field values except secrets: `[{"doctype", "values"}]`."""
+	from frappe.model import no_value_fields
+
+	if not isinstance(provider_name, str) or not frappe.db.exists("AI Provider", provider_name):
+		frappe.throw(
+			_("AI Provider {0} not found.").format(frappe.bold(provider_name)), frappe.DoesNotExistError
+		)
+	frappe.has_permission("AI Provider", "read", doc=provider_name, throw=True)
+	prefix = provider_name.strip().lower()
+	singles = frappe.get_all(
+		"DocType", filters={"issingle": 1, "name": ["like", "%Settings"]}, pluck="name", order_by="name asc"
+	)
+	found = []
+	for doctype in singles:
+		if not doctype.lower().startswith(prefix) or not frappe.has_permission(doctype, "read"):
+			continue
+		stored = frappe.get_single(doctype)
+		values = {
+			df.fieldname: stored.get(df.fieldname)
+			for df in frappe.get_meta(doctype).fields
+			if df.fieldname and df.fieldtype not in no_value_fields and df.fieldtype != "Password"
+		}
+		found.append({"doctype": doctype, "values": values})
+	return found

@@ -1,0 +1,111 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Badge, Button, Card, ErrorBanner, cx } from "../components/ui";
+import { call, errorMessage } from "../lib/api";
+import { can, getBoot, hasCapability } from "../lib/boot";
+
+const API = "huf.ai.orchestration.orchestrator";
+
+export interface OrchestrationStep {
+  step_index: number;
+  status: string;
+  instruction: string | null;
+  output_ref: string | null;
+}
+
+export interface Orchestration {
+  name: string;
+  status: string;
+  current_step: number | null;
+  steps: OrchestrationStep[];
+  parent_run: string | null;
+  error_log: string | null;
+}
+
+const ACTIVE = ["Planned", "Running", "Paused"];
+
+/** The Agent Orchestration a run created: its plan step by step, Stop and Recreate plan. */
+/** Stop and Recreate plan: the user of the parent run, or whoever sees every chat (Huf Managers, System Managers). */
+function mayChange(runUser: string | null): boolean {
+  return runUser === getBoot().user || hasCapability("chat.view_all") || can("Agent Orchestration", "write");
+}
+
+export function OrchestrationPanel({ run, runUser }: { run: string; runUser: string | null }) {
+  const queryClient = useQueryClient();
+  const key = ["orchestration", run];
+  const orchestration = useQuery({
+    queryKey: key,
+    queryFn: () => call<Orchestration | null>(`${API}.get_orchestration`, { parent_run: run }, "GET"),
+    refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 5000 : false),
+    retry: false,
+  });
+  const action = useMutation({
+    mutationFn: (method: "stop_orchestration" | "recreate_orchestration_plan") => call<Orchestration>(`${API}.${method}`, { orch_name: orchestration.data?.name }),
+    onSuccess: (data) => queryClient.setQueryData(key, data),
+  });
+
+  if (orchestration.error) return <ErrorBanner title="The orchestration could not be loaded" message={errorMessage(orchestration.error)} />;
+  const o = orchestration.data;
+  if (!o) return null;
+  const allowed = mayChange(runUser);
+  const stepRunning = o.steps.some((s) => s.status === "Running");
+  return (
+    <Card className="space-y-3">
+      <section aria-label="Orchestration" className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <div className="flex items-center gap-2">
+            <h2 className="font-semibold">Orchestration</h2>
+            <span data-testid="orchestration-status">
+              <Badge>{o.status}</Badge>
+            </span>
+            <span className="text-xs text-slate-500">
+              {o.steps.length} {o.steps.length === 1 ? "step" : "steps"}
+              {o.current_step ? ` · current step ${o.current_step}` : ""}
+            </span>
+          </div>
+          {allowed && (
+            <div className="flex gap-2">
+              <Button
+                variant="danger"
+                disabled={action.isPending || !ACTIVE.includes(o.status)}
+                onClick={() => window.confirm("Stop this orchestration? The remaining steps will not run.") && action.mutate("stop_orchestration")}
+              >
+                Stop
+              </Button>
+              <Button
+                variant="secondary"
+                disabled={action.isPending || stepRunning}
+                onClick={() => window.confirm("Recreate the plan? The steps are planned again from the start.") && action.mutate("recreate_orchestration_plan")}
+              >
+                Recreate plan
+              </Button>
+            </div>
+          )}
+        </div>
+        {action.error && <ErrorBanner message={errorMessage(action.error)} />}
+        {o.error_log && <ErrorBanner title="Error log" message={o.error_log} />}
+        <ol className="space-y-2" aria-label="Steps">
+          {o.steps.map((s) => (
+            <li
+              key={s.step_index}
+              data-testid="orchestration-step"
+              aria-current={o.current_step === s.step_index ? "step" : undefined}
+              className={cx("rounded-md border p-2 text-sm", o.current_step === s.step_index ? "border-indigo-400 dark:border-indigo-600" : "border-slate-200 dark:border-slate-800")}
+            >
+              <div className="flex items-center gap-2">
+                <span className="font-medium">Step {s.step_index}</span>
+                <Badge>{s.status}</Badge>
+              </div>
+              <p className="mt-1 whitespace-pre-wrap">{s.instruction}</p>
+              {s.output_ref && (
+                <details className="mt-1">
+                  <summary className="cursor-pointer text-xs text-slate-500">Output</summary>
+                  <p className="mt-1 whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs dark:bg-slate-800">{s.output_ref}</p>
+                </details>
+              )}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </Card>
+  );
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { describeTrigger, draftFromDoc, emptyDraft, serializeDraft, validateDraft } from "./triggerForm";
+
+describe("validateDraft", () => {
+  it("accepts a daily schedule and refuses a count below 1", () => {
+    expect(validateDraft(emptyDraft("Schedule"))).toEqual({});
+    expect(validateDraft({ ...emptyDraft("Schedule"), interval_count: "0" })).toHaveProperty("interval_count");
+    expect(validateDraft({ ...emptyDraft("Schedule"), interval_count: "1.5" })).toHaveProperty("interval_count");
+  });
+  it("wants five cron fields", () => {
+    const cron = { ...emptyDraft("Schedule"), scheduled_interval: "Cron" };
+    expect(validateDraft({ ...cron, cron_expression: "0 9 * * 1-5" })).toEqual({});
+    expect(validateDraft({ ...cron, cron_expression: "0 9 * *" }).cron_expression).toMatch(/five fields/);
+  });
+  it("needs a DocType and complete attachment rows for a doc event", () => {
+    const errors = validateDraft({
+      ...emptyDraft("Doc Event"),
+      file_attachments: [
+        { source_type: "Field", child_table: "", field_name: "" },
+        { source_type: "Child Table", child_table: "", field_name: "file" },
+      ],
+    });
+    expect(Object.keys(errors).sort()).toEqual(["file_attachments.0", "file_attachments.1", "reference_doctype"]);
+  });
+  it("checks the webhook slug and the app event names", () => {
+    expect(validateDraft({ ...emptyDraft("Webhook"), webhook_slug: "" })).toEqual({});
+    expect(validateDraft({ ...emptyDraft("Webhook"), webhook_slug: "Has Spaces" })).toHaveProperty("webhook_slug");
+    expect(Object.keys(validateDraft(emptyDraft("App Event"))).sort()).toEqual(["app_name", "event_name"]);
+    expect(validateDraft(emptyDraft("Manual"))).toEqual({});
+  });
+});
+
+describe("serializeDraft", () => {
+  it("sends only the fields of the trigger's kind", () => {
+    const draft = { ...emptyDraft("Schedule"), reference_doctype: "ToDo", webhook_slug: "x", interval_count: "3", scheduled_interval: "Weekly" };
+    expect(serializeDraft(draft, "Bot")).toEqual({ agent: "Bot", trigger_type: "Schedule", disabled: 0, metadata: null, run_as: null, scheduled_interval: "Weekly", interval_count: 3 });
+  });
+  it("keeps the other metadata keys and puts the prompt in metadata", () => {
+    const draft = draftFromDoc({ trigger_type: "App Event", app_name: "shop", event_name: "order_paid", metadata: '{"prompt": "old", "x": 1}' });
+    expect(draft.prompt).toBe("old");
+    const out = serializeDraft({ ...draft, prompt: "Order {{ payload.id }} was paid." }, "Bot");
+    expect(JSON.parse(String(out.metadata))).toEqual({ x: 1, prompt: "Order {{ payload.id }} was paid." });
+    expect(out).toMatchObject({ app_name: "shop", event_name: "order_paid" });
+    expect(out.run_as).toBeNull();
+    expect(serializeDraft({ ...emptyDraft("Manual"), run_as: "someone@example.com" }, "Bot")).not.toHaveProperty("run_as");
+  });
+  it("writes doc event attachment rows and lowercases the webhook slug", () => {
+    const doc = serializeDraft(
+      { ...emptyDraft("Doc Event"), reference_doctype: "ToDo", condition: " ", file_attachments: [{ source_type: "Field", child_table: "ignored", field_name: " scan " }] },
+      "Bot",
+    );
+    expect(doc).toMatchObject({ reference_doctype: "ToDo", doc_event: "on_update", condition: null, file_attachments: [{ source_type: "Field", child_table: null, field_name: "scan" }] });
+    expect(serializeDraft({ ...emptyDraft("Webhook"), webhook_slug: "Orders-In " }, "Bot").webhook_slug).toBe("orders-in");
+  });
+  it("never sends the stored webhook key back", () => {
+    const draft = draftFromDoc({ trigger_type: "Webhook", webhook_slug: "in", webhook_key: "********" });
+    expect(serializeDraft(draft, "Bot")).not.toHaveProperty("webhook_key");
+  });
+});
+
+describe("describeTrigger", () => {
+  it("says what starts the agent", () => {
+    expect(describeTrigger({ trigger_type: "Schedule", scheduled_interval: "Daily", interval_count: 2 })).toBe("every 2 days");
+    expect(describeTrigger({ trigger_type: "Schedule", scheduled_interval: "Cron", cron_expression: "0 9 * * *" })).toBe("cron 0 9 * * *");
+    expect(describeTrigger({ trigger_type: "Doc Event", reference_doctype: "ToDo", doc_event: "after_insert" })).toBe("ToDo after_insert");
+    expect(describeTrigger({ trigger_type: "Manual" })).toBe("by hand (Run now)");
+  });
+});

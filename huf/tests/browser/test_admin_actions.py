@@ -1,0 +1,171 @@
+"""A run's orchestration and Settings' "Seed from apps" in a real headless Chromium, against the real server.
+
+Runs `admin_actions.e2e.mjs`: an administrator opens a run that created an Agent Orchestration and sees its
+steps (statuses, output, current step), stops it (the pending steps are skipped) and recreates the plan
+from the agent's Default Plan; then seeds from the installed apps twice from Settings: the report names
+the kinds seeded, and the second run creates nothing. The seeded records are the installed apps' own
+(`lite_test_app`'s prompt and tool), which a migrate creates anyway: they are left in place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import frappe
+
+from huf.huf.factories import make_user
+from huf.tests.support.browser import browser_missing, run_script
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.runs import delete_runs_of, make_runtime_agent, make_runtime_provider
+from huf.tests.support.web import serve_site
+
+SCRIPT = Path(__file__).with_name("admin_actions.e2e.mjs")
+OUTPUT_DIR = os.path.join(
+	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "admin-actions"
+)
+PASSWORD = "E2E-Admin-Actions-7"
+ADMIN = "e2e-actions-admin@example.com"
+
+
+def remove_records(suffix: str) -> None:
+	"""The orchestrations, runs, agent, provider, model and user of this run; committed."""
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	agent = f"E2E Orchestrated {suffix}"
+	for name in frappe.get_all("Agent Orchestration", filters={"agent": agent}, pluck="name"):
+		frappe.delete_doc("Agent Orchestration", name, force=True, ignore_permissions=True)
+	delete_runs_of([agent])
+	for doctype, name in (
+		("Agent", agent),
+		("AI Model", f"e2e-orch-model-{suffix}"),
+		("AI Provider", f"E2E Orch LLM {suffix}"),
+		("User", ADMIN),
+	):
+		if frappe.db.exists(doctype, name):
+			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
+	frappe.db.commit()
+
+
+# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
+@unittest.skipIf(
+	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
+	browser_missing() or "",
+)
+class TestAdminActionsInBrowser(HufTestCase):
+	@classmethod
+	def setUpClass(cls):
+		from frappe.utils.password import update_password
+
+		super().setUpClass()
+		cls.suffix = frappe.generate_hash(length=8)
+		remove_records(cls.suffix)
+		cls.addClassCleanup(remove_records, cls.suffix)
+		make_user(ADMIN, "System Manager", "Huf Manager")
+		update_password(ADMIN, PASSWORD)
+		model = f"e2e-orch-model-{cls.suffix}"
+		provider = make_runtime_provider(
+			"http://127.0.0.1:9/v1", name=f"E2E Orch LLM {cls.suffix}", model=model
+		)
+		cls.agent = make_runtime_agent(
+			f"E2E Orchestrated {cls.suffix}",
+			provider=provider,
+			model=model,
+			enable_multi_run=1,
+			default_plan=[
+				{"step_index": 1, "instruction": "Collect the open invoices."},
+				{"step_index": 2, "instruction": "Write the summary."},
+			],
+		)
+		cls.run_name = (
+			frappe.get_doc(
+				{
+					"doctype": "Agent Run",
+					"agent": cls.agent,
+					"user": ADMIN,
+					"status": "Success",
+					"prompt": "Summarise the open invoices.",
+				}
+			)
+			.insert(ignore_permissions=True)
+			.name
+		)
+		cls.orchestration = (
+			frappe.get_doc(
+				{
+					"doctype": "Agent Orchestration",
+					"agent": cls.agent,
+					"parent_run": cls.run_name,
+					"status": "Running",
+					"current_step": 2,
+					"scratchpad": json.dumps({"goal": "Summarise the open invoices.", "results": []}),
+					"agent_orchestration_plan": [
+						{
+							"step_index": 1,
+							"status": "Completed",
+							"instruction": "Find the invoices.",
+							"output_ref": "Found 3 open invoices.",
+						},
+						{"step_index": 2, "status": "Pending", "instruction": "Total them."},
+						{"step_index": 3, "status": "Pending", "instruction": "Write it up."},
+					],
+				}
+			)
+			.insert(ignore_permissions=True)
+			.name
+		)
+		frappe.db.commit()
+		cls.server, cls.base_url = serve_site()
+		cls.addClassCleanup(cls.server.shutdown)
+
+	def test_orchestration_stop_recreate_and_seed_report(self):
+		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
+		config = {
+			"base_url": self.base_url,
+			"admin": {"user": ADMIN, "password": PASSWORD},
+			"run": self.run_name,
+		}
+		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
+		self.assertEqual(
+			proc.returncode,
+			0,
+			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
+		)
+		frappe.db.commit()  # a new transaction: read what the web server committed
+
+		# the plan as it stood: statuses, the current step marked, a finished step's output
+		self.assertEqual(result["status_before"], "Running")
+		self.assertEqual(
+			result["steps_before"],
+			[["Step 1", "Completed", ""], ["Step 2", "Pending", "step"], ["Step 3", "Pending", ""]],
+		)
+		self.assertIn("3 steps · current step 2", result["panel_text"])
+		self.assertEqual(result["output"], "Found 3 open invoices.")
+		# Stop: cancelled, the steps not started are skipped, Stop is no longer offered
+		self.assertEqual([s[1] for s in result["steps_after_stop"]], ["Completed", "Skipped", "Skipped"])
+		self.assertTrue(result["stop_disabled"])
+		# Recreate plan: the agent's Default Plan, all pending, stored
+		self.assertEqual(
+			[s[:2] for s in result["steps_after_recreate"]], [["Step 1", "Pending"], ["Step 2", "Pending"]]
+		)
+		stored = frappe.get_doc("Agent Orchestration", self.orchestration)
+		self.assertEqual(stored.status, "Planned")
+		self.assertEqual(
+			[r.instruction for r in sorted(stored.agent_orchestration_plan, key=lambda r: r.step_index)],
+			["Collect the open invoices.", "Write the summary."],
+		)
+		self.assertEqual(len(result["dialogs"]), 2)
+
+		# seeding: a report by kind, no errors for the installed apps' valid seeds; a second run creates nothing
+		self.assertRegex(result["first_report"], r"^Seeded: \d+ created, \d+ updated, \d+ unchanged\.$")
+		kinds = " ".join(result["first_kinds"])
+		self.assertIn("Prompts:", kinds)
+		self.assertIn("Tools:", kinds)
+		self.assertEqual(result["first_errors"], 0)
+		self.assertRegex(result["second_report"], r"^Seeded: 0 created, 0 updated, [1-9]\d* unchanged\.$")
+		self.assertTrue(frappe.db.exists("Agent Prompt", {"slug": "lite-test-seeded-greeting"}))
+		self.assertEqual(result["console_errors"], [])

@@ -1,0 +1,172 @@
+"""Chat extras in a real headless Chromium, against the real server and the scripted LLM.
+
+Runs `chat_share.e2e.mjs`: the owner of a conversation opens one answer at /huf/view/<message> (rendered
+Markdown, agent, conversation title, "Open conversation"), copies an answer's link in the chat, records a
+voice message with Chromium's fake microphone (transcribed by the real upload endpoint into the input,
+not sent), and sends a file (the bubble shows its name, the model gets its text); another Huf User
+opening the same link sees only "not found or not allowed", and is told plainly when the browser refuses
+the microphone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import frappe
+
+from huf.huf.factories import make_user
+from huf.tests.support.browser import browser_missing, run_script
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.runs import delete_runs_of, make_runtime_agent, make_runtime_provider
+from huf.tests.support.web import serve_site
+
+SCRIPT = Path(__file__).with_name("chat_share.e2e.mjs")
+OUTPUT_DIR = os.path.join(
+	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "chat-share"
+)
+PASSWORD = "E2E-Share-Pass-7"
+OWNER = "e2e-share-owner@example.com"
+OTHER = "e2e-share-other@example.com"
+NOTE = "The launch code word is PELICAN-4417."
+ANSWER = "Here is **the plan**: ship on Friday."
+
+
+def remove_records(suffix: str) -> None:
+	"""The files, runs, conversations, agent, provider, model and users of this run; committed."""
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	for name in frappe.get_all("File", filters={"owner": ("in", [OWNER, OTHER])}, pluck="name"):
+		frappe.delete_doc("File", name, force=True, ignore_permissions=True)
+	delete_runs_of([f"E2E Share Agent {suffix}"])
+	for doctype, name in (
+		("Agent", f"E2E Share Agent {suffix}"),
+		("AI Model", f"e2e-share-model-{suffix}"),
+		("AI Provider", f"E2E Share LLM {suffix}"),
+		("User", OWNER),
+		("User", OTHER),
+	):
+		if frappe.db.exists(doctype, name):
+			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
+	frappe.db.commit()
+
+
+# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
+@unittest.skipIf(
+	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
+	browser_missing() or "",
+)
+class TestChatShareInBrowser(HufTestCase):
+	@classmethod
+	def setUpClass(cls):
+		from frappe.utils.password import update_password
+
+		from huf.tests.support.llm_server import ScriptedLLM
+
+		super().setUpClass()
+		cls.suffix = frappe.generate_hash(length=8)
+		remove_records(cls.suffix)
+		cls.addClassCleanup(remove_records, cls.suffix)
+		for user in (OWNER, OTHER):
+			make_user(user, "Huf User")
+			update_password(user, PASSWORD)
+		cls.llm = ScriptedLLM().__enter__()
+		cls.addClassCleanup(cls.llm.close)
+		cls.llm.queue("The note says the code word is PELICAN-4417.")
+		model = f"e2e-share-model-{cls.suffix}"
+		provider = make_runtime_provider(cls.llm.api_base, name=f"E2E Share LLM {cls.suffix}", model=model)
+		cls.agent = make_runtime_agent(
+			f"E2E Share Agent {cls.suffix}", provider=provider, model=model, allow_chat=1
+		)
+		cls.conversation, cls.message = cls.owned_answer()
+		cls.note = Path(tempfile.mkdtemp()) / "launch-note.txt"
+		cls.note.write_text(NOTE)
+		frappe.db.commit()
+		cls.server, cls.base_url = serve_site()
+		cls.addClassCleanup(cls.server.shutdown)
+
+	@classmethod
+	def owned_answer(cls) -> tuple[str, str]:
+		"""A conversation of OWNER with a question and a Markdown answer; (conversation, answer message)."""
+		conversation = frappe.get_doc(
+			{
+				"doctype": "Agent Conversation",
+				"agent": cls.agent,
+				"user": OWNER,
+				"title": f"Launch plan {cls.suffix}",
+				"channel": "Chat",
+			}
+		).insert(ignore_permissions=True)
+		names = []
+		for index, (role, content) in enumerate((("user", "What is the plan?"), ("agent", ANSWER)), 1):
+			names.append(
+				frappe.get_doc(
+					{
+						"doctype": "Agent Message",
+						"conversation": conversation.name,
+						"agent": cls.agent,
+						"user": OWNER,
+						"role": role,
+						"kind": "Message",
+						"content": content,
+						"conversation_index": index,
+					}
+				)
+				.insert(ignore_permissions=True)
+				.name
+			)
+		return conversation.name, names[1]
+
+	def test_share_view_copy_link_voice_and_file(self):
+		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
+		config = {
+			"base_url": self.base_url,
+			"owner": {"user": OWNER, "password": PASSWORD},
+			"other": {"user": OTHER, "password": PASSWORD},
+			"message": self.message,
+			"agent": self.agent,
+			"file_path": str(self.note),
+		}
+		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
+		self.assertEqual(
+			proc.returncode,
+			0,
+			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
+		)
+		frappe.db.commit()  # a new transaction: read what the web server committed
+
+		# the owner sees the answer rendered, with its agent and conversation title
+		self.assertEqual(result["owner_text"], "Here is the plan: ship on Friday.")
+		self.assertEqual(result["owner_bold"], "the plan")
+		self.assertIn(self.agent, result["owner_header"])
+		self.assertIn(f"Launch plan {self.suffix}", result["owner_header"])
+		self.assertTrue(result["chat_url"].endswith(f"/{self.conversation}"), result["chat_url"])
+		# "Copy link" copies the shareable view of that answer
+		self.assertEqual(result["copied"], f"{self.base_url}/huf/view/{self.message}")
+
+		# the recording went to the real transcription endpoint; its text waits in the input, unsent
+		self.assertEqual(result["transcript"], self.llm.transcript)
+		self.assertTrue(any(r["path"].endswith("/audio/transcriptions") for r in self.llm.requests))
+		self.assertEqual(result["messages_before_send"], 1)
+
+		# the file is shown by its name, never its path; the model got the file's text
+		self.assertEqual(result["bubble_attachment"], "launch-note.txt")
+		self.assertNotIn("/private/files", result["bubble_text"])
+		self.assertIn("What does the attached note say?", result["bubble_text"])
+		last = self.llm.chat_requests[-1]
+		self.assertIn("PELICAN-4417", json.dumps(last["body"]["messages"]))
+
+		# another Huf User gets nothing of the message
+		self.assertEqual(result["other_article"], 0)
+		self.assertEqual(result["other_open_links"], 0)
+		self.assertNotIn("ship on Friday", result["other_page"])
+		# a microphone the browser refuses is explained, nothing is uploaded
+		self.assertIn("The browser refused the microphone", result["refused_mic"])
+		self.assertEqual(
+			len([r for r in self.llm.requests if r["path"].endswith("/audio/transcriptions")]), 1
+		)
+		self.assertEqual(result["console_errors"], [])

@@ -1,0 +1,147 @@
+"""The Triggers page at /huf/triggers in a real headless Chromium, against the real server and the scripted LLM.
+
+Runs `triggers.e2e.mjs`: an administrator creates a webhook trigger and sees its key once (the key works,
+the page never shows it again), generates a new key (the old one stops working), creates a Manual trigger
+and runs it now (the run is linked and opens), disables it with its switch, is stopped before saving a
+bad cron expression, and deletes a schedule after a confirmation naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import frappe
+
+from huf.huf.factories import make_user
+from huf.tests.support.browser import browser_missing, run_script
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.runs import delete_runs_of, make_runtime_agent, make_runtime_provider
+from huf.tests.support.web import serve_site
+
+SCRIPT = Path(__file__).with_name("triggers.e2e.mjs")
+OUTPUT_DIR = os.path.join(
+	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "triggers"
+)
+PASSWORD = "E2E-Triggers-Pass-7"
+ADMIN = "e2e-trigger-admin@example.com"
+
+
+def remove_records(suffix: str) -> None:
+	"""The triggers, runs, agent, provider, model and user of this run; committed."""
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	agent = f"E2E Trigger Agent {suffix}"
+	for name in frappe.get_all("Agent Trigger", filters={"agent": agent}, pluck="name"):
+		frappe.delete_doc("Agent Trigger", name, force=True, ignore_permissions=True)
+	delete_runs_of([agent])
+	for doctype, name in (
+		("Agent", agent),
+		("AI Model", f"e2e-trigger-model-{suffix}"),
+		("AI Provider", f"E2E Trigger LLM {suffix}"),
+		("User", ADMIN),
+	):
+		if frappe.db.exists(doctype, name):
+			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
+	frappe.db.commit()
+
+
+# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
+@unittest.skipIf(
+	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
+	browser_missing() or "",
+)
+class TestTriggersInBrowser(HufTestCase):
+	@classmethod
+	def setUpClass(cls):
+		from frappe.utils.password import update_password
+
+		from huf.tests.support.llm_server import ScriptedLLM
+
+		super().setUpClass()
+		cls.suffix = frappe.generate_hash(length=8)
+		remove_records(cls.suffix)
+		cls.addClassCleanup(remove_records, cls.suffix)
+		make_user(ADMIN, "System Manager", "Huf Manager")
+		update_password(ADMIN, PASSWORD)
+		cls.llm = ScriptedLLM().__enter__()
+		cls.addClassCleanup(cls.llm.close)
+		provider = make_runtime_provider(
+			cls.llm.api_base, name=f"E2E Trigger LLM {cls.suffix}", model=f"e2e-trigger-model-{cls.suffix}"
+		)
+		cls.agent = make_runtime_agent(
+			f"E2E Trigger Agent {cls.suffix}", provider=provider, model=f"e2e-trigger-model-{cls.suffix}"
+		)
+		frappe.db.commit()
+		cls.server, cls.base_url = serve_site()
+		cls.addClassCleanup(cls.server.shutdown)
+
+	def post_webhook(self, url: str, key: str):
+		import httpx
+
+		return httpx.post(url, json={"text": "hello"}, headers={"X-Huf-Webhook-Key": key}, timeout=60)
+
+	def test_webhook_key_once_run_now_switch_schedule_and_delete(self):
+		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
+		config = {
+			"base_url": self.base_url,
+			"admin": {"user": ADMIN, "password": PASSWORD},
+			"agent": self.agent,
+			"suffix": self.suffix,
+		}
+		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
+		self.assertEqual(
+			proc.returncode,
+			0,
+			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
+		)
+		frappe.db.commit()  # a new transaction: read what the web server committed
+		hook, manual, schedule = (
+			f"E2E Hook {self.suffix}",
+			f"E2E Manual {self.suffix}",
+			f"E2E Schedule {self.suffix}",
+		)
+
+		# the webhook's URL is absolute, on this site, and names the slug; the key was shown with a warning
+		self.assertTrue(result["webhook_url"].startswith("http"), result["webhook_url"])
+		self.assertIn(f"e2e-hook-{self.suffix}", result["webhook_url"])
+		self.assertIn("won't be shown again", result["key_text"])
+		# once dismissed, the key is nowhere on the page
+		self.assertEqual(result["keys_after_reload"], 0)
+		self.assertFalse(result["page_has_key_after_reload"])
+		# the new key works, the first one no longer does; the confirmation named the trigger
+		self.assertNotEqual(result["new_key"], result["key"])
+		url = self.base_url + "/" + result["webhook_url"].split("/", 3)[3]
+		old, new = self.post_webhook(url, result["key"]), self.post_webhook(url, result["new_key"])
+		self.assertEqual(old.status_code, 403, old.text)
+		self.assertEqual(new.status_code, 200, new.text)
+		self.assertTrue(any(hook in d and "new key" in d for d in result["dialogs"]), result["dialogs"])
+
+		# Run now queued a run of the agent, linked on the page, which opened its detail page
+		run = frappe.db.get_value("Agent Run", result["run"], ["agent", "status"], as_dict=True)
+		self.assertIsNotNone(run, result["run"])
+		self.assertEqual(run.agent, self.agent)
+		self.assertIn(result["run"], result["run_status_text"])
+		self.assertTrue(result["run_page_url"].endswith(f"/huf/executions/{result['run']}"))
+
+		# the switch disabled the Manual trigger
+		self.assertEqual(result["switch_checked"], "false")
+		self.assertTrue(result["run_now_when_disabled"])
+		self.assertEqual(result["last_run_links"], 1)
+		self.assertEqual(frappe.db.get_value("Agent Trigger", manual, "disabled"), 1)
+
+		# a bad cron expression was refused in the form; the fixed one was saved, then deleted after a named confirmation
+		self.assertIn("five fields", result["cron_error"])
+		self.assertIn("cron 0 9 * * 1-5", result["schedule_row"])
+		self.assertTrue(
+			any(schedule in d for d in result["dialogs"] if d.startswith("Delete")), result["dialogs"]
+		)
+		self.assertFalse(frappe.db.exists("Agent Trigger", schedule))
+		self.assertEqual(result["editor_after_delete"], 0)
+		self.assertEqual(
+			frappe.db.get_value("Agent Trigger", hook, ["trigger_type", "agent"]), ("Webhook", self.agent)
+		)
+		self.assertEqual(result["console_errors"], [])

@@ -1,0 +1,128 @@
+// The Triggers page in headless Chromium (driven by huf/tests/browser/test_triggers.py): a webhook trigger whose key
+// is shown once, a new key, a Manual trigger run now (the run linked), enable switch, a cron schedule, delete.
+// Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, agent, suffix}.
+// Output: <out_dir>/result.json with what was observed.
+import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+
+const base = config.base_url;
+Object.assign(result, { console_errors: [], dialogs: [] });
+const HOOK = `E2E Hook ${config.suffix}`;
+const MANUAL = `E2E Manual ${config.suffix}`;
+const SCHEDULE = `E2E Schedule ${config.suffix}`;
+
+const browser = await launch();
+let current = null;
+
+/** Open the new-trigger form, pick the kind and name it. */
+async function newTrigger(page, kind, name) {
+  await page.getByRole("button", { name: "New trigger" }).first().click();
+  const form = page.getByRole("form", { name: "New trigger" });
+  await form.getByLabel("Kind", { exact: true }).selectOption(kind);
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  return form;
+}
+
+const row = (page, name) => page.getByRole("row", { name, exact: true });
+
+try {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 960 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20000);
+  current = page;
+  page.on("pageerror", (e) => result.console_errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
+  page.on("dialog", (d) => {
+    result.dialogs.push(d.message());
+    void d.accept();
+  });
+
+  step("log in and open Triggers");
+  await login(page, base, config.admin.user, config.admin.password);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Triggers", exact: true }).click();
+  await page.getByRole("heading", { name: "Triggers", level: 1 }).waitFor();
+  await page.getByLabel("Agent", { exact: true }).selectOption(config.agent);
+  await page.waitForURL(/\/huf\/triggers\/.+/);
+  await page.getByText("No triggers yet").waitFor();
+
+  step("create a webhook trigger: the key is shown once");
+  const hookForm = await newTrigger(page, "Webhook", HOOK);
+  await hookForm.getByLabel("Webhook slug", { exact: true }).fill(`e2e-hook-${config.suffix}`);
+  await hookForm.getByRole("button", { name: "Create trigger" }).click();
+  const keyBox = page.getByRole("region", { name: "Webhook key" });
+  await keyBox.waitFor();
+  await page.getByText(`Trigger ${HOOK} created.`).waitFor();
+  result.key = (await page.getByTestId("webhook-key").textContent())?.trim();
+  result.webhook_url = (await page.getByTestId("webhook-url").textContent())?.trim();
+  result.key_text = (await keyBox.textContent())?.trim();
+  await row(page, HOOK).waitFor();
+  await shot(page, "01-webhook-key");
+  await keyBox.getByRole("button", { name: "I have copied the key" }).click();
+  await keyBox.waitFor({ state: "detached" });
+
+  step("reload: the key is not shown again");
+  await page.reload();
+  await row(page, HOOK).getByRole("button", { name: `Edit ${HOOK}` }).click();
+  await page.getByTestId("webhook-url").waitFor();
+  result.keys_after_reload = await page.getByTestId("webhook-key").count();
+  result.page_has_key_after_reload = (await page.content()).includes(result.key);
+
+  step("generate a new key");
+  await page.getByRole("button", { name: "Generate new key" }).click();
+  await keyBox.waitFor();
+  result.new_key = (await page.getByTestId("webhook-key").textContent())?.trim();
+  check(result.new_key && result.new_key !== result.key, "a new key differs from the old one");
+  await shot(page, "02-new-key");
+  await keyBox.getByRole("button", { name: "I have copied the key" }).click();
+  await page.getByRole("form", { name: `Edit ${HOOK}` }).getByRole("button", { name: "Close" }).click();
+
+  step("a Manual trigger, run now");
+  const manualForm = await newTrigger(page, "Manual", MANUAL);
+  await manualForm.getByLabel("Prompt", { exact: true }).fill("Say hello to the team.");
+  await manualForm.getByRole("button", { name: "Create trigger" }).click();
+  await page.getByText(`Trigger ${MANUAL} created.`).waitFor();
+  await row(page, MANUAL).getByRole("button", { name: `Run ${MANUAL} now` }).click();
+  const runLink = row(page, MANUAL).getByRole("status").getByRole("link");
+  await runLink.waitFor();
+  result.run_status_text = (await row(page, MANUAL).getByRole("status").textContent())?.trim();
+  result.run = (await runLink.textContent())?.trim();
+  await shot(page, "03-run-now");
+
+  step("open the run started by Run now");
+  await runLink.click();
+  await page.getByRole("heading", { name: `Run of ${config.agent}` }).waitFor();
+  result.run_page_url = page.url();
+  await shot(page, "04-run");
+  await page.goBack();
+  await row(page, MANUAL).waitFor();
+
+  step("disable the Manual trigger with its switch");
+  await row(page, MANUAL).getByRole("switch", { name: "Enabled" }).click();
+  await row(page, MANUAL).getByRole("switch", { name: "Disabled" }).waitFor();
+  result.switch_checked = await row(page, MANUAL).getByRole("switch").getAttribute("aria-checked");
+  result.run_now_when_disabled = await row(page, MANUAL).getByRole("button", { name: `Run ${MANUAL} now` }).isDisabled();
+  // back on the page, the row's Last run links the run
+  result.last_run_links = await row(page, MANUAL).locator(`a[href$="/executions/${encodeURIComponent(result.run)}"]`).count();
+
+  step("a cron schedule: a bad expression is refused before saving");
+  const scheduleForm = await newTrigger(page, "Schedule", SCHEDULE);
+  await scheduleForm.getByLabel("Runs", { exact: true }).selectOption("Cron");
+  await scheduleForm.getByLabel("Cron expression", { exact: true }).fill("0 9 * *");
+  await scheduleForm.getByRole("button", { name: "Create trigger" }).click();
+  result.cron_error = (await scheduleForm.getByRole("alert").textContent())?.trim();
+  await scheduleForm.getByLabel("Cron expression", { exact: true }).fill("0 9 * * 1-5");
+  await scheduleForm.getByRole("button", { name: "Create trigger" }).click();
+  await page.getByText(`Trigger ${SCHEDULE} created.`).waitFor();
+  result.schedule_row = (await row(page, SCHEDULE).textContent())?.trim();
+  await shot(page, "05-schedule");
+
+  step("delete the schedule, confirming by its name");
+  await row(page, SCHEDULE).getByRole("button", { name: `Delete ${SCHEDULE}` }).click();
+  await row(page, SCHEDULE).waitFor({ state: "detached" });
+  result.editor_after_delete = await page.getByRole("form", { name: `Edit ${SCHEDULE}` }).count();
+
+  result.ok = true;
+} catch (error) {
+  await fail(error, current);
+} finally {
+  await finish(browser);
+}

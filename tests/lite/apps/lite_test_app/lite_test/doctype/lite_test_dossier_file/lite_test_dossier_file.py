@@ -1,0 +1,5 @@
+from frappe.model.document import Document
+
+
+class LiteTestDossierFile(Document):
+	pass
