@@ -4,6 +4,7 @@
  */
 
 import { configValue, isDict, nodeCondition, type Dict } from "./definition";
+import { DOC_EVENTS } from "../lib/docEvents";
 
 export interface FieldProblem {
   field: string;
@@ -12,17 +13,7 @@ export interface FieldProblem {
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
 export const TRANSFORM_OPS = ["copy", "map", "template", "concat", "split"] as const;
-export const DOC_EVENTS = [
-  "after_insert",
-  "validate",
-  "before_save",
-  "on_update",
-  "on_submit",
-  "on_cancel",
-  "on_trash",
-  "on_change",
-  "on_update_after_submit",
-];
+export { DOC_EVENTS };
 /** Names of the flow context a transform may not write (huf/ai/flows/nodes/transform.py RESERVED). */
 const RESERVED = new Set(["payload", "trigger", "vars", "nodes", "last", "input", "result", "state"]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;

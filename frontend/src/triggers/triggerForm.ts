@@ -1,4 +1,5 @@
 /** Agent Trigger forms: the fields of each kind, checks before saving, and the record sent to the server. */
+import { DOC_EVENTS } from "../lib/docEvents";
 
 export const TRIGGER_KINDS = ["Schedule", "Doc Event", "Webhook", "App Event", "Manual"] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
@@ -11,17 +12,7 @@ export const KIND_HELP: Record<TriggerKind, string> = {
   Manual: "Runs the agent only when someone presses Run now.",
 };
 
-export const DOC_EVENTS = [
-  "after_insert",
-  "validate",
-  "before_save",
-  "on_update",
-  "on_submit",
-  "on_cancel",
-  "on_trash",
-  "on_change",
-  "on_update_after_submit",
-];
+export { DOC_EVENTS };
 export const INTERVALS = ["Hourly", "Daily", "Weekly", "Monthly", "Yearly", "Cron"];
 /** The kinds whose runs act as Run As (or the trigger's owner) rather than the person who pressed Run now. */
 export const RUN_AS_KINDS: TriggerKind[] = ["Doc Event", "Schedule", "Webhook", "App Event"];
