@@ -9,9 +9,9 @@ from frappe import _
 from frappe.utils import cint, get_url
 from frappe.utils.password import get_decrypted_password
 
-from huf.ai.triggers.common import run_as_user
 from huf.ai.triggers.rules import is_system_manager, trigger_metadata
 from huf.ai.triggers.run_now import run_now
+from huf.huf.acting_users import run_as_user
 
 LIST_FIELDS = [
 	"name",

@@ -29,6 +29,7 @@ from huf.ai.flows import context as flow_context
 from huf.ai.flows.engine import start_flow_run
 from huf.ai.flows.graph import FlowGraph, config_value, node_config
 from huf.huf import safe_expression
+from huf.huf.acting_users import can_act, run_as_user
 from huf.huf.doc_events import DOC_EVENTS
 from huf.huf.session_user import acting_as
 from huf.request_limits import PayloadTooLargeError, check_webhook_rate
@@ -72,17 +73,12 @@ class FlowStartRefused(frappe.PermissionError):
 # --- who a triggered run acts as ------------------------------------------------------------------
 
 
-def run_as_user(flow: Any) -> str | None:
-	"""Who triggered runs of `flow` act as: its Run As, else its owner (unchecked; see `acting_user`)."""
-	return flow.get("run_as") or flow.get("owner")
-
-
 def acting_user(flow: Any) -> str:
 	"""The user a triggered run of `flow` acts as; raises FlowStartRefused when that user is disabled,
 	may no longer read the flow or may not create Flow Runs."""
 	user = run_as_user(flow)
 	name = flow.get("name")
-	if not user or user == "Guest" or not cint(frappe.db.get_value("User", user, "enabled")):
+	if not can_act(user):
 		raise FlowStartRefused(
 			_("Flow {0} cannot start: its runs act as {1}, who is disabled or does not exist.").format(
 				name, user or _("(nobody)")

@@ -89,7 +89,6 @@ def make_plan(manager: Any, goal: str) -> Plan:
 
 def write_plan(manager: Any, goal: str) -> Plan:
 	"""Ask the agent's model for a plan of `goal`; one more try after an invalid answer."""
-	from huf.ai.providers.cost import calculate_cost
 	from huf.ai.providers.litellm import completion
 
 	instructions = manager.get_instructions().strip()
@@ -107,14 +106,7 @@ def write_plan(manager: Any, goal: str) -> Plan:
 			**{key: value for key, value in manager.model_settings().items() if key != "response_format"},
 		)
 		plan.usage = plan.usage + answer.usage
-		plan.cost += calculate_cost(
-			manager.model,
-			answer.usage.input_tokens,
-			answer.usage.output_tokens,
-			answer.usage.cached_tokens,
-			provider=manager.provider,
-			response=answer.raw,
-		).cost
+		plan.cost += manager.answer_cost(answer)
 		try:
 			plan.steps = parse_plan(answer.content)
 			return plan

@@ -106,6 +106,21 @@ class AgentManager:
 			self._config = get_provider_config(self.provider)
 		return self._config
 
+	def answer_cost(self, answer) -> float:
+		"""What one model answer cost, from its usage (cached and cache-creation tokens included)."""
+		from huf.ai.providers.cost import calculate_cost
+
+		usage = answer.usage
+		return calculate_cost(
+			self.model,
+			usage.input_tokens,
+			usage.output_tokens,
+			usage.cached_tokens,
+			provider=self.provider,
+			response=answer.raw,
+			cache_creation_tokens=usage.cache_creation_tokens,
+		).cost
+
 	def get_tools(self, context: ToolContext) -> Toolset:
 		return load_toolset(self.agent, context)
 

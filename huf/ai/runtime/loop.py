@@ -25,7 +25,6 @@ from huf.ai.conversation.manager import ConversationManager
 from huf.ai.conversation.repair import repair_message_sequence
 from huf.ai.conversation.usage import record_usage
 from huf.ai.providers import ProviderError
-from huf.ai.providers.cost import calculate_cost
 from huf.ai.providers.litellm import Usage
 from huf.ai.runtime import events, locks, run_state
 from huf.ai.runtime.attachments import user_content
@@ -229,15 +228,7 @@ class _Run:
 				yield events.delta(answer.content)
 		self.llm_seconds += time.monotonic() - started
 		self.usage = self.usage + answer.usage
-		self.cost += calculate_cost(
-			manager.model,
-			answer.usage.input_tokens,
-			answer.usage.output_tokens,
-			answer.usage.cached_tokens,
-			provider=manager.provider,
-			response=answer.raw,
-			cache_creation_tokens=answer.usage.cache_creation_tokens,
-		).cost
+		self.cost += manager.answer_cost(answer)
 		return answer
 
 	# --- tools -------------------------------------------------------------------------------

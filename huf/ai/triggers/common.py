@@ -16,17 +16,13 @@ from huf.ai.runtime import queue
 from huf.ai.runtime.runs import queue_agent_run
 from huf.ai.triggers.rules import clear_doc_event_agents_cache, is_system_manager
 from huf.huf import run_access
+from huf.huf.acting_users import can_act, run_as_user
 
 CHANNEL = "trigger"
 
 
 class RunRefused(frappe.PermissionError):
 	"""The user a trigger's run would act as may not run it (disabled, or lost access)."""
-
-
-def run_as_user(trigger: Any) -> str | None:
-	"""Who the runs of `trigger` act as: its Run As, else its owner (unchecked; see `acting_user`)."""
-	return trigger.get("run_as") or trigger.get("owner")
 
 
 def acting_user(trigger: Any) -> str:
@@ -38,7 +34,7 @@ def acting_user(trigger: Any) -> str:
 	"""
 	user = run_as_user(trigger)
 	name = trigger.get("name")
-	if not user or not cint(frappe.db.get_value("User", user, "enabled")):
+	if not can_act(user):
 		raise RunRefused(
 			_("Agent Trigger {0} cannot run: its runs act as {1}, who is disabled or does not exist.").format(
 				name, user or _("(nobody)")

@@ -22,7 +22,6 @@ from huf.ai.triggers.common import (
 	disable_trigger,
 	history_external_id,
 	queue_run,
-	run_as_user,
 	trigger_values,
 )
 from huf.ai.triggers.rules import (
@@ -32,6 +31,7 @@ from huf.ai.triggers.rules import (
 	trigger_metadata,
 )
 from huf.huf import safe_expression
+from huf.huf.acting_users import run_as_user
 from huf.huf.doc_events import DOC_EVENTS
 from huf.huf.safe_expression import HIDDEN_FIELDTYPES, TABLE_FIELDTYPES
 from huf.huf.session_user import acting_as
