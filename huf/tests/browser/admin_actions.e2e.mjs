@@ -2,12 +2,11 @@
 // huf/tests/browser/test_admin_actions.py): the plan's steps, Stop, Recreate plan; the seeding report, twice.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, run}.
 // Output: <out_dir>/result.json with what was observed.
-import { config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [], dialogs: [] });
 const browser = await launch();
-let current = null;
 
 const steps = (page) =>
   page.getByTestId("orchestration-step").evaluateAll((items) =>
@@ -15,19 +14,12 @@ const steps = (page) =>
   );
 
 try {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 960 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20000);
-  current = page;
-  page.on("pageerror", (e) => result.console_errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
+  step("log in and open the run");
+  const page = await openAs(browser, config.admin);
   page.on("dialog", (d) => {
     result.dialogs.push(d.message());
     void d.accept();
   });
-
-  step("log in and open the run");
-  await login(page, base, config.admin.user, config.admin.password);
   await page.goto(`${base}/huf/executions/${encodeURIComponent(config.run)}`);
   const panel = page.getByRole("region", { name: "Orchestration" });
   await panel.waitFor();
@@ -65,7 +57,7 @@ try {
   result.second_report = (await report.getByRole("status").textContent())?.trim();
   result.ok = true;
 } catch (error) {
-  await fail(error, current);
+  await fail(error);
 } finally {
   await finish(browser);
 }

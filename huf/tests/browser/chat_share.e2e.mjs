@@ -4,26 +4,14 @@
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, owner, other: {user, password}, agent,
 // conversation, message, file_path}.
 // Output: <out_dir>/result.json with what was observed.
-import { config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
 
 // a fake microphone (a beep), allowed without a prompt: MediaRecorder records real audio
 const browser = await launch(["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]);
-let current = null;
-
-async function open(who) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 960 } });
-  await context.grantPermissions(["clipboard-read", "clipboard-write", "microphone"], { origin: base });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20000);
-  current = page;
-  page.on("pageerror", (e) => result.console_errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
-  await login(page, base, who.user, who.password);
-  return page;
-}
+const open = (who) => openAs(browser, who, { permissions: ["clipboard-read", "clipboard-write", "microphone"] });
 
 try {
   step("the owner opens the shared message");
@@ -90,7 +78,7 @@ try {
   result.refused_mic = (await other.getByRole("alert").textContent())?.trim();
   result.ok = true;
 } catch (error) {
-  await fail(error, current);
+  await fail(error);
 } finally {
   await finish(browser);
 }

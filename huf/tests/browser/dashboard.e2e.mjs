@@ -1,7 +1,7 @@
 // End-to-end run of the dashboard at /huf in headless Chromium (driven by huf/tests/browser/test_dashboard.py).
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, viewer: {...}, llm_api_base}.
 // Output: <out_dir>/result.json with what was observed; exit code 1 and a message on the first failed step.
-import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -14,21 +14,13 @@ async function navTo(page, label) {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
 }
 
-let current = null;
 const browser = await launch();
 
 try {
   // --- an administrator sets up a provider, a model and an agent -----------------------------
-  const admin = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const page = await admin.newPage();
-  page.setDefaultTimeout(15000);
-  current = page;
-  page.on("pageerror", (e) => result.console_errors.push(e.message));
-  // HTTP error statuses the flows expect (a refused save, the missing favicon) are checked by the steps.
-  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
-
   step("log in");
-  await login(page, base, config.admin.user, config.admin.password);
+  const wide = { viewport: { width: 1280, height: 860 }, timeout: 15000 };
+  const page = await openAs(browser, config.admin, wide);
 
   step("first load");
   const started = Date.now();
@@ -160,15 +152,11 @@ try {
   await page.getByRole("button", { name: "Switch to dark theme" }).click();
   result.dark_theme = await page.evaluate(() => document.documentElement.classList.contains("dark"));
   await shot(page, "15-dashboard-dark");
-  await admin.close();
+  await page.context().close();
 
   // --- a Huf Viewer sees no editing actions ---------------------------------------------------
   step("viewer");
-  const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const viewer = await viewerContext.newPage();
-  viewer.setDefaultTimeout(15000);
-  current = viewer;
-  await login(viewer, base, config.viewer.user, config.viewer.password);
+  const viewer = await openAs(browser, config.viewer, wide);
   const nav = viewer.getByRole("navigation", { name: "Main" });
   result.viewer_nav = (await nav.getByRole("link").allTextContents()).map((t) => t.trim());
   await navTo(viewer, "Agents");
@@ -180,10 +168,10 @@ try {
   result.viewer_delete_buttons = await viewer.getByRole("button", { name: "Delete" }).count();
   result.viewer_name_readonly = await viewer.getByLabel("Agent Name *", { exact: true }).evaluate((el) => el.readOnly);
   await shot(viewer, "16-viewer-agent");
-  await viewerContext.close();
+  await viewer.context().close();
   result.ok = true;
 } catch (error) {
-  await fail(error, current);
+  await fail(error);
 } finally {
   await finish(browser);
 }

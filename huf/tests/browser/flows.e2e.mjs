@@ -2,7 +2,7 @@
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, approver: {user, password},
 // flow_name, tool, todo_text}. Output: <out_dir>/result.json with what was observed.
 import { readFileSync } from "node:fs";
-import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -54,17 +54,10 @@ const browser = await launch();
 let current = null;
 
 try {
-  const admin = await browser.newContext({ viewport: { width: 1440, height: 960 }, acceptDownloads: true });
-  await admin.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
-  const page = await admin.newPage();
-  page.setDefaultTimeout(20000);
-  current = page;
-  page.on("pageerror", (e) => result.console_errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
-  page.on("dialog", (d) => void d.accept());
-
   step("log in and open Flows");
-  await login(page, base, config.admin.user, config.admin.password);
+  const page = await openAs(browser, config.admin, { acceptDownloads: true, permissions: ["clipboard-read", "clipboard-write"] });
+  current = page;
+  page.on("dialog", (d) => void d.accept());
   await navTo(page, "Flows");
   await page.getByRole("heading", { name: "Flows", level: 1 }).waitFor();
   await shot(page, "01-flows");
@@ -191,12 +184,8 @@ try {
   await shot(page, "04-waiting");
 
   step("the approver approves from the inbox");
-  const second = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const approver = await second.newPage();
-  approver.setDefaultTimeout(20000);
+  const approver = await openAs(browser, config.approver, { viewport: { width: 1280, height: 860 } });
   current = approver;
-  approver.on("pageerror", (e) => result.console_errors.push(e.message));
-  await login(approver, base, config.approver.user, config.approver.password);
   const badge = approver.getByTestId("approvals-count");
   await badge.waitFor();
   result.approvals_count = (await badge.textContent())?.trim();
@@ -210,7 +199,7 @@ try {
   await approver.getByText(/^Approved: /).waitFor();
   await approver.getByText("Nothing waits for you").waitFor();
   await shot(approver, "06-inbox-empty");
-  await second.close();
+  await approver.context().close();
   current = page;
 
   step("the run finishes");

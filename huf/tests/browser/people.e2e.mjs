@@ -1,33 +1,21 @@
 // The users and roles pages in headless Chromium (driven by huf/tests/browser/test_people.py).
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, manager: {user, password},
 // invitee: {email, full_name}, refused_email, role_name}. Output: <out_dir>/result.json with what was observed.
-import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
 const invitee = config.invitee;
-
-function watch(page) {
-  page.setDefaultTimeout(20000);
-  page.on("pageerror", (e) => result.console_errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
-}
 
 const nav = (page) => page.getByRole("navigation", { name: "Main" });
 const navLabels = async (page) => (await nav(page).getByRole("link").allTextContents()).map((t) => t.trim());
 const row = (page, email) => page.locator(`[data-testid="user-row"][data-user="${email}"]`);
 
 const browser = await launch();
-let current = null;
 
 try {
-  const adminContext = await browser.newContext({ viewport: { width: 1440, height: 960 } });
-  const page = await adminContext.newPage();
-  watch(page);
-  current = page;
-
   step("a Huf Admin logs in and opens Users");
-  await login(page, base, config.admin.user, config.admin.password);
+  const page = await openAs(browser, config.admin);
   result.admin_nav = await navLabels(page);
   await nav(page).getByRole("link", { name: "Users" }).click();
   await page.getByRole("heading", { name: "Users", level: 1 }).waitFor();
@@ -78,14 +66,10 @@ try {
   await page.getByRole("button", { name: "Save changes (1)" }).click();
   result.roles_notice = (await page.getByRole("status").filter({ hasText: "saved" }).textContent())?.trim();
   await shot(page, "04-roles");
-  await adminContext.close();
+  await page.context().close();
 
   step("a Huf Manager sees Users but not Roles");
-  const managerContext = await browser.newContext({ viewport: { width: 1440, height: 960 } });
-  const manager = await managerContext.newPage();
-  watch(manager);
-  current = manager;
-  await login(manager, base, config.manager.user, config.manager.password);
+  const manager = await openAs(browser, config.manager);
   result.manager_nav = await navLabels(manager);
   await nav(manager).getByRole("link", { name: "Users" }).click();
   await manager.getByRole("heading", { name: "Users", level: 1 }).waitFor();
@@ -119,7 +103,7 @@ try {
   await shot(manager, "06-manager-roles");
   result.ok = true;
 } catch (error) {
-  await fail(error, current);
+  await fail(error);
 } finally {
   await finish(browser);
 }

@@ -2,7 +2,7 @@
 // template, their side-by-side diff, the template attached to an agent with a locked version, "used by", detach.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, title, agent}.
 // Output: <out_dir>/result.json with what was observed.
-import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -19,18 +19,10 @@ async function storedAgent(page) {
 }
 
 const browser = await launch();
-let current = null;
 
 try {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 960 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20000);
-  current = page;
-  page.on("pageerror", (e) => result.console_errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
-
   step("log in and open Prompts");
-  await login(page, base, config.admin.user, config.admin.password);
+  const page = await openAs(browser, config.admin);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Prompts" }).click();
   await page.getByRole("heading", { name: "Prompts", level: 1 }).waitFor();
 
@@ -110,7 +102,7 @@ try {
   await shot(page, "05-detached");
   result.ok = true;
 } catch (error) {
-  await fail(error, current);
+  await fail(error);
 } finally {
   await finish(browser);
 }

@@ -10,25 +10,13 @@ the kinds seeded, and the second run creates nothing. The seeded records are the
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
-import unittest
 from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_user
-from huf.tests.support.browser import browser_missing, run_script
-from huf.tests.support.case import HufTestCase
+from huf.tests.support.browser import BrowserTestCase
 from huf.tests.support.runs import delete_runs_of, make_runtime_agent, make_runtime_provider
-from huf.tests.support.web import serve_site
 
-SCRIPT = Path(__file__).with_name("admin_actions.e2e.mjs")
-OUTPUT_DIR = os.path.join(
-	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "admin-actions"
-)
-PASSWORD = "E2E-Admin-Actions-7"
 ADMIN = "e2e-actions-admin@example.com"
 
 
@@ -51,22 +39,17 @@ def remove_records(suffix: str) -> None:
 	frappe.db.commit()
 
 
-# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
-@unittest.skipIf(
-	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
-	browser_missing() or "",
-)
-class TestAdminActionsInBrowser(HufTestCase):
+class TestAdminActionsInBrowser(BrowserTestCase):
+	script = Path(__file__).with_name("admin_actions.e2e.mjs")
+
 	@classmethod
 	def setUpClass(cls):
-		from frappe.utils.password import update_password
 
 		super().setUpClass()
 		cls.suffix = frappe.generate_hash(length=8)
 		remove_records(cls.suffix)
 		cls.addClassCleanup(remove_records, cls.suffix)
-		make_user(ADMIN, "System Manager", "Huf Manager")
-		update_password(ADMIN, PASSWORD)
+		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
 		model = f"e2e-orch-model-{cls.suffix}"
 		provider = make_runtime_provider(
 			"http://127.0.0.1:9/v1", name=f"E2E Orch LLM {cls.suffix}", model=model
@@ -118,24 +101,10 @@ class TestAdminActionsInBrowser(HufTestCase):
 			.insert(ignore_permissions=True)
 			.name
 		)
-		frappe.db.commit()
-		cls.server, cls.base_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
+		cls.serve()
 
 	def test_orchestration_stop_recreate_and_seed_report(self):
-		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
-		config = {
-			"base_url": self.base_url,
-			"admin": {"user": ADMIN, "password": PASSWORD},
-			"run": self.run_name,
-		}
-		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
-		self.assertEqual(
-			proc.returncode,
-			0,
-			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
-		)
-		frappe.db.commit()  # a new transaction: read what the web server committed
+		result = self.run_browser(admin=self.admin, run=self.run_name)
 
 		# the plan as it stood: statuses, the current step marked, a finished step's output
 		self.assertEqual(result["status_before"], "Running")

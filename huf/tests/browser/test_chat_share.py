@@ -11,25 +11,14 @@ the microphone.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import tempfile
-import unittest
 from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_user
-from huf.tests.support.browser import browser_missing, run_script
-from huf.tests.support.case import HufTestCase
+from huf.tests.support.browser import BrowserTestCase
 from huf.tests.support.runs import delete_runs_of, make_runtime_agent, make_runtime_provider
-from huf.tests.support.web import serve_site
 
-SCRIPT = Path(__file__).with_name("chat_share.e2e.mjs")
-OUTPUT_DIR = os.path.join(
-	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "chat-share"
-)
-PASSWORD = "E2E-Share-Pass-7"
 OWNER = "e2e-share-owner@example.com"
 OTHER = "e2e-share-other@example.com"
 NOTE = "The launch code word is PELICAN-4417."
@@ -55,25 +44,19 @@ def remove_records(suffix: str) -> None:
 	frappe.db.commit()
 
 
-# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
-@unittest.skipIf(
-	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
-	browser_missing() or "",
-)
-class TestChatShareInBrowser(HufTestCase):
+class TestChatShareInBrowser(BrowserTestCase):
+	script = Path(__file__).with_name("chat_share.e2e.mjs")
+
 	@classmethod
 	def setUpClass(cls):
-		from frappe.utils.password import update_password
-
 		from huf.tests.support.llm_server import ScriptedLLM
 
 		super().setUpClass()
 		cls.suffix = frappe.generate_hash(length=8)
 		remove_records(cls.suffix)
 		cls.addClassCleanup(remove_records, cls.suffix)
-		for user in (OWNER, OTHER):
-			make_user(user, "Huf User")
-			update_password(user, PASSWORD)
+		cls.owner_login = cls.browser_user(OWNER, "Huf User")
+		cls.other_login = cls.browser_user(OTHER, "Huf User")
 		cls.llm = ScriptedLLM().__enter__()
 		cls.addClassCleanup(cls.llm.close)
 		cls.llm.queue("The note says the code word is PELICAN-4417.")
@@ -85,9 +68,7 @@ class TestChatShareInBrowser(HufTestCase):
 		cls.conversation, cls.message = cls.owned_answer()
 		cls.note = Path(tempfile.mkdtemp()) / "launch-note.txt"
 		cls.note.write_text(NOTE)
-		frappe.db.commit()
-		cls.server, cls.base_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
+		cls.serve()
 
 	@classmethod
 	def owned_answer(cls) -> tuple[str, str]:
@@ -122,22 +103,13 @@ class TestChatShareInBrowser(HufTestCase):
 		return conversation.name, names[1]
 
 	def test_share_view_copy_link_voice_and_file(self):
-		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
-		config = {
-			"base_url": self.base_url,
-			"owner": {"user": OWNER, "password": PASSWORD},
-			"other": {"user": OTHER, "password": PASSWORD},
-			"message": self.message,
-			"agent": self.agent,
-			"file_path": str(self.note),
-		}
-		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
-		self.assertEqual(
-			proc.returncode,
-			0,
-			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
+		result = self.run_browser(
+			owner=self.owner_login,
+			other=self.other_login,
+			message=self.message,
+			agent=self.agent,
+			file_path=str(self.note),
 		)
-		frappe.db.commit()  # a new transaction: read what the web server committed
 
 		# the owner sees the answer rendered, with its agent and conversation title
 		self.assertEqual(result["owner_text"], "Here is the plan: ship on Friday.")

@@ -2,27 +2,17 @@
 
 Runs `dashboard.e2e.mjs` (playwright-core from the npm workspace (node_modules), Debian's chromium) and checks
 what it saw. Skipped only when node, chromium or the built frontend are missing. Screenshots of every
-page go to $HUF_E2E_OUTPUT (default: <tmp>/huf-e2e), replaced on every run.
+page go to $HUF_E2E_OUTPUT/dashboard (default: <tmp>/huf-e2e/dashboard), replaced on every run.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-import unittest
 from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_user
-from huf.tests.support.browser import browser_missing, run_script
-from huf.tests.support.case import HufTestCase
-from huf.tests.support.web import serve_site
+from huf.tests.support.browser import BrowserTestCase
 
-SCRIPT = Path(__file__).with_name("dashboard.e2e.mjs")
-OUTPUT_DIR = os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e")
-PASSWORD = "E2E-Dashboard-Pass-7"
 ADMIN = "e2e-admin@example.com"
 VIEWER = "e2e-viewer@example.com"
 AGENT, PROVIDER, MODEL = "E2E Agent", "E2E LLM", "e2e-model"
@@ -58,25 +48,18 @@ def remove_records() -> None:
 	frappe.db.commit()
 
 
-# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
-@unittest.skipIf(
-	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
-	browser_missing() or "",
-)
-class TestDashboardInBrowser(HufTestCase):
+class TestDashboardInBrowser(BrowserTestCase):
+	script = Path(__file__).with_name("dashboard.e2e.mjs")
+
 	@classmethod
 	def setUpClass(cls):
-		from frappe.utils.password import update_password
-
 		from huf.ai.runtime.tools import Tool, registered_tools
 		from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 
 		super().setUpClass()
 		remove_records()
-		make_user(ADMIN, "System Manager", "Huf Manager")
-		make_user(VIEWER, "Huf Viewer")
-		for user in (ADMIN, VIEWER):
-			update_password(user, PASSWORD)
+		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
+		cls.viewer = cls.browser_user(VIEWER, "Huf Viewer")
 		frappe.db.commit()
 		cls.addClassCleanup(remove_records)
 
@@ -93,21 +76,13 @@ class TestDashboardInBrowser(HufTestCase):
 			handler=lambda args, context: f"Sunny, 21°C in {args.get('city')}",
 		)
 		cls.enterClassContext(registered_tools(weather, agent=AGENT))
-		cls.server, cls.base_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
+		cls.serve()
 
 	def test_setup_chat_and_executions_in_a_real_browser(self):
-		out_dir = OUTPUT_DIR
-		shutil.rmtree(out_dir, ignore_errors=True)  # screenshots of the last run only
-		config = {
-			"base_url": self.base_url,
-			"llm_api_base": self.llm.api_base,
-			"admin": {"user": ADMIN, "password": PASSWORD},
-			"viewer": {"user": VIEWER, "password": PASSWORD},
-		}
-		proc, result = run_script(SCRIPT, config, out_dir)
-		self.assertEqual(
-			proc.returncode, 0, f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {out_dir}"
+		result = self.run_browser(
+			llm_api_base=self.llm.api_base,
+			admin=self.admin,
+			viewer=self.viewer,
 		)
 
 		# the API key is write-only

@@ -9,25 +9,13 @@ go to $HUF_E2E_OUTPUT/flows (default: <tmp>/huf-e2e/flows).
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-import unittest
 from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_user
-from huf.tests.support.browser import browser_missing, run_script
-from huf.tests.support.case import HufTestCase
+from huf.tests.support.browser import BrowserTestCase
 from huf.tests.support.flows import delete_flow
-from huf.tests.support.web import serve_site
 
-SCRIPT = Path(__file__).with_name("flows.e2e.mjs")
-OUTPUT_DIR = os.path.join(
-	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "flows"
-)
-PASSWORD = "E2E-Flows-Pass-7"
 BUILDER = "e2e-flow-builder@example.com"
 APPROVER = "e2e-flow-approver@example.com"
 TOOL = "e2e_flow_todo_create"
@@ -52,26 +40,19 @@ def remove_records(flow_ids: list[str]) -> None:
 	frappe.db.commit()
 
 
-# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
-@unittest.skipIf(
-	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
-	browser_missing() or "",
-)
-class TestFlowCanvasInBrowser(HufTestCase):
+class TestFlowCanvasInBrowser(BrowserTestCase):
+	script = Path(__file__).with_name("flows.e2e.mjs")
+
 	@classmethod
 	def setUpClass(cls):
-		from frappe.utils.password import update_password
-
 		super().setUpClass()
 		suffix = frappe.generate_hash(length=6)
 		cls.flow_name = f"E2E Refund {suffix}"
 		cls.flow_id = f"e2e-refund-{suffix}"
 		remove_records([cls.flow_id])
 		cls.addClassCleanup(remove_records, [cls.flow_id])
-		make_user(BUILDER, "Huf Manager")
-		make_user(APPROVER, "Huf User")
-		for user in (BUILDER, APPROVER):
-			update_password(user, PASSWORD)
+		cls.builder = cls.browser_user(BUILDER, "Huf Manager")
+		cls.approver = cls.browser_user(APPROVER, "Huf User")
 		frappe.get_doc(
 			{
 				"doctype": "Agent Tool Function",
@@ -87,27 +68,16 @@ class TestFlowCanvasInBrowser(HufTestCase):
 				],
 			}
 		).insert(ignore_permissions=True)
-		frappe.db.commit()
-		cls.server, cls.base_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
+		cls.serve()
 
 	def test_build_run_approve_and_import_on_the_canvas(self):
-		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
-		config = {
-			"base_url": self.base_url,
-			"admin": {"user": BUILDER, "password": PASSWORD},
-			"approver": {"user": APPROVER, "password": PASSWORD},
-			"flow_name": self.flow_name,
-			"tool": TOOL,
-			"todo_text": TODO_TEXT,
-		}
-		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
-		self.assertEqual(
-			proc.returncode,
-			0,
-			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
+		result = self.run_browser(
+			admin=self.builder,
+			approver=self.approver,
+			flow_name=self.flow_name,
+			tool=TOOL,
+			todo_text=TODO_TEXT,
 		)
-		frappe.db.commit()  # a new transaction: read what the web server committed
 		flow_id = result["flow_id"]
 		self.assertEqual(flow_id, self.flow_id)
 

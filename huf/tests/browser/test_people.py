@@ -8,24 +8,11 @@ capability named. Screenshots go to $HUF_E2E_OUTPUT/people (default: <tmp>/huf-e
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-import unittest
 from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_user
-from huf.tests.support.browser import browser_missing, run_script
-from huf.tests.support.case import HufTestCase
-from huf.tests.support.web import serve_site
-
-SCRIPT = Path(__file__).with_name("people.e2e.mjs")
-OUTPUT_DIR = os.path.join(
-	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "people"
-)
-PASSWORD = "E2E-People-Pass-7"
+from huf.tests.support.browser import BrowserTestCase
 
 
 def remove_records(users: list[str], roles: list[str]) -> None:
@@ -43,16 +30,11 @@ def remove_records(users: list[str], roles: list[str]) -> None:
 	frappe.db.commit()
 
 
-# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
-@unittest.skipIf(
-	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
-	browser_missing() or "",
-)
-class TestPeopleInBrowser(HufTestCase):
+class TestPeopleInBrowser(BrowserTestCase):
+	script = Path(__file__).with_name("people.e2e.mjs")
+
 	@classmethod
 	def setUpClass(cls):
-		from frappe.utils.password import update_password
-
 		super().setUpClass()
 		suffix = frappe.generate_hash(length=6)
 		cls.admin = f"e2e-people-admin-{suffix}@example.com"
@@ -64,13 +46,12 @@ class TestPeopleInBrowser(HufTestCase):
 		cls.helpdesk_role = f"E2E Helpdesk {suffix}"
 		users = [cls.admin, cls.manager, cls.invitee, cls.refused]
 		cls.addClassCleanup(remove_records, users, [cls.new_role, cls.helpdesk_role])
-		make_user(cls.admin, "System Manager")
-		make_user(cls.manager)
+		cls.admin_login = cls.browser_user(cls.admin, "System Manager")
+		cls.manager_login = cls.browser_user(cls.manager)
 		for user, huf_role in ((cls.admin, "Huf Admin"), (cls.manager, "Huf Manager")):
 			frappe.get_doc(
 				{"doctype": "Huf User Role", "user": user, "huf_role": huf_role, "enabled": 1}
 			).insert()
-			update_password(user, PASSWORD)
 		frappe.get_doc(
 			{
 				"doctype": "Huf Role",
@@ -80,28 +61,17 @@ class TestPeopleInBrowser(HufTestCase):
 				"permissions": [{"capability": "agent.view"}, {"capability": "users.manage"}],
 			}
 		).insert()
-		frappe.db.commit()
-		cls.server, cls.base_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
+		cls.serve()
 
 	def test_invite_change_role_disable_and_refusals(self):
-		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
-		config = {
-			"base_url": self.base_url,
-			"admin": {"user": self.admin, "password": PASSWORD},
-			"manager": {"user": self.manager, "password": PASSWORD},
-			"invitee": {"email": self.invitee, "full_name": "Ines Invited"},
-			"refused_email": self.refused,
-			"role_name": self.new_role,
-			"helpdesk_role": self.helpdesk_role,
-		}
-		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
-		self.assertEqual(
-			proc.returncode,
-			0,
-			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
+		result = self.run_browser(
+			admin=self.admin_login,
+			manager=self.manager_login,
+			invitee={"email": self.invitee, "full_name": "Ines Invited"},
+			refused_email=self.refused,
+			role_name=self.new_role,
+			helpdesk_role=self.helpdesk_role,
 		)
-		frappe.db.commit()  # a new transaction: read what the web server committed
 
 		# the admin sees both pages; invites, re-roles and disables, and cannot change their own role
 		self.assertIn("Users", result["admin_nav"])

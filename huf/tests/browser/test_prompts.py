@@ -7,24 +7,12 @@ two versions side by side, attaches version 1 to an agent with the version locke
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-import unittest
 from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_agent, make_model, make_user
-from huf.tests.support.browser import browser_missing, run_script
-from huf.tests.support.case import HufTestCase
-from huf.tests.support.web import serve_site
+from huf.tests.support.browser import BrowserTestCase, make_e2e_agent, remove_e2e_agents
 
-SCRIPT = Path(__file__).with_name("prompts.e2e.mjs")
-OUTPUT_DIR = os.path.join(
-	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "prompts"
-)
-PASSWORD = "E2E-Prompts-Pass-7"
 ADMIN = "e2e-prompt-admin@example.com"
 
 
@@ -32,62 +20,32 @@ def remove_records(suffix: str) -> None:
 	"""The agent, model, provider, templates and user of this run; committed."""
 	frappe.set_user("Administrator")
 	frappe.db.rollback()
-	for agent in frappe.get_all("Agent", filters={"agent_name": ("like", f"%{suffix}")}, pluck="name"):
-		frappe.delete_doc("Agent", agent, force=True, ignore_permissions=True)
 	for name in frappe.get_all(
 		"Agent Prompt", filters={"title": ("like", f"%{suffix}")}, order_by="version desc", pluck="name"
 	):
 		frappe.delete_doc("Agent Prompt", name, force=True, ignore_permissions=True)
-	for doctype, name in (("AI Model", f"e2e-model-{suffix}"), ("AI Provider", f"E2E Provider {suffix}")):
-		if frappe.db.exists(doctype, name):
-			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
-	if frappe.db.exists("User", ADMIN):
-		frappe.delete_doc("User", ADMIN, force=True, ignore_permissions=True)
+	remove_e2e_agents(suffix, ADMIN)
 	frappe.db.commit()
 
 
-# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
-@unittest.skipIf(
-	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
-	browser_missing() or "",
-)
-class TestPromptLibraryInBrowser(HufTestCase):
+class TestPromptLibraryInBrowser(BrowserTestCase):
+	script = Path(__file__).with_name("prompts.e2e.mjs")
+
 	@classmethod
 	def setUpClass(cls):
-		from frappe.utils.password import update_password
-
 		super().setUpClass()
 		cls.suffix = frappe.generate_hash(length=8)
 		remove_records(cls.suffix)
 		cls.addClassCleanup(remove_records, cls.suffix)
-		make_user(ADMIN, "System Manager")
-		update_password(ADMIN, PASSWORD)
-		provider = f"E2E Provider {cls.suffix}"
-		model = make_model(f"e2e-model-{cls.suffix}", provider)
-		cls.agent = make_agent(
-			f"E2E Prompt Agent {cls.suffix}", provider=provider, model=model, instructions="Be brief."
-		).name
-		frappe.db.commit()
-		cls.server, cls.base_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
+		cls.admin = cls.browser_user(ADMIN, "System Manager")
+		cls.agent = make_e2e_agent("Prompt", cls.suffix)
+		cls.serve()
 
 	def test_versions_diff_locked_template_and_detach(self):
-		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
 		title = f"E2E Support {self.suffix}"
-		config = {
-			"base_url": self.base_url,
-			"admin": {"user": ADMIN, "password": PASSWORD},
-			"title": title,
-			"fork_title": f"My Support {self.suffix}",
-			"agent": self.agent,
-		}
-		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
-		self.assertEqual(
-			proc.returncode,
-			0,
-			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
+		result = self.run_browser(
+			admin=self.admin, title=title, fork_title=f"My Support {self.suffix}", agent=self.agent
 		)
-		frappe.db.commit()  # a new transaction: read what the web server committed
 		v1, v2 = result["v1"], result["v2"]
 		self.assertEqual(result["listed"], 1)
 

@@ -8,25 +8,13 @@ bad cron expression, and deletes a schedule after a confirmation naming it.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-import unittest
 from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_user
-from huf.tests.support.browser import browser_missing, run_script
-from huf.tests.support.case import HufTestCase
+from huf.tests.support.browser import BrowserTestCase
 from huf.tests.support.runs import delete_runs_of, make_runtime_agent, make_runtime_provider
-from huf.tests.support.web import serve_site
 
-SCRIPT = Path(__file__).with_name("triggers.e2e.mjs")
-OUTPUT_DIR = os.path.join(
-	os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e"), "triggers"
-)
-PASSWORD = "E2E-Triggers-Pass-7"
 ADMIN = "e2e-trigger-admin@example.com"
 
 
@@ -49,15 +37,11 @@ def remove_records(suffix: str) -> None:
 	frappe.db.commit()
 
 
-# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
-@unittest.skipIf(
-	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"),
-	browser_missing() or "",
-)
-class TestTriggersInBrowser(HufTestCase):
+class TestTriggersInBrowser(BrowserTestCase):
+	script = Path(__file__).with_name("triggers.e2e.mjs")
+
 	@classmethod
 	def setUpClass(cls):
-		from frappe.utils.password import update_password
 
 		from huf.tests.support.llm_server import ScriptedLLM
 
@@ -65,8 +49,7 @@ class TestTriggersInBrowser(HufTestCase):
 		cls.suffix = frappe.generate_hash(length=8)
 		remove_records(cls.suffix)
 		cls.addClassCleanup(remove_records, cls.suffix)
-		make_user(ADMIN, "System Manager", "Huf Manager")
-		update_password(ADMIN, PASSWORD)
+		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
 		cls.llm = ScriptedLLM().__enter__()
 		cls.addClassCleanup(cls.llm.close)
 		provider = make_runtime_provider(
@@ -75,9 +58,7 @@ class TestTriggersInBrowser(HufTestCase):
 		cls.agent = make_runtime_agent(
 			f"E2E Trigger Agent {cls.suffix}", provider=provider, model=f"e2e-trigger-model-{cls.suffix}"
 		)
-		frappe.db.commit()
-		cls.server, cls.base_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
+		cls.serve()
 
 	def post_webhook(self, url: str, key: str):
 		import httpx
@@ -85,20 +66,7 @@ class TestTriggersInBrowser(HufTestCase):
 		return httpx.post(url, json={"text": "hello"}, headers={"X-Huf-Webhook-Key": key}, timeout=60)
 
 	def test_webhook_key_once_run_now_switch_schedule_and_delete(self):
-		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)
-		config = {
-			"base_url": self.base_url,
-			"admin": {"user": ADMIN, "password": PASSWORD},
-			"agent": self.agent,
-			"suffix": self.suffix,
-		}
-		proc, result = run_script(SCRIPT, config, OUTPUT_DIR)
-		self.assertEqual(
-			proc.returncode,
-			0,
-			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {OUTPUT_DIR}",
-		)
-		frappe.db.commit()  # a new transaction: read what the web server committed
+		result = self.run_browser(admin=self.admin, agent=self.agent, suffix=self.suffix)
 		hook, manual, schedule = (
 			f"E2E Hook {self.suffix}",
 			f"E2E Manual {self.suffix}",

@@ -2,7 +2,7 @@
 // is shown once, a new key, a Manual trigger run now (the run linked), enable switch, a cron schedule, delete.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, agent, suffix}.
 // Output: <out_dir>/result.json with what was observed.
-import { check, config, fail, finish, launch, login, result, shot, step } from "../support/e2e.mjs";
+import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [], dialogs: [] });
@@ -11,7 +11,6 @@ const MANUAL = `E2E Manual ${config.suffix}`;
 const SCHEDULE = `E2E Schedule ${config.suffix}`;
 
 const browser = await launch();
-let current = null;
 
 /** Open the new-trigger form, pick the kind and name it. */
 async function newTrigger(page, kind, name) {
@@ -25,19 +24,12 @@ async function newTrigger(page, kind, name) {
 const row = (page, name) => page.getByRole("row", { name, exact: true });
 
 try {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 960 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20000);
-  current = page;
-  page.on("pageerror", (e) => result.console_errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
+  step("log in and open Triggers");
+  const page = await openAs(browser, config.admin);
   page.on("dialog", (d) => {
     result.dialogs.push(d.message());
     void d.accept();
   });
-
-  step("log in and open Triggers");
-  await login(page, base, config.admin.user, config.admin.password);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Triggers", exact: true }).click();
   await page.getByRole("heading", { name: "Triggers", level: 1 }).waitFor();
   await page.getByLabel("Agent", { exact: true }).selectOption(config.agent);
@@ -122,7 +114,7 @@ try {
 
   result.ok = true;
 } catch (error) {
-  await fail(error, current);
+  await fail(error);
 } finally {
   await finish(browser);
 }

@@ -6,7 +6,15 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
+import unittest
 from pathlib import Path
+
+import frappe
+
+from huf.huf.factories import make_user
+from huf.tests.support.case import HufTestCase
+from huf.tests.support.web import serve_site
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout: huf/, frontend/
 FRONTEND = ROOT / "frontend"
@@ -38,3 +46,79 @@ def run_script(script: Path, config: dict, out_dir: str, timeout: int = 240) -> 
 	)
 	result_file = Path(out_dir) / "result.json"
 	return proc, json.loads(result_file.read_text()) if result_file.exists() else {}
+
+
+def output_dir(name: str) -> str:
+	"""Where a browser test's screenshots go: $HUF_E2E_OUTPUT/<name> (default <tmp>/huf-e2e/<name>)."""
+	root = os.environ.get("HUF_E2E_OUTPUT") or os.path.join(tempfile.gettempdir(), "huf-e2e")
+	return os.path.join(root, name)
+
+
+# CI sets HUF_REQUIRE_BROWSER=1: there a missing browser or build is a failure, not a skip.
+@unittest.skipIf(
+	bool(browser_missing()) and not os.environ.get("HUF_REQUIRE_BROWSER"), browser_missing() or ""
+)
+class BrowserTestCase(HufTestCase):
+	"""A test driving Chromium with the e2e script `script` against the site served over HTTP.
+
+	setUpClass makes the records and users (`browser_user`), then calls `serve()`; a test calls
+	`run_browser(**config)` and asserts on the result the script wrote."""
+
+	script: Path
+	password = "E2E-Browser-Pass-7"
+
+	@classmethod
+	def browser_user(cls, email: str, *roles: str) -> dict:
+		"""A user holding exactly `roles` who can sign in with `password`; the script's {user, password}."""
+		from frappe.utils.password import update_password
+
+		make_user(email, *roles)
+		update_password(email, cls.password)
+		return {"user": email, "password": cls.password}
+
+	@classmethod
+	def serve(cls) -> None:
+		"""Commit what setUpClass made and serve the site (cls.base_url) until the class is done."""
+		frappe.db.commit()
+		cls.server, cls.base_url = serve_site()
+		cls.addClassCleanup(cls.server.shutdown)
+
+	@property
+	def output_dir(self) -> str:
+		return output_dir(self.script.name.removesuffix(".e2e.mjs"))
+
+	def run_browser(self, **config) -> dict:
+		"""Run the script with `config` and base_url; fail with its output and error unless it finished.
+		Then begin a new transaction, to read what the web server committed."""
+		shutil.rmtree(self.output_dir, ignore_errors=True)  # screenshots of the last run only
+		proc, result = run_script(self.script, {"base_url": self.base_url, **config}, self.output_dir)
+		self.assertEqual(
+			proc.returncode,
+			0,
+			f"{proc.stdout}\n{proc.stderr}\n{result.get('error')}\nscreenshots: {self.output_dir}",
+		)
+		frappe.db.commit()
+		return result
+
+
+def make_e2e_agent(label: str, suffix: str) -> str:
+	"""An agent "E2E <label> Agent <suffix>" on model e2e-model-<suffix> of provider "E2E Provider <suffix>"."""
+	from huf.huf.factories import make_agent, make_model
+
+	provider = f"E2E Provider {suffix}"
+	model = make_model(f"e2e-model-{suffix}", provider)
+	return make_agent(
+		f"E2E {label} Agent {suffix}", provider=provider, model=model, instructions="Be brief."
+	).name
+
+
+def remove_e2e_agents(suffix: str, *users: str) -> None:
+	"""What `make_e2e_agent` made for `suffix` (agents, model, provider) and `users`; not committed."""
+	for agent in frappe.get_all("Agent", filters={"agent_name": ("like", f"%{suffix}")}, pluck="name"):
+		frappe.delete_doc("Agent", agent, force=True, ignore_permissions=True)
+	for doctype, name in (("AI Model", f"e2e-model-{suffix}"), ("AI Provider", f"E2E Provider {suffix}")):
+		if frappe.db.exists(doctype, name):
+			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
+	for user in users:
+		if frappe.db.exists("User", user):
+			frappe.delete_doc("User", user, force=True, ignore_permissions=True)

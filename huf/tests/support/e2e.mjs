@@ -53,8 +53,31 @@ export async function login(page, base, user, password) {
   await page.getByRole("heading", { name: "Dashboard" }).waitFor();
 }
 
-/** Record a failed run: the error, a screenshot of the page in use, the step it failed at. */
-export async function fail(error, page) {
+let lastPage = null;
+
+/** Collect the page's uncaught errors and console errors in result.console_errors (failed resource loads
+ * are left to the steps, which check the statuses they expect). */
+export function watch(page, timeout = 20000) {
+  page.setDefaultTimeout(timeout);
+  result.console_errors ??= [];
+  page.on("pageerror", (e) => result.console_errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && result.console_errors.push(m.text()));
+}
+
+/** A new browser context signed in as `who` ({user, password}) on a watched page: the page `fail` shows.
+ * Options: viewport (1440x960), timeout (20 s), permissions to grant, other newContext options. */
+export async function openAs(browser, who, { viewport = { width: 1440, height: 960 }, timeout = 20000, permissions = [], ...options } = {}) {
+  const context = await browser.newContext({ viewport, ...options });
+  if (permissions.length) await context.grantPermissions(permissions, { origin: config.base_url });
+  const page = await context.newPage();
+  watch(page, timeout);
+  lastPage = page;
+  await login(page, config.base_url, who.user, who.password);
+  return page;
+}
+
+/** Record a failed run: the error, a screenshot of the page in use (the last one opened), the step it failed at. */
+export async function fail(error, page = lastPage) {
   result.ok = false;
   result.error = String(error?.stack ?? error);
   if (page && !page.isClosed()) await shot(page, "failure").catch(() => {});
