@@ -44,6 +44,8 @@ permission_query_conditions = {
 	# Prompt templates: someone else's Private prompt is hidden (huf/huf/prompt_versions.py).
 	"Agent Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
 	"Agent Summary Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
+	# Data table records ("HF <table>"): data.records.view_own/view_all (huf/huf/data_tables/access.py).
+	"*": "huf.huf.data_tables.access.query_conditions",
 }
 
 # Capabilities (huf/huf/capability_access.py, DOCTYPE_CAPABILITIES): create/write/delete of these DocTypes
@@ -75,6 +77,8 @@ has_permission = {
 		),
 		_CAPABILITY,
 	),
+	# Data table records: data.records.* decide create, read and edit of own/all records.
+	"*": "huf.huf.data_tables.access.has_permission",
 }
 
 # Huf's own standard tools; App Provided tools must be registered through this hook.

@@ -26,6 +26,7 @@ const Roles = lazy(() => import("./pages/Roles"));
 const Prompts = lazy(() => import("./pages/Prompts"));
 const Triggers = lazy(() => import("./pages/Triggers"));
 const MessageView = lazy(() => import("./pages/MessageView"));
+const DataRoutes = lazy(() => import("./data/DataRoutes"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 export function App() {
@@ -60,6 +61,7 @@ export function App() {
             <Route path="summary-prompts/:name?" element={<Prompts key="summary" kind="summary" />} />
             <Route path="triggers/:agent?" element={<Triggers />} />
             <Route path="view/:messageId" element={<MessageView />} />
+            <Route path="data/*" element={<DataRoutes />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

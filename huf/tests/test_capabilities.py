@@ -35,6 +35,14 @@ DOCUMENT_GUARDS: dict[str, tuple[str, str]] = {
 # Guarded by a whitelisted endpoint (probed below) or by what the user may see.
 ENDPOINT_GUARDS = ("users.invite", "users.manage", "roles.manage")
 VISIBILITY_GUARDS = ("agent.view_all", "chat.view_all")
+# Guarded per record of every data table (huf/huf/data_tables/access.py; tested in its tests/test_access.py).
+RECORD_GUARDS = (
+	"data.records.create",
+	"data.records.view_own",
+	"data.records.view_all",
+	"data.records.edit_own",
+	"data.records.edit_all",
+)
 
 # Capabilities of reading and using: the DocPerms (read) and the agents' allowed users/roles decide.
 NOT_GUARDED_ON_THE_SERVER = {
@@ -43,17 +51,11 @@ NOT_GUARDED_ON_THE_SERVER = {
 	"chat.view_own",
 	"knowledge.use",
 	"tools.use",
-	"data.records.create",
-	"data.records.view_own",
-	"data.records.view_all",
-	"data.records.edit_own",
-	"data.records.edit_all",
 }
 
 # (capability, Huf Role) a default role holds but Frappe's DocPerms still refuse.
 DOCPERMS_REFUSE = {
 	("system.mcp.manage", "Huf Manager"),  # MCP Server: Huf Manager may only read
-	("data.tables.manage", "Huf Manager"),  # Huf Data Table: System Manager only
 	("flows.use", "Huf User"),  # Flow Run: Huf Users may not create runs
 }
 
@@ -111,7 +113,7 @@ class CapabilityTestCase(HufTestCase):
 
 class TestCapabilityMatrix(CapabilityTestCase):
 	def test_every_capability_is_guarded_or_listed_as_not_guarded(self):
-		guarded = set(DOCUMENT_GUARDS) | set(ENDPOINT_GUARDS) | set(VISIBILITY_GUARDS)
+		guarded = set(DOCUMENT_GUARDS) | set(ENDPOINT_GUARDS) | set(VISIBILITY_GUARDS) | set(RECORD_GUARDS)
 		self.assertEqual(guarded | NOT_GUARDED_ON_THE_SERVER, set(CAPABILITIES))
 		self.assertFalse(guarded & NOT_GUARDED_ON_THE_SERVER)
 		mapped = {c for spec in DOCTYPE_CAPABILITIES.values() for c in spec.values()}

@@ -34,7 +34,7 @@ DOCPERMS = {
 	"Flow Definition": "SM:rwcd HM:rwcd HU:r HV:r",
 	"Flow Run": "SM:rwcd HM:rwc HU:r",
 	"Groq Settings": "SM:rwcd",
-	"Huf Data Table": "SM:rwcd",
+	"Huf Data Table": "SM:rwcd HM:rwcd HU:r",
 	"Huf Role": "SM:rwcd HM:r",
 	"Huf User Role": "SM:rwcd",
 	"Integration Service": "SM:rwcd",

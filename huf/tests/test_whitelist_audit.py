@@ -96,6 +96,11 @@ READ_ONLY = {
 	"huf.huf.doctype.agent_trigger.agent_trigger.get_trigger_type",
 	"huf.huf.doctype.agent_tool_function.agent_tool_function.AgentToolFunction.fetch_parameters_from_code",
 	"huf.huf.doctype.mcp_server.mcp_server.MCPServer.test_connection",
+	"huf.huf.doctype.huf_data_table.api.get_table_record_counts",
+	"huf.huf.doctype.huf_data_table.api.get_table_schema",
+	"huf.huf.doctype.huf_data_table.api.list_data_tables",
+	"huf.huf.doctype.huf_data_table.records_api.get_records",
+	"huf.huf.doctype.huf_data_table.records_api.export_csv",
 }
 
 # A user without roles may get a 200 from these, but only with an empty answer (no records leak).

@@ -198,11 +198,11 @@ def _is_owner(doc: Any, user: str) -> bool:
 
 
 def _controller_allows(doc: Any, ptype: str, user: str) -> bool:
-	"""`has_permission` hooks of installed apps may deny (return False); they never grant."""
-	hooks = (frappe.get_hooks("has_permission") or {}).get(doc.doctype, [])
-	for method in hooks:
-		result = frappe.call(frappe.get_attr(method), doc=doc, ptype=ptype, user=user)
-		if result is False:
+	"""`has_permission` hooks of installed apps (for this DocType, then those for "*": every DocType)
+	may deny, by returning a false value (None too, as in Frappe); they never grant."""
+	hooks = frappe.get_hooks("has_permission") or {}
+	for method in reversed(hooks.get(doc.doctype, []) + hooks.get("*", [])):
+		if not frappe.call(frappe.get_attr(method), doc=doc, ptype=ptype, user=user):
 			return False
 	return True
 
@@ -232,7 +232,8 @@ def _get_match_conditions(doctype: str, user: str | None = None) -> tuple[list[s
 			elif not perms.get("select"):
 				return [], False
 	# the hooks apply to everyone, Administrator included (they decide whom they exempt)
-	for method in (frappe.get_hooks("permission_query_conditions") or {}).get(doctype, []):
+	hooks = frappe.get_hooks("permission_query_conditions") or {}
+	for method in hooks.get(doctype, []) + hooks.get("*", []):
 		condition = frappe.call(frappe.get_attr(method), user, doctype=doctype)
 		if condition:
 			conditions.append(f"({condition})")

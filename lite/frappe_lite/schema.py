@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import frappe
 from frappe.model import no_value_fields
 
@@ -67,9 +69,11 @@ def column_type(fieldtype: str) -> str | None:
 	return "varchar(140) collate nocase"
 
 
-def sync_table(doctype: str) -> None:
-	"""Create the table of `doctype`, or add the columns and indexes it lacks."""
-	meta = frappe.get_meta(doctype, cached=False)
+def sync_table(doctype: str, meta=None) -> None:
+	"""Create the table of `doctype`, or add the columns it lacks, change the declared type of those
+	whose field type changed (a table rebuild, SQLite's way to alter a column) and sync indexes.
+	Columns of removed fields stay, as on a bench."""
+	meta = meta or frappe.get_meta(doctype, cached=False)
 	if meta.issingle:
 		return
 	table = f"tab{doctype}"
@@ -83,12 +87,51 @@ def sync_table(doctype: str) -> None:
 		body = ",\n".join(f"`{name}` {decl}" for name, decl in columns)
 		db.sql(f"create table `{table}` (\n{body}\n)")
 	else:
-		existing = {row[1] for row in db.sql(f"pragma table_info(`{table}`)")}
-		for name, decl in columns:
-			if name not in existing:
-				db.sql(f"alter table `{table}` add column `{name}` {decl.replace(' primary key', '')}")
+		existing = {row[1]: row for row in db.sql(f"pragma table_info(`{table}`)")}
+		changed = [
+			name
+			for name, decl in columns
+			if name in existing and _declared_type(decl) != (existing[name][2] or "").lower()
+		]
+		if changed:
+			_rebuild_table(table, columns, existing)
+		else:
+			for name, decl in columns:
+				if name not in existing:
+					db.sql(f"alter table `{table}` add column `{name}` {decl.replace(' primary key', '')}")
 	db._clear_columns_cache()
 	_sync_indexes(meta, table)
+
+
+def _declared_type(decl: str) -> str:
+	"""The type part of a column declaration (`varchar(140) collate nocase` -> `varchar(140)`)."""
+	return re.split(r" (?:collate|not null|primary key|default)\b", decl, maxsplit=1)[0].lower()
+
+
+def _rebuild_table(table: str, columns: list[tuple[str, str]], existing: dict) -> None:
+	"""Recreate `table` with the new column declarations, copying every row (SQLite converts each
+	value to the new column's type affinity: "12" into an integer column becomes 12); columns that
+	no field declares any more are kept as they were. Indexes are recreated by `_sync_indexes`."""
+	db = frappe.db
+	wanted = dict(columns)
+	for name, row in existing.items():
+		if name not in wanted:
+			wanted[name] = (row[2] or "text") + (f" default {row[4]}" if row[4] is not None else "")
+	temp = f"{table}__rebuild"
+	body = ",\n".join(f"`{name}` {decl}" for name, decl in wanted.items())
+	db.sql(f"drop table if exists `{temp}`")
+	db.sql(f"create table `{temp}` (\n{body}\n)")
+	copied = [name for name in wanted if name in existing]
+	select = ", ".join(_copy_expression(name, wanted[name]) for name in copied)
+	names = ", ".join(f"`{name}`" for name in copied)
+	db.sql(f"insert into `{temp}` ({names}) select {select} from `{table}`")
+	db.sql(f"drop table `{table}`")
+	db.sql(f"alter table `{temp}` rename to `{table}`")
+
+
+def _copy_expression(name: str, decl: str) -> str:
+	match = re.search(r"not null default (\S+)", decl)
+	return f"coalesce(`{name}`, {match.group(1)})" if match else f"`{name}`"
 
 
 def _standard_columns(meta) -> list[tuple[str, str]]:
@@ -124,6 +167,8 @@ def _sync_indexes(meta, table: str) -> None:
 	for df in meta.fields:
 		if not df.fieldname or not column_type(df.fieldtype):
 			continue
+		if not df.unique:
+			db.sql(f"drop index if exists `{table}_{df.fieldname}_unique`")
 		if df.unique:
 			try:
 				db.sql(

@@ -265,7 +265,27 @@ class Database:
 		return self.sql(sql_dict.get("sqlite") or sql_dict["mariadb"], values, **kwargs)
 
 	def sql_ddl(self, query: str, debug: bool = False) -> None:
+		"""Commit, then run a schema statement, committed at once (DDL commits implicitly on MariaDB)."""
+		self.commit()
 		self.sql(query, debug=debug)
+		self.commit()
+		self._clear_columns_cache()
+
+	def updatedb(self, doctype, meta=None):
+		"""Create or alter the table of `doctype` from its meta (`meta`, else the stored one), then
+		commit, as Frappe does after syncing a DocType's table."""
+		from frappe_lite.schema import sync_table
+
+		res = self.sql("select issingle from `tabDocType` where name=%s", (doctype,))
+		if not res:
+			raise Exception(f"Wrong doctype {doctype} in updatedb")
+		if not res[0][0]:
+			sync_table(doctype, meta)
+			self.commit()
+
+	def rename_column(self, doctype: str, old_column_name: str, new_column_name: str):
+		"""Rename a column of `doctype`'s table, keeping its data (a DDL statement: commits)."""
+		self.sql_ddl(f"alter table `tab{doctype}` rename column `{old_column_name}` to `{new_column_name}`")
 
 	def sql_list(self, query: str, values=(), debug: bool = False, **kwargs) -> list:
 		return self.sql(query, values, pluck=True, debug=debug)
@@ -642,6 +662,27 @@ class Database:
 
 	def truncate(self, doctype: str) -> None:
 		self.sql(f"delete from `tab{doctype}`")
+
+	def bulk_insert(
+		self,
+		doctype: str,
+		fields: list[str],
+		values: Iterable,
+		ignore_duplicates=False,
+		*,
+		chunk_size=10_000,
+	):
+		"""Insert many rows at once (no controller, no validation), `chunk_size` rows per statement batch."""
+		import itertools
+
+		columns = ", ".join(f"`{f}`" for f in fields)
+		verb = "insert or ignore" if ignore_duplicates else "insert"
+		query = f"{verb} into `tab{doctype}` ({columns}) values ({', '.join('?' * len(fields))})"
+		rows = iter(values)
+		while chunk := tuple(itertools.islice(rows, chunk_size)):
+			self.begin()
+			self.transaction_writes += 1
+			self._conn.executemany(query, [tuple(_param(v) for v in row) for row in chunk])
 
 	def get_creation_count(self, doctype: str, minutes: int) -> int:
 		since = frappe.utils.add_to_date(frappe.utils.now_datetime(), minutes=-minutes)

@@ -33,6 +33,23 @@ _DATA_OPTION_PATTERNS = {
 }
 
 
+# names a field may not have: they are attributes of every document (as in Frappe)
+RESERVED_KEYWORDS = frozenset(
+	(
+		"doctype",
+		"meta",
+		"flags",
+		"_weakref",
+		"_parent_doc",
+		"_table_fields",
+		"_doc_before_save",
+		"_table_fieldnames",
+		"permitted_fieldnames",
+		"dont_update_if_missing",
+	)
+)
+
+
 def get_controller(doctype: str) -> type:
 	"""The controller class of `doctype` (or Document when its module defines none)."""
 	controller = _controllers.get(doctype)
@@ -44,11 +61,13 @@ def get_controller(doctype: str) -> type:
 
 def _import_controller(doctype: str) -> type:
 	from frappe.model.document import Document
-	from frappe.model.meta import _get_doctype_app_module
+	from frappe.model.meta import _get_doctype_app_module, _is_custom_doctype
 
 	overrides = frappe.get_hooks("override_doctype_class") if getattr(frappe.local, "site", None) else {}
 	if overrides and overrides.get(doctype):
 		return frappe.get_attr(overrides[doctype][-1])
+	if _is_custom_doctype(doctype):  # custom DocTypes have no module: plain Documents, as in Frappe
+		return Document
 	app, module_folder = _get_doctype_app_module(doctype)
 	name = frappe.scrub(doctype)
 	module_path = f"{app}.{module_folder}.doctype.{name}.{name}"

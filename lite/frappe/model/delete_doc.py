@@ -75,6 +75,9 @@ def delete_doc(
 		if ignore_missing:
 			return
 		frappe.throw(_("{0} {1} not found").format(_(doctype), name), frappe.DoesNotExistError)
+	if doctype == "DocType":
+		_delete_doctype(name, force, flags, ignore_permissions)
+		return
 	doc = frappe.get_doc(doctype, name)
 	doc.flags.update(flags or {})
 	if ignore_permissions:
@@ -117,6 +120,25 @@ def delete_doc(
 	)
 
 
+def _delete_doctype(name: str, force, flags, ignore_permissions: bool) -> None:
+	"""A DocType record goes with its fields and permissions, as in Frappe: no on_trash, no link
+	check, and its table stays (drop it with `frappe.db.sql_ddl`). Standard ones only in developer mode."""
+	doc = frappe.get_doc("DocType", name)
+	if not (doc.custom or frappe.conf.developer_mode or frappe.flags.in_patch or force):
+		frappe.throw(_("Standard DocType can not be deleted."))
+	doc.flags.update(flags or {})
+	if ignore_permissions:
+		doc.flags.ignore_permissions = True
+	if not doc.flags.ignore_permissions and frappe.session.user != "Administrator":
+		if not doc.custom:
+			frappe.throw(_("Only the Administrator can delete a standard DocType."))
+		doc.check_permission("delete")
+	frappe.db.delete("DocType", {"name": name})
+	for df in doc.meta.get_table_fields():
+		frappe.db.delete(df.options, {"parenttype": "DocType", "parent": name})
+	frappe.clear_cache(doctype=name)
+
+
 def check_if_doc_is_linked(doc, method: str = "Delete") -> None:
 	"""LinkExistsError when another document links to `doc` (for Cancel: a submitted one)."""
 	ignored = set()
@@ -152,9 +174,9 @@ def check_if_doc_is_linked(doc, method: str = "Delete") -> None:
 
 def _link_fields_to(doctype: str):
 	"""(DocType, fieldname, meta) of every Link field whose target is `doctype`."""
-	from frappe.model.meta import _get_doctype_index
+	from frappe.model.meta import _all_doctype_names
 
-	for other in _get_doctype_index():
+	for other in _all_doctype_names():
 		try:
 			meta = frappe.get_meta(other)
 		except frappe.DoesNotExistError:
@@ -177,12 +199,12 @@ def _raise_link_exists(doc, linked_doctype: str, linked_name: str, method: str) 
 
 def check_if_doc_is_dynamically_linked(doc, method: str = "Delete") -> None:
 	"""LinkExistsError when a Dynamic Link of another (non-cancelled) document points to `doc`."""
-	from frappe.model.meta import _get_doctype_index
+	from frappe.model.meta import _all_doctype_names
 
 	ignored = (
 		set(_ignored_on_delete()) if method == "Delete" else set(doc.get("ignore_linked_doctypes") or [])
 	)
-	for other in _get_doctype_index():
+	for other in _all_doctype_names():
 		if other in ignored:
 			continue
 		try:

@@ -1,4 +1,5 @@
-"""DocType metadata loaded from the DocType JSON files of the available apps."""
+"""DocType metadata: from the DocType JSON files of the available apps, and for custom DocTypes
+(custom=1) from their DocType, DocField and DocPerm rows in the database."""
 
 from __future__ import annotations
 
@@ -9,11 +10,19 @@ from typing import Any
 
 import frappe
 from frappe import _dict
-from frappe.model import child_table_fields, default_fields, no_value_fields, table_fields
+from frappe.model import (
+	child_table_fields,
+	data_fieldtypes,
+	default_fields,
+	no_value_fields,
+	optional_fields,
+	table_fields,
+)
 
 _index_lock = threading.Lock()
 _doctype_index: dict[tuple[str, ...], dict[str, tuple[str, str, str]]] = {}
 _meta_cache: dict[str, Meta] = {}
+_custom_meta_cache: dict[tuple[str, str], tuple[str, Meta]] = {}
 
 _DOCFIELD_DEFAULTS = {
 	"reqd": 0,
@@ -33,13 +42,79 @@ _DOCFIELD_DEFAULTS = {
 
 
 def get_meta(doctype: str, cached: bool = True) -> Meta:
-	"""The Meta of `doctype`; DoesNotExistError when no available app defines it."""
+	"""The Meta of `doctype`; DoesNotExistError when no available app defines it and no custom
+	DocType of that name is stored."""
+	if doctype not in _get_doctype_index():
+		return _get_custom_meta(doctype, cached)
 	path = _get_doctype_json_path(doctype)
 	meta = _meta_cache.get(path) if cached else None
 	if meta is None:
 		meta = Meta(_load_doctype_json(path))
 		_meta_cache[path] = meta
 	return meta
+
+
+def _get_custom_meta(doctype: str, cached: bool) -> Meta:
+	"""Meta of a custom DocType from the database; reused while its DocType row's `modified` is
+	unchanged (a save or delete in any process changes or removes that row)."""
+	modified = _custom_doctype_modified(doctype)
+	if modified is None:
+		raise frappe.DoesNotExistError(frappe._("DocType {0} not found").format(doctype))
+	key = (_site_key(), doctype)
+	entry = _custom_meta_cache.get(key) if cached else None
+	if entry is None or entry[0] != modified:
+		entry = (modified, Meta(_load_custom_doctype(doctype)))
+		_custom_meta_cache[key] = entry
+	return entry[1]
+
+
+def _site_key() -> str:
+	return getattr(frappe.local, "site", None) or ""
+
+
+def _custom_doctype_modified(doctype: str) -> str | None:
+	db = getattr(frappe.local, "db", None)
+	if db is None or not db.table_exists("DocType"):
+		return None
+	row = db.sql("select modified from `tabDocType` where name=%s and custom=1", (doctype,))
+	return str(row[0][0]) if row else None
+
+
+def _load_custom_doctype(doctype: str) -> dict:
+	"""A custom DocType's definition as its JSON file would hold it: the row, fields, permissions."""
+	db = frappe.local.db
+	data = db.sql("select * from `tabDocType` where name=%s", (doctype,), as_dict=True)[0]
+	children = {"fields": "DocField", "permissions": "DocPerm"}
+	for fieldname, child in children.items():
+		rows = db.sql(
+			f"select * from `tab{child}` where parent=%s and parenttype='DocType' and parentfield=%s order by idx",
+			(doctype, fieldname),
+			as_dict=True,
+		)
+		data[fieldname] = [_child_values(row) for row in rows]
+	return dict(data)
+
+
+def _child_values(row: dict) -> dict:
+	skip = ("owner", "creation", "modified", "modified_by", "docstatus", "parentfield", "parenttype")
+	return {key: value for key, value in row.items() if key not in skip and value is not None}
+
+
+def _custom_doctype_names() -> list[str]:
+	db = getattr(frappe.local, "db", None)
+	if db is None or not db.table_exists("DocType"):
+		return []
+	return db.sql("select name from `tabDocType` where custom=1", pluck=True)
+
+
+def _all_doctype_names() -> list[str]:
+	"""Every DocType: those of the available apps, then the custom ones."""
+	names = list(_get_doctype_index())
+	return names + [name for name in _custom_doctype_names() if name not in names]
+
+
+def _is_custom_doctype(doctype: str) -> bool:
+	return doctype not in _get_doctype_index() and _custom_doctype_modified(doctype) is not None
 
 
 def _load_doctype_json(path: str) -> dict:
@@ -108,19 +183,54 @@ def _get_app_doctypes(app: str) -> list[str]:
 
 
 def clear_meta_cache(doctype: str | None = None) -> None:
-	"""Forget loaded metadata (all of it, so JSON edits and new apps are seen)."""
+	"""Forget loaded metadata: of one custom DocType, or all of it (so JSON edits and new apps are seen)."""
+	if doctype and _doctype_index and not any(doctype in index for index in _doctype_index.values()):
+		for key in [key for key in _custom_meta_cache if key[1] == doctype]:
+			_custom_meta_cache.pop(key, None)
+		if getattr(frappe.local, "meta_cache", None) is not None:
+			frappe.local.meta_cache.pop(doctype, None)
+		return
 	_meta_cache.clear()
 	_doctype_index.clear()
+	_custom_meta_cache.clear()
 	if getattr(frappe.local, "meta_cache", None) is not None:
 		frappe.local.meta_cache.clear()
+
+
+def trim_table(doctype, dry_run=True):
+	"""Drop the columns no field of `doctype` declares any more (with `dry_run`, only name them), as
+	Frappe's. SQLite drops one column per statement and not while an index uses it: those go first."""
+	ignore_fields = default_fields + optional_fields + child_table_fields
+	db = frappe.db
+	db._clear_columns_cache()
+	columns = db.get_table_columns(doctype)
+	fields = get_meta(doctype, cached=False).get_fieldnames_with_value()
+	dropped = [c for c in columns if c not in fields and c not in ignore_fields and not c.startswith("_")]
+	if dropped and not dry_run:
+		table = f"tab{doctype}"
+		db.commit()
+		for column in dropped:
+			for index in db.sql(f"pragma index_list(`{table}`)", as_dict=True):
+				used = [row[2] for row in db.sql(f"pragma index_info(`{index.name}`)")]
+				if column in used and index.origin == "c":
+					db.sql(f"drop index `{index.name}`")
+			db.sql(f"alter table `{table}` drop column `{column}`")
+		db.commit()
+		db._clear_columns_cache()
+	return dropped
 
 
 class Meta:
 	"""Metadata of one DocType: its fields, permissions and settings."""
 
 	def __init__(self, doctype):
-		"""`doctype`: a DocType name (its JSON is read) or the DocType's data (a dict)."""
-		data = doctype if isinstance(doctype, dict) else _load_doctype_json(_get_doctype_json_path(doctype))
+		"""`doctype`: a DocType name, the DocType's data (a dict) or a DocType document."""
+		if hasattr(doctype, "as_dict"):
+			data = doctype.as_dict()
+		elif isinstance(doctype, dict):
+			data = doctype
+		else:
+			data = get_meta(doctype, cached=False).as_dict()
 		self._data = _dict(data)
 		self.name = data["name"]
 		self.fields = [_docfield(df, self.name) for df in data.get("fields", [])]
@@ -152,6 +262,7 @@ class Meta:
 	def as_dict(self) -> dict:
 		out = dict(self._data)
 		out["fields"] = [dict(df) for df in self.fields]
+		out["permissions"] = [dict(p) for p in self.permissions]
 		return out
 
 	@property
@@ -232,11 +343,26 @@ class Meta:
 		return self._valid_columns
 
 	def get_title_field(self) -> str:
-		return self.title_field or "name"
+		"""`title_field`, else a field called "title", else "name" (as Frappe)."""
+		if self.title_field:
+			return self.title_field
+		return "title" if self.has_field("title") else "name"
 
 	def get_search_fields(self) -> list[str]:
-		fields = [f.strip() for f in (self._data.get("search_fields") or "").split(",") if f.strip()]
-		return ["name"] + fields
+		"""`search_fields` (default "name"), with "name" appended when missing (as Frappe)."""
+		fields = [f.strip() for f in (self._data.get("search_fields") or "name").split(",")]
+		if "name" not in fields:
+			fields.append("name")
+		return fields
+
+	def get_list_fields(self) -> list[str]:
+		""" "name", the in-list-view fields and the title field (as Frappe)."""
+		fields = ["name"] + [
+			df.fieldname for df in self.fields if df.in_list_view and df.fieldtype in data_fieldtypes
+		]
+		if self.title_field and self.title_field not in fields:
+			fields.append(self.title_field)
+		return fields
 
 	def get_permissions(self, parenttype: str | None = None) -> list[_dict]:
 		return self.permissions
@@ -247,6 +373,6 @@ class Meta:
 
 def _docfield(df: dict, parent: str) -> _dict:
 	field = _dict(_DOCFIELD_DEFAULTS)
-	field.update(df)
+	field.update({key: value for key, value in df.items() if value is not None})
 	field.parent = parent
 	return field

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import frappe
 from frappe import _
-from frappe.model.meta import _get_doctype_index
+from frappe.model.meta import _all_doctype_names
 
 
 def rename_doc(
@@ -144,7 +144,7 @@ def _rename_parent_and_children(doctype: str, old, new, meta) -> None:
 
 
 def _update_link_fields(doctype: str, old, new) -> None:
-	for other in _get_doctype_index():
+	for other in _all_doctype_names():
 		meta = frappe.get_meta(other)
 		for link in meta.get_link_fields():
 			if link.options != doctype:
@@ -162,7 +162,7 @@ def _update_link_fields(doctype: str, old, new) -> None:
 
 
 def _update_dynamic_links(doctype: str, old, new) -> None:
-	for other in _get_doctype_index():
+	for other in _all_doctype_names():
 		meta = frappe.get_meta(other)
 		if meta.issingle or not frappe.db.table_exists(other):
 			continue

@@ -20,6 +20,7 @@ _DOCTYPE_RECORD_FIELDS = (
 	"sort_field",
 	"sort_order",
 	"description",
+	"search_fields",
 )
 
 

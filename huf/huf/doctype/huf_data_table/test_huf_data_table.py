@@ -18,3 +18,13 @@ class TestHufDataTable(HufTestCase):
 			frappe.get_doc(
 				{"doctype": "Huf Data Table", "table_name": "Leads", "autoname_method": "Field"}
 			).insert()
+
+	def test_naming_series_and_autoname_rules(self):
+		base = {"doctype": "Huf Data Table", "autoname_method": "Naming Series"}
+		with self.assertRaisesRegex(frappe.ValidationError, "Naming Series must look like"):
+			frappe.get_doc({**base, "table_name": "Series A", "naming_series": "LEAD"}).insert()
+		doc = frappe.get_doc({**base, "table_name": "Series B", "naming_series": "LEAD-.#####"}).insert()
+		self.assertEqual(doc.naming_series, "LEAD-.#####")
+		doc.naming_series = "DEAL-.#####"
+		with self.assertRaisesRegex(frappe.ValidationError, "autoname of an existing data table"):
+			doc.save()

@@ -75,14 +75,15 @@ def daily_job() -> None:
 		TICKS.append("daily")
 
 
-def guarded_has_permission(doc, ptype: str | None = None, user: str | None = None) -> bool | None:
-	"""Locked documents are read-only; private ones are visible to their owner only."""
+def guarded_has_permission(doc, ptype: str | None = None, user: str | None = None) -> bool:
+	"""Locked documents are read-only; private ones are visible to their owner only (a false value,
+	None too, denies: a hook that allows must return True)."""
 	user = user or frappe.session.user
 	if doc.get("locked") and ptype in ("write", "delete", "submit", "cancel"):
 		return False
 	if doc.get("is_private") and doc.get("owner") != user:
 		return False
-	return None
+	return True
 
 
 def guarded_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
@@ -91,3 +92,17 @@ def guarded_query_conditions(user: str | None = None, doctype: str | None = None
 	if user == "Administrator":
 		return ""
 	return f"(`tabLite Test Guarded`.`is_private` = 0 or `tabLite Test Guarded`.`owner` = {frappe.db.escape(user)})"
+
+
+def star_has_permission(doc, ptype: str | None = None, user: str | None = None) -> bool:
+	"""A "*" hook: on "Lite Star ..." DocTypes, documents titled "hidden by star" can be created, not used."""
+	if not doc.doctype.startswith("Lite Star ") or ptype == "create":
+		return True
+	return doc.get("title") != "hidden by star"
+
+
+def star_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
+	"""The list condition of star_has_permission."""
+	if not (doctype or "").startswith("Lite Star "):
+		return ""
+	return f"ifnull(`tab{doctype}`.`title`, '') != 'hidden by star'"

@@ -17,10 +17,12 @@ doc_events = {
 
 has_permission = {
 	"Lite Test Guarded": "lite_test_app.events.guarded_has_permission",
+	"*": "lite_test_app.events.star_has_permission",
 }
 
 permission_query_conditions = {
 	"Lite Test Guarded": "lite_test_app.events.guarded_query_conditions",
+	"*": "lite_test_app.events.star_query_conditions",
 }
 
 scheduler_events = {

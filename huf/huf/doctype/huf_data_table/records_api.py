@@ -1,0 +1,53 @@
+"""The records of a data table over HTTP: the grid's page, save, delete, CSV import and export.
+
+Thin whitelisted entry points; the work and the permission checks are in `huf.huf.data_tables.records`
+and `huf.huf.data_tables.csv_io` (capabilities, DocPerms, row-level hooks; never ignore_permissions).
+"""
+
+import frappe
+
+from huf.huf.data_tables import csv_io, records
+
+
+@frappe.whitelist()
+def get_records(
+	name: str,
+	filters: list | dict | str | None = None,
+	order_by: str | None = None,
+	start: int = 0,
+	page_length: int = 50,
+	search: str | None = None,
+) -> dict:
+	"""One page of the table's records the caller may see, the total that match, and the caller's rights."""
+	return records.get_records(name, filters, order_by, start, page_length, search)
+
+
+@frappe.whitelist(methods=["POST"])
+def save_record(name: str, values: dict | str, record: str | None = None) -> dict:
+	"""Insert a record, or change `record`; returns the record as a grid row."""
+	return records.save_record(name, values, record)
+
+
+@frappe.whitelist(methods=["POST"])
+def delete_records(name: str, records: list | str) -> dict:
+	"""Delete the records named in `records` (all or nothing)."""
+	from huf.huf.data_tables.records import delete_records as delete
+
+	return delete(name, records)
+
+
+@frappe.whitelist(methods=["POST"])
+def import_csv(name: str, content: str) -> dict:
+	"""Insert the records of a CSV file (all or nothing); invalid rows are listed as "Row N: ..."."""
+	return csv_io.import_csv(name, content)
+
+
+@frappe.whitelist()
+def export_csv(
+	name: str,
+	filters: list | dict | str | None = None,
+	order_by: str | None = None,
+	search: str | None = None,
+) -> None:
+	"""The records the caller may see as a CSV download `<table>.csv` (header: ID and the labels)."""
+	csv_io.export_csv(name, filters, order_by, search)

@@ -1,0 +1,1 @@
+"""Model utilities, as Frappe's frappe.model.utils."""
