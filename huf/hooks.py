@@ -28,7 +28,15 @@ before_request = ["huf.request_limits.check_request", "huf.request_unicode.check
 after_migrate = "huf.install.after_migrate"
 
 # Frappe's frappe.client.get_count counts without permission checks; Huf's counts what the user may read.
-override_whitelisted_methods = {"frappe.client.get_count": "huf.client_overrides.get_count"}
+override_whitelisted_methods = {
+	"frappe.client.get_count": "huf.client_overrides.get_count",
+	# upstream's paths of the inbound channels (huf/ai/integrations/channels/)
+	"huf.ai.tools.telegram_webhook.handle_update": "huf.ai.integrations.channels.telegram.handle_update",
+	"huf.ai.providers.elevenlabs_convai_api.health": "huf.ai.integrations.channels.elevenlabs.health",
+	"huf.ai.providers.elevenlabs_convai_api.get_signed_url": "huf.ai.integrations.channels.elevenlabs.get_signed_url",
+	"huf.ai.providers.elevenlabs_convai_api.get_agent_id": "huf.ai.integrations.channels.elevenlabs.get_agent_id",
+	"huf.ai.providers.elevenlabs_convai_api.handle_elevenlabs_webhook": "huf.ai.integrations.channels.elevenlabs.handle_elevenlabs_webhook",
+}
 
 # Row-level access: Huf Users and Viewers see only their own conversations, messages and runs.
 permission_query_conditions = {
@@ -82,7 +90,10 @@ has_permission = {
 }
 
 # Huf's own standard tools; App Provided tools must be registered through this hook.
-huf_tools = ["huf.huf.builtin_tools.get_builtin_tools"]
+huf_tools = [
+	"huf.huf.builtin_tools.get_builtin_tools",
+	"huf.ai.integrations.services.get_integration_tools",
+]
 
 # POST /huf/stream/<agent_name>: Server-Sent Events of an agent run; GET /huf/stream: demo page.
 page_renderer = ["huf.ai.agent_stream_renderer.AgentStreamRenderer"]

@@ -68,6 +68,13 @@ def seed() -> None:
 	sync_builtin_tools()
 	create_huf_roles()
 	set_agent_settings_defaults()
+	seed_integration_services()
+
+
+def seed_integration_services() -> None:
+	from huf.ai.integrations.catalog import seed_services
+
+	seed_services()
 
 
 def create_roles() -> None:

@@ -27,6 +27,7 @@ const Prompts = lazy(() => import("./pages/Prompts"));
 const Triggers = lazy(() => import("./pages/Triggers"));
 const MessageView = lazy(() => import("./pages/MessageView"));
 const DataRoutes = lazy(() => import("./data/DataRoutes"));
+const Integrations = lazy(() => import("./integrations/Integrations"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 export function App() {
@@ -62,6 +63,7 @@ export function App() {
             <Route path="triggers/:agent?" element={<Triggers />} />
             <Route path="view/:messageId" element={<MessageView />} />
             <Route path="data/*" element={<DataRoutes />} />
+            <Route path="integrations/:service?" element={<Integrations />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

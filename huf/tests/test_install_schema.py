@@ -64,6 +64,7 @@ CHILD_TABLES = {
 	"Huf Role Permission",
 	"Integration Credential",
 	"Integration Recipient",
+	"Integration Settings Role",
 	"MCP Server Header",
 	"MCP Server Tool",
 }
@@ -74,14 +75,15 @@ EXTRA_DOCTYPES = {
 	"Huf Role Permission",
 	"Integration Credential",
 	"Integration Recipient",
+	"Integration Settings Role",
 }
 
 
 class TestInstalledSchema(HufTestCase):
-	def test_all_47_doctypes_installed(self):
+	def test_all_48_doctypes_installed(self):
 		installed = set(frappe.get_all("DocType", filters={"module": "Huf"}, pluck="name"))
 		expected = set(SPEC_FIELDS) | EXTRA_DOCTYPES
-		self.assertEqual(len(expected), 47)
+		self.assertEqual(len(expected), 48)
 		self.assertEqual(installed, expected)
 
 	def test_every_spec_field_has_its_type(self):

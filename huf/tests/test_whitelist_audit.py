@@ -51,10 +51,20 @@ GUEST_ALLOWED = {
 	"huf.ai.chat_api.run_agent_sync_chat": "run_agent_sync with create_new: the same checks (huf.huf.run_access.check_can_run)",
 	"huf.ai.agent_hooks.handle_webhook": "external systems call webhooks; the trigger's secret key is checked (403)",
 	"huf.ai.flow_api.flow_webhook": "external systems start webhook flows; the flow's key is checked (403)",
+	"huf.ai.integrations.channels.telegram.handle_update": "Telegram's webhook; the settings' secret token is checked (403)",
+	"huf.ai.integrations.channels.slack.handle_event": "Slack's Events API; the request signature and timestamp are checked (403)",
+	"huf.ai.integrations.channels.elevenlabs.health": "answers {ok: true} and nothing else",
+	"huf.ai.integrations.channels.elevenlabs.handle_elevenlabs_webhook": "ElevenLabs' post-call webhook; its HMAC signature and timestamp are checked (403)",
 }
 
 # Functions that accept GET: they only read (a GET is not CSRF-checked, so it must never change state).
 READ_ONLY = {
+	"huf.ai.integrations.settings.list_integrations",
+	# Google redirects here with GET; it acts only with the one-time state issued to the same user
+	"huf.ai.integrations.oauth.callback",
+	"huf.ai.integrations.channels.elevenlabs.health",
+	"huf.ai.integrations.channels.elevenlabs.get_agent_id",
+	"huf.ai.integrations.channels.elevenlabs.get_signed_url",
 	"huf.client_overrides.get_count",
 	"huf.ai.agent_chat.get_history",
 	"huf.ai.agent_chat.get_agent_chat_messages",
@@ -232,6 +242,7 @@ class TestWhitelistAudit(HufTestCase):
 			"Agent Summary Prompt": {"title": RECORD, "prompt_body": "Summarise."},
 			"Knowledge Source": {"source_name": RECORD, "knowledge_type": "sqlite_fts"},
 			"AI Provider": {"provider_name": RECORD},
+			"Integration Settings": {"label": RECORD, "service": "telegram", "is_active": 0},
 		}
 		cls.remove_leftovers(values)
 		for doctype, fields in values.items():

@@ -36,6 +36,8 @@ DASHBOARD_DOCTYPES = (
 	"Agent Prompt",
 	"Flow Definition",
 	"Flow Run",
+	"Integration Service",
+	"Integration Settings",
 )
 
 

@@ -29,6 +29,7 @@ export const NAV: NavItem[] = [
   { to: "/mcp", label: "MCP servers", visible: () => can("MCP Server") },
   { to: "/knowledge", label: "Knowledge", visible: () => can("Knowledge Source") },
   { to: "/data", label: "Data", visible: () => ["data.records.view_own", "data.records.view_all", "data.tables.manage"].some((c) => hasCapability(c)) },
+  { to: "/integrations", label: "Integrations", visible: () => hasCapability("system.integrations.manage") },
   { to: "/providers", label: "Providers", visible: () => can("AI Provider") },
   { to: "/models", label: "Models", visible: () => can("AI Model") },
   { to: "/settings", label: "Settings", visible: () => can("Agent Settings") },

@@ -10,23 +10,20 @@ refreshed shortly before they expire.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import secrets
-from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import frappe
 from frappe import _
-from frappe.utils import add_to_date, cint, get_datetime, get_url, now_datetime
+from frappe.utils import add_to_date, cint, get_url, now_datetime
 
+from huf.ai.http import oauth2
 from huf.ai.mcp.errors import MCPClientError
 
 CALLBACK_PATH = "/mcp-oauth-callback"
-STATE_TTL = 600
-REFRESH_MARGIN = timedelta(seconds=60)
+STATE_KIND = "mcp"
 HTTP_TIMEOUT = 15
 MAX_RESPONSE_BYTES = 1_000_000
 
@@ -161,7 +158,7 @@ def register_client(doc: Any) -> str:
 	}
 	if data.get("client_secret"):
 		values["oauth_client_secret"] = data["client_secret"]
-	_db_set_with_secrets(doc, values)
+	oauth2.store_tokens(doc, values)
 	return client_id
 
 
@@ -179,19 +176,16 @@ def start_authorization(doc: Any) -> str:
 			doc.reload()
 		client_id = register_client(doc)
 	verifier = secrets.token_urlsafe(64)
-	state = secrets.token_urlsafe(32)
 	target = redirect_uri(doc)
-	frappe.cache().set_value(
-		_state_key(state),
-		{"server": doc.name, "user": frappe.session.user, "verifier": verifier, "redirect_uri": target},
-		expires_in_sec=STATE_TTL,
+	state = oauth2.remember_state(
+		STATE_KIND, {"server": doc.name, "verifier": verifier, "redirect_uri": target}
 	)
 	params = {
 		"response_type": "code",
 		"client_id": client_id,
 		"redirect_uri": target,
 		"state": state,
-		"code_challenge": pkce_challenge(verifier),
+		"code_challenge": oauth2.pkce_challenge(verifier),
 		"code_challenge_method": "S256",
 		"resource": doc.server_url,
 	}
@@ -205,9 +199,7 @@ def start_authorization(doc: Any) -> str:
 
 def complete_authorization(state: str, code: str) -> str:
 	"""Exchange the code of a callback for tokens; returns the MCP Server's name."""
-	key = _state_key(state or "")
-	pending = frappe.cache().get_value(key) if state else None
-	frappe.cache().delete_value(key)
+	pending = oauth2.take_state(STATE_KIND, state)
 	if not pending:
 		raise MCPClientError(_("This authorization link has expired or was already used. Connect again."))
 	if pending["user"] != frappe.session.user:
@@ -234,9 +226,7 @@ def complete_authorization(state: str, code: str) -> str:
 
 def mark_failed(state: str, error: str) -> str | None:
 	"""The provider refused (e.g. access_denied): forget the state, flag the server; returns its name."""
-	key = _state_key(state or "")
-	pending = frappe.cache().get_value(key) if state else None
-	frappe.cache().delete_value(key)
+	pending = oauth2.take_state(STATE_KIND, state)
 	if not pending or pending["user"] != frappe.session.user:
 		return None
 	frappe.db.set_value("MCP Server", pending["server"], "oauth_status", "Error")
@@ -269,8 +259,7 @@ def access_token(doc: Any) -> str:
 		raise MCPClientError(
 			_("MCP server {0} is not connected: use Connect on the server first.").format(doc.name)
 		)
-	expires = doc.oauth_token_expires_at
-	if expires and get_datetime(expires) <= now_datetime() + REFRESH_MARGIN:
+	if oauth2.needs_refresh(doc.oauth_token_expires_at):
 		token = refresh(doc)
 	return token
 
@@ -324,33 +313,13 @@ def _store_tokens(doc: Any, data: dict) -> str:
 		values["oauth_refresh_token"] = data["refresh_token"]
 	expires_in = cint(data.get("expires_in"))
 	values["oauth_token_expires_at"] = add_to_date(now_datetime(), seconds=expires_in) if expires_in else None
-	_db_set_with_secrets(doc, values)
-	# tokens must survive a tool failure's rollback (a rotated refresh token is single-use)
-	frappe.db.commit()
+	oauth2.store_tokens(doc, values)  # committed: a rotated refresh token is single-use
 	return token
-
-
-def _db_set_with_secrets(doc: Any, values: dict) -> None:
-	"""`doc.db_set(values)` with Password fields encrypted as a save would (db_set itself stores plain text)."""
-	from frappe.utils.password import set_encrypted_password
-
-	values = dict(values)
-	for field in (df.fieldname for df in doc.meta.get("fields", {"fieldtype": "Password"})):
-		secret = values.get(field)
-		if secret and not doc.is_dummy_password(secret):
-			set_encrypted_password(doc.doctype, doc.name, secret, field)
-			values[field] = "*" * len(secret)
-	doc.db_set(values)
 
 
 def _set_status(doc: Any, status: str) -> None:
 	doc.db_set("oauth_status", status)
 	frappe.db.commit()
-
-
-def pkce_challenge(verifier: str) -> str:
-	digest = hashlib.sha256(verifier.encode()).digest()
-	return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 # --- HTTP ----------------------------------------------------------------------------------------
@@ -394,9 +363,7 @@ def _post_json(
 	except ValueError:
 		data = None
 	if response.status_code >= 400 or not isinstance(data, dict):
-		detail = ""
-		if isinstance(data, dict):
-			detail = str(data.get("error_description") or data.get("error") or "")[:300]
+		detail = oauth2.token_error(data)
 		raise MCPClientError(
 			_("{0} to {1} failed with HTTP {2}{3}").format(
 				what, _origin(url), response.status_code, f": {detail}" if detail else ""
@@ -420,7 +387,3 @@ def _dig(data: dict, path: str) -> Any:
 	for key in path.split("."):
 		value = value.get(key) if isinstance(value, dict) else None
 	return value
-
-
-def _state_key(state: str) -> str:
-	return f"huf:mcp_oauth_state:{state}"

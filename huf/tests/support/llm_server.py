@@ -8,13 +8,14 @@ LiteLLM client reaches the server over HTTP through `api_base`. Every request is
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from huf.tests.support.http_service import QuietHandler
 
 
 @dataclass
@@ -104,16 +105,7 @@ class ScriptedLLM:
 
 
 def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
-	class Handler(BaseHTTPRequestHandler):
-		protocol_version = "HTTP/1.1"
-
-		def setup(self):
-			super().setup()
-			self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-		def log_message(self, *args):
-			pass
-
+	class Handler(QuietHandler):
 		def do_POST(self):
 			length = int(self.headers.get("Content-Length") or 0)
 			raw = self.rfile.read(length) if length else b"{}"

@@ -22,9 +22,33 @@ class IntegrationService(Document):
 			)
 		if self.documentation_url:
 			self.documentation_url = validate_http_url(self.documentation_url, _("Documentation URL"))
+		for field, label in (
+			("api_base_url", _("API Base URL")),
+			("oauth_authorize_url", _("OAuth Authorize URL")),
+			("oauth_token_url", _("OAuth Token URL")),
+		):
+			if self.get(field):
+				self.set(field, validate_http_url(self.get(field), label).rstrip("/"))
+		if self.auth_type == "OAuth 2.0" and not (self.oauth_authorize_url and self.oauth_token_url):
+			frappe.throw(_("OAuth 2.0 needs the OAuth Authorize URL and the OAuth Token URL."))
+		if self.default_headers and not isinstance(
+			json.loads(self.default_headers)
+			if isinstance(self.default_headers, str)
+			else self.default_headers,
+			dict,
+		):
+			frappe.throw(_('Default Headers must be a JSON object, e.g. {"Notion-Version": "2022-06-28"}.'))
 		self.required_credentials = json.dumps(
 			parse_required_credentials(self.required_credentials), indent=1
 		)
+
+	def on_trash(self) -> None:
+		if self.is_builtin:
+			frappe.throw(
+				_("{0} is a built-in service and cannot be deleted; deactivate its settings instead.").format(
+					frappe.bold(self.name)
+				)
+			)
 
 	def credential_keys(self, required_only: bool = False) -> list[str]:
 		return [

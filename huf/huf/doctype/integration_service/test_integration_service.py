@@ -8,12 +8,12 @@ class TestIntegrationService(HufTestCase):
 		doc = frappe.get_doc(
 			{
 				"doctype": "Integration Service",
-				"service_name": "Slack",
-				"category": "Communication",
+				"service_name": "Acme_CRM",
+				"category": "CRM",
 				"required_credentials": [{"key": "bot_token", "required": 1}],
 			}
 		).insert()
-		self.assertEqual(doc.name, "slack")
+		self.assertEqual(doc.name, "acme_crm")
 		self.assertEqual(doc.credential_keys(required_only=True), ["bot_token"])
 
 	def test_required_credentials_shape(self):
@@ -26,7 +26,7 @@ class TestIntegrationService(HufTestCase):
 				frappe.get_doc(
 					{
 						"doctype": "Integration Service",
-						"service_name": "github",
+						"service_name": "acme",
 						"required_credentials": value,
 					}
 				).insert()

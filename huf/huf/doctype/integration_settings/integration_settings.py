@@ -2,7 +2,7 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
-from huf.huf.validators import throw_if_duplicate_rows
+from huf.huf.validators import throw_if_duplicate_rows, validate_http_url
 
 
 class IntegrationSettings(Document):
@@ -13,6 +13,18 @@ class IntegrationSettings(Document):
 		throw_if_duplicate_rows(self.recipients, "recipient_id", _("Recipients"))
 		if self.is_active:
 			self.validate_required_credentials()
+		if self.base_url:
+			self.base_url = validate_http_url(self.base_url, _("Base URL")).rstrip("/")
+		elif self.is_active and not frappe.db.get_value("Integration Service", self.service, "api_base_url"):
+			frappe.throw(
+				_("{0} needs a Base URL (the address of your site or webhook).").format(self.service)
+			)
+		if self.channel_user in ("Administrator", "Guest"):
+			frappe.throw(
+				_(
+					"The Channel User cannot be {0}: choose a user with only the rights the channel needs."
+				).format(self.channel_user)
+			)
 		if not self.label:
 			self.label = self.service
 
@@ -34,3 +46,10 @@ class IntegrationSettings(Document):
 				pluck="name",
 			):
 				frappe.db.set_value("Integration Settings", name, "is_default", 0)
+
+	@frappe.whitelist(methods=["POST"])
+	def setup_telegram_webhook(self) -> str:
+		"""Register this site's Telegram webhook (with a secret token) for this bot; needs write."""
+		from huf.ai.integrations.channels.telegram import setup_webhook
+
+		return setup_webhook(self)

@@ -1,0 +1,1 @@
+"""Inbound channels: Telegram and Slack messages run the settings' agent; ElevenLabs ConvAI transcripts."""

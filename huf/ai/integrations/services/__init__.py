@@ -1,0 +1,31 @@
+"""The tools of the integration services: one module per service, each defining `TOOLS`.
+
+`get_integration_tools()` is registered in Huf's `huf_tools` hook (huf/hooks.py), so the tools are
+synced as App Provided Agent Tool Functions. Each tool calls its service through
+`huf.ai.integrations.client.service_client` with the Integration Settings the user may use.
+"""
+
+import importlib
+
+MODULES = [
+	"slack",
+	"telegram",
+	"github",
+	"notion",
+	"hubspot",
+	"gmail",
+	"google_calendar",
+	"google_sheets",
+	"frappe_site",
+	"helpdesk",
+	"raven",
+	"webhook",
+]
+
+
+def get_integration_tools() -> list[dict]:
+	"""The `huf_tools` definitions of every service module."""
+	tools: list[dict] = []
+	for module in MODULES:
+		tools.extend(importlib.import_module(f"{__name__}.{module}").TOOLS)
+	return tools

@@ -1,0 +1,71 @@
+"""Google Sheets tools: read and append rows through the Sheets API v4 (OAuth 2.0)."""
+
+from urllib.parse import quote
+
+from huf.ai.integrations.client import service_client
+from huf.ai.integrations.services.tool_params import json_arg, param, require, tool
+
+SERVICE = "google_sheets"
+MAX_ROWS = 200
+
+
+def _values_path(spreadsheet_id: str, range_: str) -> str:
+	sheet = quote(str(require(spreadsheet_id, "spreadsheet_id")), safe="")
+	return f"/v4/spreadsheets/{sheet}/values/{quote(str(require(range_, 'range')), safe='!:')}"
+
+
+def google_sheets_read_rows(spreadsheet_id: str, range: str, settings: str | None = None) -> dict:
+	"""The rows of an A1 range (at most 200)."""
+	found = service_client(SERVICE, settings).request("GET", _values_path(spreadsheet_id, range))
+	rows = found.get("values") or []
+	return {
+		"range": found.get("range"),
+		"rows": rows[:MAX_ROWS],
+		"row_count": len(rows),
+		"truncated": len(rows) > MAX_ROWS,
+	}
+
+
+def google_sheets_append_rows(
+	spreadsheet_id: str, range: str, rows: list | str, settings: str | None = None
+) -> dict:
+	"""Append rows after the table in `range`, values entered as a user would type them."""
+	values = json_arg(rows, "rows", (list,))
+	values = [row if isinstance(row, list) else [row] for row in values]
+	require(values, "rows")
+	answer = service_client(SERVICE, settings).request(
+		"POST",
+		_values_path(spreadsheet_id, range) + ":append",
+		params={"valueInputOption": "USER_ENTERED", "insertDataOption": "INSERT_ROWS"},
+		json={"majorDimension": "ROWS", "values": values},
+	)
+	updates = answer.get("updates") or {}
+	return {
+		"appended": True,
+		"updated_range": updates.get("updatedRange"),
+		"updated_rows": updates.get("updatedRows"),
+	}
+
+
+_PATH = "huf.ai.integrations.services.google_sheets."
+TOOLS = [
+	tool(
+		"google_sheets_read_rows",
+		_PATH + "google_sheets_read_rows",
+		"Read the rows of a Google Sheets range (A1 notation, e.g. Sheet1!A1:D20).",
+		[
+			param("spreadsheet_id", "string", "Spreadsheet id (from its URL).", 1),
+			param("range", "string", "A1 range, e.g. Sheet1!A1:D20.", 1),
+		],
+	),
+	tool(
+		"google_sheets_append_rows",
+		_PATH + "google_sheets_append_rows",
+		"Append rows to a Google Sheets table; values are parsed as if typed (numbers, dates, formulas).",
+		[
+			param("spreadsheet_id", "string", "Spreadsheet id (from its URL).", 1),
+			param("range", "string", "A1 range of the table, e.g. Sheet1!A:D.", 1),
+			param("rows", "array", "Rows to append, each a list of cell values.", 1),
+		],
+	),
+]

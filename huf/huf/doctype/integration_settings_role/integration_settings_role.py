@@ -1,0 +1,5 @@
+from frappe.model.document import Document
+
+
+class IntegrationSettingsRole(Document):
+	pass
