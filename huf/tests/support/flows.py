@@ -11,7 +11,7 @@ from typing import Any
 
 import frappe
 
-from huf.tests.support.jobs import wait_until
+from huf.tests.support.jobs import pending_jobs, wait_until
 
 FINISHED = ("Success", "Failed", "Waiting Approval", "Waiting User")
 
@@ -64,14 +64,18 @@ def delete_flow(name: str) -> None:
 	frappe.db.commit()
 
 
-def wait_for_flow_run(name: str, timeout: float = 60, until: tuple = FINISHED) -> Any:
-	"""The Flow Run once its status is one of `until` (read in fresh transactions)."""
-	status = wait_until(
-		lambda: (frappe.db.get_value("Flow Run", name, "status") in until) and 1,
-		timeout=timeout,
-		message=f"Flow Run {name} did not reach {until}",
-	)
-	assert status
+def wait_for_flow_run(name: str, timeout: float = 120, until: tuple = FINISHED) -> Any:
+	"""The Flow Run once its status is one of `until` (read in fresh transactions); on timeout the
+	error names the status it stayed in, its last node and error, and the site's pending jobs."""
+	try:
+		wait_until(lambda: (frappe.db.get_value("Flow Run", name, "status") in until) and 1, timeout=timeout)
+	except AssertionError:
+		stayed = frappe.db.get_value(
+			"Flow Run", name, ["status", "current_node_id", "last_error"], as_dict=True
+		)
+		raise AssertionError(
+			f"Flow Run {name} did not reach {until} within {timeout} s: {stayed}; pending jobs: {pending_jobs()}"
+		) from None
 	return frappe.get_doc("Flow Run", name)
 
 

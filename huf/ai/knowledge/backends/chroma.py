@@ -195,7 +195,8 @@ class ChromaBackend(KnowledgeBackend):
 			# Outside a rebuild the collection holds only the live generation, and a metadata filter
 			# makes Chroma scan (~30 ms at 10k records): query without one, check what came back.
 			result = self._run_query(collection, vector, top_k, None)
-			if all(cint(meta.get("generation")) == generation for meta in result["metadatas"][0]):
+			# (a record deleted by a concurrent rebuild comes back without metadata: query again, filtered)
+			if all(meta and cint(meta.get("generation")) == generation for meta in result["metadatas"][0]):
 				return self._hits(result)
 		where.insert(0, {"generation": generation})
 		return self._hits(
@@ -216,6 +217,8 @@ class ChromaBackend(KnowledgeBackend):
 		for text, meta, distance in zip(
 			result["documents"][0], result["metadatas"][0], result["distances"][0], strict=True
 		):
+			if meta is None or text is None:  # deleted by a concurrent rebuild while the query ran
+				continue
 			hits.append(
 				Hit(
 					text=text,
