@@ -24,7 +24,12 @@ after_app_uninstall = "huf.install.after_app_uninstall"
 
 # Every request: body size (huf_max_request_size) and JSON nesting limits (huf/request_limits.py),
 # text that is not valid Unicode (huf/request_unicode.py).
-before_request = ["huf.request_limits.check_request", "huf.request_unicode.check_request_text"]
+before_request = [
+	"huf.request_limits.check_request",
+	"huf.request_unicode.check_request_text",
+	"huf.ai.runtime.warm_up.start_warm_up",  # once per process: import the AI libraries in the background
+]
+before_job = ["huf.ai.runtime.warm_up.start_warm_up"]
 after_migrate = "huf.install.after_migrate"
 
 # Frappe's frappe.client.get_count counts without permission checks; Huf's counts what the user may read.

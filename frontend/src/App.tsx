@@ -3,7 +3,7 @@ import { BrowserRouter, Route, Routes } from "react-router-dom";
 import { Layout } from "./components/Layout";
 import { Spinner } from "./components/ui";
 // the unsaved-changes guard's back/forward listener must be added before BrowserRouter's own
-import "./flows/leaveGuard";
+import "./lib/leaveGuard";
 
 const Dashboard = lazy(() => import("./pages/Dashboard"));
 const Agents = lazy(() => import("./pages/Agents"));

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+import threading
 
 import frappe
 import frappe.app
@@ -150,15 +151,47 @@ def make_server(site: str, host: str = "127.0.0.1", port: int = 0, quiet: bool =
 	)
 
 
+def first_request(app) -> threading.Thread:
+	"""Send `GET /api/method/ping` through `app` in a background thread, as a process starts serving.
+
+	Frappe runs no app code when a web process starts; its apps' `before_request` hooks run with the
+	first request. This one comes at start instead of with the first client's request, so what apps
+	prepare there (Huf imports its AI libraries in the background) is ready sooner, and this process's
+	caches and database connection are warm. Its response is discarded; a failure changes nothing.
+	"""
+	from werkzeug.test import EnvironBuilder
+
+	def send():
+		environ = EnvironBuilder(path="/api/method/ping", base_url="http://127.0.0.1/").get_environ()
+		environ["REMOTE_ADDR"] = "127.0.0.1"
+		try:
+			response = app(environ, lambda status, headers, exc_info=None: None)
+			try:
+				for _chunk in response:
+					pass
+			finally:
+				getattr(response, "close", lambda: None)()
+		except Exception:
+			frappe.logger("frappe.web", allow_site=False).error(
+				"first request at start failed", exc_info=True
+			)
+
+	thread = threading.Thread(target=send, name="frappe-first-request", daemon=True)
+	thread.start()
+	return thread
+
+
 def serve(site: str, host: str = "127.0.0.1", port: int = 8000, sites_path: str = ".") -> None:
 	"""Run the development server for `site` (threaded, no reloader)."""
 	from werkzeug.serving import run_simple
 
 	frappe.app._sites_path = os.path.abspath(sites_path)
+	app = site_application(site)
+	first_request(app)
 	run_simple(
 		host,
 		int(port),
-		site_application(site),
+		app,
 		threaded=True,
 		use_reloader=False,
 		use_debugger=False,
@@ -167,6 +200,9 @@ def serve(site: str, host: str = "127.0.0.1", port: int = 8000, sites_path: str 
 
 
 def production_app():
-	"""The WSGI application gunicorn serves (`huf serve --production`)."""
+	"""The WSGI application gunicorn serves (`huf serve --production`), loaded by each worker process."""
 	frappe.app._site = os.environ.get("FRAPPE_SITE") or None
-	return site_application()
+	app = site_application()
+	if frappe.app._site:
+		first_request(app)
+	return app

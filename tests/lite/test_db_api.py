@@ -87,6 +87,42 @@ class TestDbApi(IntegrationTestCase):
 			self.a.name,
 		)
 
+	def test_get_value_with_cache_reads_once_per_context(self):
+		self.assertEqual(frappe.db.get_value("Lite Test Record", self.a.name, "title", cache=True), "DB A")
+		frappe.db.sql("update `tabLite Test Record` set title='DB A2' where name=%s", (self.a.name,))
+		frappe.db.commit()
+		self.addCleanup(frappe.db.commit)  # cleanups run last first: delete, then commit
+		self.addCleanup(frappe.db.delete, "Lite Test Record", {"notes": self.marker})
+		with self.assertQueryCount(0):  # as on Frappe: cached for the request or job, commits or not
+			self.assertEqual(
+				frappe.db.get_value("Lite Test Record", self.a.name, "title", cache=True), "DB A"
+			)
+		self.assertEqual(frappe.db.get_value("Lite Test Record", self.a.name, "title"), "DB A2")
+		self.assertEqual(frappe.db.exists("Lite Test Record", self.b.name, cache=True), self.b.name)
+		with self.assertQueryCount(0):
+			self.assertEqual(frappe.db.exists("Lite Test Record", self.b.name, cache=True), self.b.name)
+
+	def test_link_checks_are_cached_and_a_rollback_forgets_them(self):
+		make_category("Cached Parent")
+		child = frappe.get_doc(
+			{
+				"doctype": "Lite Test Category",
+				"category_name": "Cached Child",
+				"parent_category": "Cached Parent",
+			}
+		)
+		child.get_invalid_links()
+		with self.assertQueryCount(0):  # Frappe's link check: one query per linked record and context
+			self.assertEqual(child.get_invalid_links(), ([], []))
+
+		frappe.db.savepoint("cached_links")
+		make_category("Rolled Back Parent")
+		child.parent_category = "Rolled Back Parent"
+		self.assertEqual(child.get_invalid_links(), ([], []))
+		frappe.db.rollback(save_point="cached_links")
+		with self.assertRaises(frappe.LinkValidationError):
+			child.insert()
+
 	def test_count(self):
 		self.assertEqual(frappe.db.count("Lite Test Record", {"notes": self.marker}), 2)
 		self.assertEqual(frappe.db.count("Lite Test Record", {"notes": self.marker, "qty": (">", 1)}), 1)

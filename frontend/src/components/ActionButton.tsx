@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { call, errorMessage, type Dict } from "../lib/api";
+import { plural } from "../lib/format";
 import { Button } from "./ui";
 
 /** A button that runs a server action and says plainly how it went. */
@@ -61,8 +62,8 @@ export function summarize(result: unknown, fallback: string): string {
     const r = result as Dict;
     if (typeof r.message === "string") return r.message;
     if (typeof r.status === "string") return `Status: ${r.status}`;
-    if (typeof r.tool_count === "number") return `${r.tool_count} tools found.`;
-    if (Array.isArray(r.tools)) return `${r.tools.length} tools found.`;
+    if (typeof r.tool_count === "number") return `${plural(r.tool_count, "tool")} found.`;
+    if (Array.isArray(r.tools)) return `${plural(r.tools.length, "tool")} found.`;
   }
   return fallback;
 }

@@ -1,9 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { getList } from "../lib/api";
-import type { FieldDef } from "../lib/forms";
-import { Field, Input, Select, Textarea, Toggle } from "./ui";
+import { switchOn, switchValue, type FieldDef } from "../lib/forms";
+import { DocTypeInput } from "./DocTypeInput";
+import { Field, Input, Select, Textarea, Toggle, cx } from "./ui";
 
 export type Doc = Record<string, unknown>;
+
+/** Inputs the user cannot change look it: a flat grey box, no focus ring. */
+export const READ_ONLY_CLASS =
+  "cursor-default !border-dashed !bg-slate-100 !text-slate-600 !shadow-none focus:!border-slate-300 focus:!ring-0 dark:!bg-slate-800/60 dark:!text-slate-400";
 
 /** A dropdown of the records of `doctype` (only those the user can see). */
 export function LinkSelect({
@@ -14,6 +19,7 @@ export function LinkSelect({
   invalid,
   disabled,
   filters,
+  exclude = [],
   placeholder = "Select…",
 }: {
   doctype: string;
@@ -23,16 +29,18 @@ export function LinkSelect({
   invalid?: boolean;
   disabled?: boolean;
   filters?: Record<string, unknown>;
+  /** Records not to offer (e.g. those already added). */
+  exclude?: string[];
   placeholder?: string;
 }) {
   const { data = [] } = useQuery({
     queryKey: ["options", doctype, filters ?? null],
     queryFn: () => getList<{ name: string }>(doctype, { fields: ["name"], filters, order_by: "name asc", limit: 500 }),
   });
-  const names = data.map((r) => r.name);
+  const names = data.map((r) => r.name).filter((name) => name === value || !exclude.includes(name));
   if (value && !names.includes(value)) names.unshift(value);
   return (
-    <Select id={id} value={value} onChange={(e) => onChange(e.target.value)} invalid={invalid} disabled={disabled}>
+    <Select id={id} value={value} onChange={(e) => onChange(e.target.value)} invalid={invalid} disabled={disabled} className={disabled ? READ_ONLY_CLASS : undefined}>
       <option value="">{placeholder}</option>
       {names.map((name) => (
         <option key={name} value={name}>
@@ -48,6 +56,7 @@ export function FormFields({
   doc,
   onChange,
   invalid = [],
+  messages = {},
   readOnly = false,
   idPrefix = "f",
 }: {
@@ -55,6 +64,8 @@ export function FormFields({
   doc: Doc;
   onChange: (fieldname: string, value: unknown) => void;
   invalid?: string[];
+  /** Messages shown beside their fields ("Tool Name is required."). */
+  messages?: Record<string, string>;
   readOnly?: boolean;
   idPrefix?: string;
 }) {
@@ -66,19 +77,23 @@ export function FormFields({
           const id = `${idPrefix}-${f.fieldname}`;
           const bad = invalid.includes(f.fieldname);
           const value = doc[f.fieldname];
+          const locked = readOnly || f.readOnly;
+          const lockedClass = locked ? READ_ONLY_CLASS : undefined;
+          const message = messages[f.fieldname];
+          const described = message ? { "aria-describedby": `${id}-message` } : {};
           const wide = f.type === "text" || f.type === "code";
           let control;
           switch (f.type) {
             case "check":
               return (
                 <div key={f.fieldname} className="md:col-span-2">
-                  <Toggle checked={Boolean(value)} onChange={(v) => onChange(f.fieldname, v ? 1 : 0)} label={f.label} disabled={readOnly || f.readOnly} />
+                  <Toggle checked={switchOn(f, value)} onChange={(v) => onChange(f.fieldname, switchValue(f, v))} label={f.label} disabled={locked} />
                   {f.help && <p className="ml-11 text-xs text-slate-500 dark:text-slate-400">{f.help}</p>}
                 </div>
               );
             case "select":
               control = (
-                <Select id={id} value={String(value ?? "")} onChange={(e) => onChange(f.fieldname, e.target.value)} invalid={bad} disabled={readOnly || f.readOnly}>
+                <Select id={id} value={String(value ?? "")} onChange={(e) => onChange(f.fieldname, e.target.value)} invalid={bad} disabled={locked} className={lockedClass} {...described}>
                   {(f.options ?? []).map((o) => (
                     <option key={o} value={o}>
                       {f.optionLabels?.[o] ?? (o || "—")}
@@ -89,7 +104,7 @@ export function FormFields({
               break;
             case "link":
               control = (
-                <LinkSelect id={id} doctype={f.linkTo ?? ""} filters={f.linkFilters?.(doc)} value={String(value ?? "")} onChange={(v) => onChange(f.fieldname, v)} invalid={bad} disabled={readOnly || f.readOnly} />
+                <LinkSelect id={id} doctype={f.linkTo ?? ""} filters={f.linkFilters?.(doc)} value={String(value ?? "")} onChange={(v) => onChange(f.fieldname, v)} invalid={bad} disabled={locked} />
               );
               break;
             case "text":
@@ -98,11 +113,12 @@ export function FormFields({
                 <Textarea
                   id={id}
                   rows={f.type === "code" ? 10 : 3}
-                  className={f.type === "code" ? "font-mono" : undefined}
+                  className={cx(f.type === "code" && "font-mono", lockedClass)}
                   value={String(value ?? "")}
                   onChange={(e) => onChange(f.fieldname, e.target.value)}
                   invalid={bad}
-                  readOnly={readOnly || f.readOnly}
+                  readOnly={locked}
+                  {...described}
                 />
               );
               break;
@@ -118,7 +134,9 @@ export function FormFields({
                   value={value === undefined || value === null ? "" : String(value)}
                   onChange={(e) => onChange(f.fieldname, e.target.value)}
                   invalid={bad}
-                  readOnly={readOnly || f.readOnly}
+                  readOnly={locked}
+                  className={lockedClass}
+                  {...described}
                 />
               );
               break;
@@ -132,19 +150,31 @@ export function FormFields({
                   value={String(value ?? "")}
                   onChange={(e) => onChange(f.fieldname, e.target.value)}
                   invalid={bad}
-                  readOnly={readOnly || f.readOnly}
+                  readOnly={locked}
+                  className={lockedClass}
+                  {...described}
                 />
+              );
+              break;
+            case "doctype":
+              control = (
+                <DocTypeInput id={id} value={String(value ?? "")} onChange={(v) => onChange(f.fieldname, v)} invalid={bad} readOnly={locked} className={lockedClass} {...described} />
               );
               break;
             default:
               control = (
-                <Input id={id} value={String(value ?? "")} onChange={(e) => onChange(f.fieldname, e.target.value)} invalid={bad} readOnly={readOnly || f.readOnly} />
+                <Input id={id} value={String(value ?? "")} onChange={(e) => onChange(f.fieldname, e.target.value)} invalid={bad} readOnly={locked} className={lockedClass} {...described} />
               );
           }
           return (
             <div key={f.fieldname} className={wide ? "md:col-span-2" : undefined}>
               <Field label={f.required ? `${f.label} *` : f.label} help={f.help} error={bad} htmlFor={id}>
                 {control}
+                {message && (
+                  <p id={`${id}-message`} className="text-xs text-red-600 dark:text-red-400">
+                    {message}
+                  </p>
+                )}
               </Field>
             </div>
           );

@@ -1,15 +1,42 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { NavLink, Outlet } from "react-router-dom";
+import {
+  Activity,
+  Bot,
+  BookOpen,
+  Boxes,
+  Cpu,
+  Database,
+  FileText,
+  LayoutDashboard,
+  LogOut,
+  Menu,
+  MessagesSquare,
+  Plug,
+  Server,
+  Settings,
+  ShieldCheck,
+  UserCog,
+  Users,
+  Workflow,
+  Wrench,
+  X,
+  Zap,
+  type LucideIcon,
+} from "lucide-react";
+import { useEffect } from "react";
+import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
 import { call } from "../lib/api";
 import { can, getBoot, hasCapability } from "../lib/boot";
-import { applyTheme, initialTheme, type Theme } from "../lib/theme";
+import { pageTitle } from "./pageTitle";
+import { ThemeControl } from "./ThemeControl";
 import { cx } from "./ui";
+import { useDrawer } from "./useDrawer";
 
 interface NavItem {
   to: string;
   label: string;
+  icon: LucideIcon;
   visible: () => boolean;
   /** Shows the number of flow runs waiting for the user's approval (and the entry whenever there are some). */
   approvals?: boolean;
@@ -17,32 +44,55 @@ interface NavItem {
 
 /** Navigation: an entry shows only when the user's roles let them open it. */
 export const NAV: NavItem[] = [
-  { to: "/", label: "Dashboard", visible: () => true },
-  { to: "/agents", label: "Agents", visible: () => can("Agent") },
-  { to: "/prompts", label: "Prompts", visible: () => can("Agent Prompt") },
-  { to: "/chat", label: "Chat", visible: () => can("Agent Conversation") },
-  { to: "/triggers", label: "Triggers", visible: () => can("Agent Trigger") },
-  { to: "/executions", label: "Executions", visible: () => can("Agent Run") },
-  { to: "/flows", label: "Flows", visible: () => can("Flow Definition") },
-  { to: "/approvals", label: "Approvals", visible: () => can("Flow Run"), approvals: true },
-  { to: "/tools", label: "Tools", visible: () => can("Agent Tool Function") },
-  { to: "/mcp", label: "MCP servers", visible: () => can("MCP Server") },
-  { to: "/knowledge", label: "Knowledge", visible: () => can("Knowledge Source") },
-  { to: "/data", label: "Data", visible: () => ["data.records.view_own", "data.records.view_all", "data.tables.manage"].some((c) => hasCapability(c)) },
-  { to: "/integrations", label: "Integrations", visible: () => hasCapability("system.integrations.manage") },
-  { to: "/providers", label: "Providers", visible: () => can("AI Provider") },
-  { to: "/models", label: "Models", visible: () => can("AI Model") },
-  { to: "/settings", label: "Settings", visible: () => can("Agent Settings") },
-  { to: "/users", label: "Users", visible: () => hasCapability("users.invite") || hasCapability("users.manage") },
-  { to: "/roles", label: "Roles", visible: () => hasCapability("roles.manage") },
+  { to: "/", label: "Dashboard", icon: LayoutDashboard, visible: () => true },
+  { to: "/agents", label: "Agents", icon: Bot, visible: () => can("Agent") },
+  { to: "/prompts", label: "Prompts", icon: FileText, visible: () => can("Agent Prompt") },
+  { to: "/chat", label: "Chat", icon: MessagesSquare, visible: () => can("Agent Conversation") },
+  { to: "/triggers", label: "Triggers", icon: Zap, visible: () => can("Agent Trigger") },
+  { to: "/executions", label: "Executions", icon: Activity, visible: () => can("Agent Run") },
+  { to: "/flows", label: "Flows", icon: Workflow, visible: () => can("Flow Definition") },
+  { to: "/approvals", label: "Approvals", icon: ShieldCheck, visible: () => can("Flow Run"), approvals: true },
+  { to: "/tools", label: "Tools", icon: Wrench, visible: () => can("Agent Tool Function") },
+  { to: "/mcp", label: "MCP servers", icon: Server, visible: () => can("MCP Server") },
+  { to: "/knowledge", label: "Knowledge", icon: BookOpen, visible: () => can("Knowledge Source") },
+  { to: "/data", label: "Data", icon: Database, visible: () => ["data.records.view_own", "data.records.view_all", "data.tables.manage"].some((c) => hasCapability(c)) },
+  { to: "/integrations", label: "Integrations", icon: Plug, visible: () => hasCapability("system.integrations.manage") },
+  { to: "/providers", label: "Providers", icon: Boxes, visible: () => can("AI Provider") },
+  { to: "/models", label: "Models", icon: Cpu, visible: () => can("AI Model") },
+  { to: "/settings", label: "Settings", icon: Settings, visible: () => can("Agent Settings") },
+  { to: "/users", label: "Users", icon: Users, visible: () => hasCapability("users.invite") || hasCapability("users.manage") },
+  { to: "/roles", label: "Roles", icon: UserCog, visible: () => hasCapability("roles.manage") },
 ];
+
+const LOGO = "/assets/huf/images/huf-logo.svg";
+
+function Brand() {
+  return (
+    <span className="flex items-center gap-2 text-lg font-bold tracking-tight">
+      <img src={LOGO} alt="" width={24} height={24} />
+      Huf
+    </span>
+  );
+}
+
+/** The page title in the browser tab follows the route (one table: pageTitle.ts). */
+function usePageTitle(pathname: string) {
+  useEffect(() => {
+    document.title = pageTitle(pathname);
+  }, [pathname]);
+}
+
+function focusMain() {
+  document.getElementById("main")?.focus();
+}
 
 export function Layout() {
   const boot = getBoot();
-  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const location = useLocation();
+  const drawer = useDrawer(location.pathname);
   const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: 60_000, retry: false });
   const waiting = pending.data?.length ?? 0;
-  useEffect(() => applyTheme(theme), [theme]);
+  usePageTitle(location.pathname);
 
   const logout = async () => {
     try {
@@ -53,10 +103,57 @@ export function Layout() {
   };
 
   return (
-    <div className="flex min-h-screen">
-      <aside className="flex w-56 shrink-0 flex-col border-r border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-        <div className="px-4 py-4 text-lg font-bold tracking-tight">Huf</div>
-        <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
+    <div className="min-h-screen md:flex">
+      <a
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          focusMain();
+        }}
+        className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:left-2 focus:top-2"
+      >
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-30 flex items-center gap-2 border-b border-slate-200 bg-white px-3 py-2 dark:border-slate-800 dark:bg-slate-900 md:hidden">
+        <button
+          ref={drawer.openerRef}
+          type="button"
+          className="rounded-md p-2 text-slate-700 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-200 dark:hover:bg-slate-800"
+          aria-label="Open menu"
+          aria-expanded={drawer.open}
+          aria-controls="huf-sidebar"
+          onClick={drawer.show}
+        >
+          <Menu size={20} aria-hidden="true" />
+        </button>
+        <Brand />
+      </header>
+      {drawer.open && <div className="fixed inset-0 z-40 bg-slate-900/50 md:hidden" aria-hidden="true" onClick={() => drawer.hide()} />}
+      <aside
+        id="huf-sidebar"
+        ref={drawer.panelRef}
+        role={drawer.open ? "dialog" : undefined}
+        aria-modal={drawer.open || undefined}
+        aria-label={drawer.open ? "Menu" : undefined}
+        onKeyDown={drawer.onKeyDown}
+        className={cx(
+          "fixed inset-y-0 left-0 z-50 flex w-64 max-w-[85vw] flex-col border-r border-slate-200 bg-white transition-transform dark:border-slate-800 dark:bg-slate-900",
+          "md:visible md:sticky md:top-0 md:z-auto md:h-screen md:w-56 md:shrink-0 md:translate-x-0",
+          drawer.open ? "translate-x-0" : "invisible -translate-x-full",
+        )}
+      >
+        <div className="flex items-center justify-between px-4 py-3">
+          <Brand />
+          <button
+            type="button"
+            className="rounded-md p-2 text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800 md:hidden"
+            aria-label="Close menu"
+            onClick={() => drawer.hide()}
+          >
+            <X size={18} aria-hidden="true" />
+          </button>
+        </div>
+        <nav aria-label="Main" className="flex-1 space-y-0.5 overflow-y-auto px-2 pb-2">
           {NAV.filter((item) => item.visible() || (item.approvals && waiting > 0)).map((item) => (
             <NavLink
               key={item.to}
@@ -64,16 +161,17 @@ export function Layout() {
               end={item.to === "/"}
               className={({ isActive }) =>
                 cx(
-                  "block rounded-md px-3 py-1.5 text-sm",
+                  "flex items-center gap-2.5 rounded-md px-3 py-2 text-sm md:py-1.5",
                   isActive
-                    ? "bg-indigo-50 font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                    ? "bg-indigo-50 font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-200"
                     : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
                 )
               }
             >
+              <item.icon size={16} aria-hidden="true" className="shrink-0 opacity-80" />
               {item.label}
               {item.approvals && waiting > 0 && (
-                <span className="ml-2 rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white" aria-label={`${waiting} waiting`} data-testid="approvals-count">
+                <span className="ml-auto rounded-full bg-amber-700 px-1.5 text-xs font-semibold text-white" aria-label={`${waiting} waiting`} data-testid="approvals-count">
                   {waiting}
                 </span>
               )}
@@ -84,26 +182,20 @@ export function Layout() {
           <div className="truncate font-medium" title={boot.user}>
             {boot.full_name || boot.user}
           </div>
-          <div className="flex gap-2">
+          <div className="flex flex-wrap items-center gap-1">
+            <ThemeControl />
             <button
               type="button"
-              className="rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-              onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
-              aria-label={theme === "dark" ? "Switch to light theme" : "Switch to dark theme"}
-            >
-              {theme === "dark" ? "Light theme" : "Dark theme"}
-            </button>
-            <button
-              type="button"
-              className="rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              className="inline-flex items-center gap-1 rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800"
               onClick={() => void logout()}
             >
+              <LogOut size={14} aria-hidden="true" />
               Log out
             </button>
           </div>
         </div>
       </aside>
-      <main className="min-w-0 flex-1 p-6">
+      <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 focus:outline-none md:p-6">
         <Outlet />
       </main>
     </div>

@@ -1,3 +1,4 @@
+import { Mic } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { call, errorMessage } from "../lib/api";
 import { blobToBase64, microphoneError, recordingName } from "../lib/recording";
@@ -80,7 +81,13 @@ export function MicButton({ agent, conversation, onTranscript, onError }: { agen
     );
   return (
     <Button variant="secondary" onClick={() => void start()} disabled={state === "transcribing"} aria-label="Record a voice message">
-      {state === "transcribing" ? "Transcribing…" : "🎤 Voice"}
+      {state === "transcribing" ? (
+        "Transcribing…"
+      ) : (
+        <>
+          <Mic aria-hidden="true" className="h-4 w-4" /> Voice
+        </>
+      )}
     </Button>
   );
 }

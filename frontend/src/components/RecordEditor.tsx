@@ -2,9 +2,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import { deleteDoc, getDoc, insertDoc, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
-import { buildPayload, type FieldDef } from "../lib/forms";
-import { useFormErrors } from "../lib/useRecordForm";
+import { deleteQuestion, recordNoun } from "../lib/format";
+import { buildPayload, isDirty, type FieldDef } from "../lib/forms";
+import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
+import { focusField, useFormErrors } from "../lib/useRecordForm";
 import { FormFields, type Doc } from "./FormFields";
+import { NotAllowed } from "./NotAllowed";
 import { Button, Card, ErrorBanner, Notice, Spinner } from "./ui";
 
 /** Passwords never come back to the browser: remember only that one is saved. */
@@ -35,6 +38,7 @@ export function RecordEditor({
   children,
   actions,
   nameField,
+  derive,
 }: {
   doctype: string;
   name: string | null;
@@ -49,11 +53,15 @@ export function RecordEditor({
   actions?: (doc: Doc) => ReactNode;
   /** The field that names the record: read-only once it exists. */
   nameField?: string;
+  /** Values that follow a change of `changed` (e.g. a tool's category from its kind). */
+  derive?: (next: Doc, changed: string, previous: Doc) => Doc;
 }) {
   const queryClient = useQueryClient();
   const isNew = name === null;
   const readOnly = !(isNew ? can(doctype, "create") : can(doctype, "write"));
   const [doc, setDoc] = useState<Doc>(defaults);
+  // the values as last loaded or saved: leaving with other values asks first
+  const [base, setBase] = useState<Doc>(defaults);
   const [saved, setSaved] = useState(() => name !== null && justCreated.delete(`${doctype}:${name}`));
   const errors = useFormErrors(fields);
   const query = useQuery({
@@ -64,13 +72,20 @@ export function RecordEditor({
 
   // Mounted per record (callers key it by name): load the record's values when they arrive.
   useEffect(() => {
-    if (!isNew && query.data) setDoc(maskPasswords(query.data, fields));
+    if (!isNew && query.data) {
+      setDoc(maskPasswords(query.data, fields));
+      setBase(maskPasswords(query.data, fields));
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [query.data]);
 
   const set = (fieldname: string, value: unknown) => {
     setSaved(false);
-    setDoc((d) => ({ ...d, [fieldname]: value }));
+    errors.touched(fieldname);
+    setDoc((d) => {
+      const next = { ...d, [fieldname]: value };
+      return derive ? derive(next, fieldname, d) : next;
+    });
   };
 
   const invalidate = () => {
@@ -88,6 +103,7 @@ export function RecordEditor({
       invalidate();
       queryClient.setQueryData(["doc", doctype, result.name], result);
       setDoc(maskPasswords(result, fields));
+      setBase(maskPasswords(result, fields));
       setSaved(true);
       if (isNew) justCreated.add(`${doctype}:${String(result.name)}`);
       onSaved?.(result);
@@ -104,6 +120,16 @@ export function RecordEditor({
     onError: (e) => errors.fail(e),
   });
 
+  const noun = recordNoun(doctype);
+  const idPrefix = doctype.replace(/\W/g, "");
+  useLeaveGuard(!readOnly && isDirty(doc, base, fields, tables), leaveQuestion(`this ${noun}`));
+  const trySave = () => {
+    const missing = errors.requireFilled(doc);
+    if (missing) focusField(`${idPrefix}-${missing}`);
+    else save.mutate();
+  };
+
+  if (isNew && readOnly) return <NotAllowed what={`${noun}s`} />;
   if (!isNew && query.isLoading) return <Spinner />;
   if (!isNew && query.error) return <ErrorBanner message={errors.error ?? "This item could not be opened."} />;
 
@@ -114,13 +140,13 @@ export function RecordEditor({
         <h2 className="font-semibold">{title}</h2>
         <div className="flex flex-wrap gap-2">
           {actions?.(doc)}
-          {!isNew && can(doctype, "delete") && (
-            <Button variant="danger" onClick={() => window.confirm("Delete this item?") && remove.mutate()}>
+          {!isNew && name !== doctype && can(doctype, "delete") && (
+            <Button variant="danger" onClick={() => window.confirm(deleteQuestion(noun, name ?? "")) && remove.mutate()}>
               Delete
             </Button>
           )}
           {!readOnly && (
-            <Button onClick={() => save.mutate()} disabled={save.isPending}>
+            <Button onClick={trySave} disabled={save.isPending}>
               {save.isPending ? "Saving…" : "Save"}
             </Button>
           )}
@@ -130,7 +156,7 @@ export function RecordEditor({
         {errors.error && <ErrorBanner title="Couldn't save" message={errors.error} />}
         {saved && !errors.error && <Notice message="Saved." />}
       </div>
-      <FormFields fields={shown} doc={doc} onChange={set} invalid={errors.invalid} readOnly={readOnly} idPrefix={doctype.replace(/\W/g, "")} />
+      <FormFields fields={shown} doc={doc} onChange={set} invalid={errors.invalid} messages={errors.messages} readOnly={readOnly} idPrefix={idPrefix} />
       {children?.(doc, set, readOnly)}
     </Card>
   );

@@ -92,9 +92,14 @@ export function Toggle({
         onCheckedChange={onChange}
         disabled={disabled}
         aria-label={label}
-        className="relative h-5 w-9 shrink-0 rounded-full bg-slate-300 transition data-[state=checked]:bg-indigo-600 disabled:opacity-50 dark:bg-slate-700"
+        className={cx(
+          "relative inline-flex h-5 w-9 shrink-0 items-center rounded-full border p-px transition focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-1 disabled:opacity-50",
+          // off: a grey track, thumb left; on: an indigo track, thumb right (each theme sets both states)
+          "data-[state=unchecked]:border-slate-400 data-[state=unchecked]:bg-slate-300 data-[state=checked]:border-indigo-700 data-[state=checked]:bg-indigo-600",
+          "dark:data-[state=unchecked]:border-slate-500 dark:data-[state=unchecked]:bg-slate-700 dark:data-[state=checked]:border-indigo-300 dark:data-[state=checked]:bg-indigo-500",
+        )}
       >
-        <SwitchPrimitive.Thumb className="block h-4 w-4 translate-x-0.5 rounded-full bg-white shadow transition data-[state=checked]:translate-x-[18px]" />
+        <SwitchPrimitive.Thumb className="block h-4 w-4 translate-x-0 rounded-full bg-white shadow transition data-[state=checked]:translate-x-4 dark:data-[state=unchecked]:bg-slate-300" />
       </SwitchPrimitive.Root>
       <label htmlFor={id} className="text-sm text-slate-700 dark:text-slate-300">
         {label}
@@ -192,9 +197,16 @@ export function Spinner({ label = "Loading…" }: { label?: string }) {
   );
 }
 
-export function Table({ head, children }: { head: string[]; children: ReactNode }) {
+/** A table that scrolls sideways inside its own box on narrow screens (the box can be focused to scroll
+ * it with the keyboard); `label` names it for screen readers (default: its column headings). */
+export function Table({ head, children, label }: { head: string[]; children: ReactNode; label?: string }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+    <div
+      role="region"
+      aria-label={label ?? (head.filter(Boolean).join(", ") || "Table")}
+      tabIndex={0}
+      className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800 dark:bg-slate-900"
+    >
       <table className="w-full text-left text-sm">
         <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-500 dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400">
           <tr>

@@ -60,16 +60,16 @@ export function FieldList({
           </span>
           <button type="button" className="min-w-0 flex-1 truncate py-1 text-left text-sm" aria-pressed={selected === f.key} aria-label={`Edit the field ${f.label || "(no label)"}`} onClick={() => onSelect(f.key)}>
             <span className="font-medium">{f.label || "(no label)"}</span>
-            <span className="ml-2 text-xs text-slate-500">
-              {f.fieldtype}
-              {f.reqd ? " · required" : ""}
-            </span>
             {errors[f.key] && (
               <span className="block text-xs text-red-600 dark:text-red-400" role="alert">
                 {errors[f.key]}
               </span>
             )}
           </button>
+          <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
+            {f.fieldtype}
+            {f.reqd ? " · required" : ""}
+          </span>
           <Button variant="ghost" className="px-1.5" aria-label={`Move ${f.label} up`} disabled={index === 0} onClick={() => onMove(index, index - 1)}>
             ↑
           </Button>

@@ -38,6 +38,11 @@ describe("parseServerMessages", () => {
 });
 
 describe("request", () => {
+  it("answers null for a method that returned None (Frappe sends {})", async () => {
+    fakeServer(200, {});
+    expect(await call("huf.ai.orchestration.orchestrator.get_orchestration", { parent_run: "r1" }, "GET")).toBeNull();
+  });
+
   it("sends the CSRF token of the boot data and JSON bodies, and returns `data` of records", async () => {
     (globalThis as { window?: unknown }).window = { huf_boot: { csrf_token: "tok-1", permissions: {}, roles: [], capabilities: [], user: "a", full_name: "a" } };
     const sent = fakeServer(200, { data: { name: "A" } });

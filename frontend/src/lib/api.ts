@@ -122,7 +122,8 @@ export async function request<T>(
   });
   if (!response.ok) throw await toError(response);
   const data = (await response.json()) as Dict;
-  return ("message" in data ? data.message : data.data) as T;
+  // A method that returns None answers {} (Frappe leaves `message` out): null, never undefined.
+  return ("message" in data ? data.message : "data" in data ? data.data : null) as T;
 }
 
 function query(params: Dict): string {

@@ -37,3 +37,33 @@ export function monthStart(): string {
   const d = new Date();
   return isoDate(new Date(d.getFullYear(), d.getMonth(), 1));
 }
+
+/** "1 piece", "2 pieces", "1,200 tokens": a count with its noun in the right number. */
+export function plural(count: unknown, singular: string, pluralForm: string = `${singular}s`): string {
+  const n = Number(count ?? 0);
+  return `${formatNumber(n)} ${Math.abs(n) === 1 ? singular : pluralForm}`;
+}
+
+/** A search score as sent (0..1, higher is better), with enough digits to tell small ones apart; null when there is none. */
+export function formatScore(score: unknown): string | null {
+  if (typeof score !== "number" || !Number.isFinite(score)) return null;
+  if (score === 0 || Math.abs(score) >= 0.001) return String(Number(score.toFixed(3)));
+  return String(Number(score.toPrecision(2)));
+}
+
+const NOUNS: Record<string, string> = {
+  "Agent Tool Function": "tool",
+  "AI Provider": "provider",
+  "AI Model": "model",
+  "MCP Server": "MCP server",
+};
+
+/** What people call a record of `doctype` in a sentence ("tool", "knowledge source"). */
+export function recordNoun(doctype: string): string {
+  return NOUNS[doctype] ?? doctype.toLowerCase();
+}
+
+/** The confirmation before deleting one record, naming it: Delete agent "Support bot"? */
+export function deleteQuestion(noun: string, name: string): string {
+  return `Delete ${noun} "${name}"?`;
+}

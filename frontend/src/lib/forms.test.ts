@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildPayload, cleanRow, coerce, fieldsInMessage, type FieldDef } from "./forms";
+import { ENABLED_FIELD, buildPayload, cleanRow, coerce, fieldsInMessage, isDirty, missingRequired, switchOn, switchValue, type FieldDef } from "./forms";
 
 const FIELDS: FieldDef[] = [
   { fieldname: "agent_name", label: "Agent Name", type: "data" },
@@ -36,5 +36,45 @@ describe("buildPayload", () => {
   it("coerce keeps text as text", () => {
     expect(coerce(undefined, "data")).toBe("");
     expect(coerce(0, "check")).toBe(0);
+  });
+});
+
+describe("missingRequired", () => {
+  const fields: FieldDef[] = [
+    { fieldname: "tool_name", label: "Tool Name", type: "data", required: true },
+    { fieldname: "types", label: "Kind", type: "select", required: true },
+    { fieldname: "url", label: "URL", type: "data", required: true, showIf: (d) => d.types === "GET" },
+    { fieldname: "fixed", label: "Fixed", type: "data", required: true, readOnly: true },
+    { fieldname: "max_turns", label: "Max Turns", type: "int", required: true },
+  ];
+
+  it("names the empty required fields shown for these values, in form order", () => {
+    expect(missingRequired({ tool_name: "  ", types: "GET", max_turns: 0 }, fields)).toEqual([
+      { fieldname: "tool_name", message: "Tool Name is required." },
+      { fieldname: "url", message: "URL is required." },
+    ]);
+    expect(missingRequired({ tool_name: "x", types: "POST", max_turns: 3 }, fields)).toEqual([]);
+  });
+});
+
+describe("isDirty", () => {
+  it("compares only what would be sent", () => {
+    const saved = { agent_name: "A", temperature: 0.5, modified: "t1" };
+    expect(isDirty({ ...saved, modified: "t2" }, saved, FIELDS)).toBe(false);
+    expect(isDirty({ ...saved, temperature: "0.5" }, saved, FIELDS)).toBe(false);
+    expect(isDirty({ ...saved, temperature: "0.7" }, saved, FIELDS)).toBe(true);
+    expect(isDirty({ ...saved, agent_tool: [{ tool: "t" }] }, { ...saved, agent_tool: [] }, FIELDS, ["agent_tool"])).toBe(true);
+  });
+});
+
+describe("inverted switches", () => {
+  it("shows a disabled check as an Enabled switch", () => {
+    expect(ENABLED_FIELD.label).toBe("Enabled");
+    expect(switchOn(ENABLED_FIELD, 0)).toBe(true);
+    expect(switchOn(ENABLED_FIELD, 1)).toBe(false);
+    expect(switchValue(ENABLED_FIELD, false)).toBe(1);
+    expect(switchValue(ENABLED_FIELD, true)).toBe(0);
+    const plain: FieldDef = { fieldname: "allow_chat", label: "Allow Chat", type: "check" };
+    expect([switchOn(plain, 1), switchValue(plain, true)]).toEqual([true, 1]);
   });
 });

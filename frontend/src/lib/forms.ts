@@ -1,6 +1,7 @@
 /** Form logic shared by the editors: field definitions, server errors mapped to fields, payloads. */
 
-export type FieldType = "data" | "text" | "code" | "int" | "float" | "check" | "select" | "link" | "password";
+/** `doctype`: a record type (DocType) name, typed or picked from those the user may read. */
+export type FieldType = "data" | "text" | "code" | "int" | "float" | "check" | "select" | "link" | "password" | "doctype";
 
 export interface FieldDef {
   fieldname: string;
@@ -16,6 +17,8 @@ export interface FieldDef {
   help?: string;
   required?: boolean;
   readOnly?: boolean;
+  /** A "disabled"-style check shown the positive way round: the switch is on when the value is 0. */
+  inverted?: boolean;
   /** Show the field only when this returns true for the current values. */
   showIf?: (doc: Record<string, unknown>) => boolean;
   min?: number;
@@ -98,3 +101,26 @@ export function defaults(fields: FieldDef[], values: Record<string, unknown> = {
   }
   return { ...doc, ...values };
 }
+
+const isEmpty = (value: unknown): boolean => value === undefined || value === null || (typeof value === "string" && !value.trim());
+
+/** Required fields shown for these values and left empty, in form order, each with its message. */
+export function missingRequired(doc: Record<string, unknown>, fields: FieldDef[]): Array<{ fieldname: string; message: string }> {
+  return fields
+    .filter((f) => f.required && !f.readOnly && (!f.showIf || f.showIf(doc)) && isEmpty(doc[f.fieldname]))
+    .map((f) => ({ fieldname: f.fieldname, message: `${f.label} is required.` }));
+}
+
+/** Whether the values differ from the saved ones in anything that would be sent on save. */
+export function isDirty(doc: Record<string, unknown>, saved: Record<string, unknown>, fields: FieldDef[], tables: string[] = []): boolean {
+  return JSON.stringify(buildPayload(doc, fields, tables)) !== JSON.stringify(buildPayload(saved, fields, tables));
+}
+
+/** A check field's switch position: on means 1, or 0 for an inverted field ("Enabled" over `disabled`). */
+export const switchOn = (field: FieldDef, value: unknown): boolean => (field.inverted ? !value : Boolean(value));
+
+/** The value stored for a switch position. */
+export const switchValue = (field: FieldDef, on: boolean): number => (on !== Boolean(field.inverted) ? 1 : 0);
+
+/** The field "Enabled" shown over a record's `disabled` check. */
+export const ENABLED_FIELD: FieldDef = { fieldname: "disabled", label: "Enabled", type: "check", inverted: true };

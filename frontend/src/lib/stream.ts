@@ -80,22 +80,31 @@ export interface StreamArgs {
   onEvent: (event: StreamEvent) => void;
 }
 
+/** What a message that never reached the server (no network, server down) says. */
+export const UNREACHABLE = "The message did not reach the server. Check the connection and try again.";
+
 /** Start a run and call `onEvent` for each event as it arrives; resolves when the stream ends. */
 export async function streamAgent(args: StreamArgs): Promise<void> {
   const body: Record<string, unknown> = { prompt: args.prompt, channel_id: args.channelId ?? "chat" };
   if (args.conversationId) body.conversation_id = args.conversationId;
   if (args.attachments?.length) body.attachments = args.attachments;
-  const response = await fetch(`/huf/stream/${encodeURIComponent(args.agent)}`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "text/event-stream",
-      "X-Frappe-CSRF-Token": getBoot().csrf_token || "",
-    },
-    body: JSON.stringify(body),
-    signal: args.signal,
-  });
+  let response: Response;
+  try {
+    response = await fetch(`/huf/stream/${encodeURIComponent(args.agent)}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "text/event-stream",
+        "X-Frappe-CSRF-Token": getBoot().csrf_token || "",
+      },
+      body: JSON.stringify(body),
+      signal: args.signal,
+    });
+  } catch (e) {
+    if (args.signal?.aborted) throw e;
+    throw new Error(UNREACHABLE);
+  }
   if (!response.ok || !response.body) {
     let data: unknown = null;
     try {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toItems, type Message } from "../components/messages";
-import { applyEvent, type LiveTurn } from "./turn";
+import { applyEvent, endTurn, interleave, retryOf, storedIn, turnActivity, type LiveTurn } from "./turn";
 
-const start: LiveTurn = { conversation: "C1", prompt: "Hi", text: "", tools: [], state: "streaming" };
+const start: LiveTurn = { id: "t1", conversation: "C1", prompt: "Hi", text: "", tools: [], state: "streaming" };
 
 describe("applyEvent", () => {
   it("appends deltas, shows tool calls with their results, and ends with the full answer", () => {
@@ -21,6 +21,42 @@ describe("applyEvent", () => {
   it("marks the turn failed with the server's message", () => {
     const turn = applyEvent(start, { type: "error", content: "The provider refused the key.", agent_run_id: "R2" });
     expect(turn).toMatchObject({ state: "failed", error: "The provider refused the key.", runId: "R2" });
+  });
+});
+
+describe("turnActivity", () => {
+  it("waits for the model until something comes back, then shows tools running and thinking over their results", () => {
+    expect(turnActivity(start)).toBe("Waiting for the model…");
+    let turn = applyEvent(start, { type: "run_status", status: "Started", agent_run_id: "R1" });
+    expect(turnActivity(turn)).toBe("Waiting for the model…");
+    turn = applyEvent(turn, { type: "tool_call", tool_call_id: "c1", name: "list_todos", arguments: {} });
+    expect(turnActivity(turn)).toBe("Running list_todos…");
+    turn = applyEvent(turn, { type: "tool_result", tool_call_id: "c1", name: "list_todos", content: "[]", status: "Success" });
+    expect(turnActivity(turn)).toBe("Thinking…");
+    turn = applyEvent(turn, { type: "delta", content: "None" });
+    expect(turnActivity(turn)).toBeNull();
+    expect(turnActivity({ ...start, state: "failed" })).toBeNull();
+  });
+});
+
+describe("endTurn", () => {
+  it("a stream that closed without an ending is done with text, failed without", () => {
+    expect(endTurn({ ...start, text: "Hi" }).state).toBe("done");
+    expect(endTurn(start)).toMatchObject({ state: "failed", error: "The answer ended unexpectedly." });
+    const failed = { ...start, state: "failed" as const, error: "No key" };
+    expect(endTurn(failed)).toBe(failed);
+  });
+});
+
+describe("the page's own turns in the thread", () => {
+  it("are dropped once the history holds their run, and otherwise stay where they were sent", () => {
+    expect(storedIn({ ...start, runId: "R1" }, [null, "R1"])).toBe(true);
+    expect(storedIn({ ...start, runId: "R2" }, ["R1"])).toBe(false);
+    expect(storedIn(start, [null])).toBe(false);
+    const lost = { ...start, id: "lost", after: 1, state: "failed" as const };
+    const live = { ...start, id: "live" };
+    const thread = interleave(["a", "b", "c"], [live, lost]);
+    expect(thread.map((e) => (e.kind === "item" ? e.item : e.turn.id))).toEqual(["a", "lost", "b", "c", "live"]);
   });
 });
 
@@ -44,5 +80,23 @@ describe("toItems", () => {
     expect(items.map((i) => i.kind)).toEqual(["user", "tool", "agent"]);
     const tool = items[1];
     expect(tool?.kind === "tool" && tool.call).toEqual({ id: "c1", name: "get_weather", args: '{"city":"Pune"}', result: "Sunny", status: "Success" });
+  });
+});
+
+describe("retryOf", () => {
+  const msg = (m: Partial<Message>): Message => ({
+    name: "m", role: "user", kind: "Message", content: "", attachment: null, creation: "", status: null,
+    agent_run: null, tool_name: null, tool_call_id: null, tool_status: null, ...m,
+  });
+
+  it("sends again the user message a stored error answered, with its file", () => {
+    const items = toItems([
+      msg({ name: "1", content: "First" }),
+      msg({ name: "2", role: "agent", content: "Answer" }),
+      msg({ name: "3", content: "Read this\n\nAttached files: n.txt", attachment: "/private/files/n.txt" }),
+      msg({ name: "4", role: "agent", kind: "Error", content: "The provider refused the key." }),
+    ]);
+    expect(retryOf(items, 3)).toEqual({ prompt: "Read this", attachment: "/private/files/n.txt" });
+    expect(retryOf(items, 0)).toBeNull();
   });
 });

@@ -1,10 +1,15 @@
-import type { ToolCall } from "../components/messages";
+import type { Item, ToolCall } from "../components/messages";
+import { fileName, withoutFileList } from "./files";
 import type { StreamEvent } from "./stream";
 
 /** The answer being streamed in the chat, updated event by event. */
 
 export interface LiveTurn {
+  /** This page's own key for the turn. */
+  id: string;
   conversation: string;
+  /** History items shown when it was sent: a turn the server did not store stays at that place in the thread. */
+  after?: number;
   prompt: string;
   attachment?: string;
   text: string;
@@ -39,3 +44,54 @@ export function applyEvent(turn: LiveTurn, event: StreamEvent): LiveTurn {
   }
 }
 
+
+/**
+ * What a streaming turn is doing while no answer text shows: waiting for the model (the request is out,
+ * nothing has come back from the model yet), running a tool, or thinking over the tools' results.
+ * Null once text arrives (the text itself shows) or when the turn is over.
+ */
+export function turnActivity(turn: LiveTurn): string | null {
+  if (turn.state !== "streaming") return null;
+  const running = turn.tools.find((t) => t.status === "Running");
+  if (running) return `Running ${running.name}…`;
+  if (turn.text) return null;
+  if (turn.tools.length) return "Thinking…";
+  return "Waiting for the model…";
+}
+
+/** A turn that ended: its final state when the stream closed without a complete or error event. */
+export function endTurn(turn: LiveTurn): LiveTurn {
+  if (turn.state !== "streaming") return turn;
+  return turn.text ? { ...turn, state: "done" } : { ...turn, state: "failed", error: "The answer ended unexpectedly." };
+}
+
+/** Whether the stored history already shows this turn (the server stored its messages under its run). */
+export function storedIn(turn: LiveTurn, runs: Array<string | null | undefined>): boolean {
+  return Boolean(turn.runId) && runs.includes(turn.runId);
+}
+
+export type ThreadEntry<T> = { kind: "item"; item: T; index: number } | { kind: "turn"; turn: LiveTurn };
+
+/** Stored items with the page's own turns (those the server did not store) back at the place they were sent. */
+export function interleave<T>(items: T[], turns: LiveTurn[]): Array<ThreadEntry<T>> {
+  const out: Array<ThreadEntry<T>> = [];
+  const at = (position: number) => turns.filter((t) => Math.min(t.after ?? items.length, items.length) === position).forEach((turn) => out.push({ kind: "turn", turn }));
+  items.forEach((item, index) => {
+    at(index);
+    out.push({ kind: "item", item, index });
+  });
+  at(items.length);
+  return out;
+}
+
+/** What to send again for the stored answer at `index` (an Error): the user message it answered. */
+export function retryOf(items: Item[], index: number): { prompt: string; attachment?: string } | null {
+  for (let i = index - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item?.kind !== "user") continue;
+    const attachment = item.m.attachment || undefined;
+    const prompt = attachment ? withoutFileList(item.m.content ?? "", [fileName(attachment)]) : (item.m.content ?? "");
+    return prompt.trim() ? { prompt, attachment } : null;
+  }
+  return null;
+}

@@ -2,12 +2,15 @@ import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
-import { FormFields, LinkSelect, type Doc } from "../components/FormFields";
-import { Button, Card, EmptyState, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Toggle, cx } from "../components/ui";
+import { FormFields, LinkSelect, READ_ONLY_CLASS, type Doc } from "../components/FormFields";
+import { NotAllowed } from "../components/NotAllowed";
+import { Button, Card, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Toggle, cx } from "../components/ui";
 import { deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
-import { buildPayload } from "../lib/forms";
-import { useFormErrors } from "../lib/useRecordForm";
+import { deleteQuestion } from "../lib/format";
+import { buildPayload, isDirty } from "../lib/forms";
+import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
+import { focusField, useFormErrors } from "../lib/useRecordForm";
 import { KINDS, type KindConfig } from "../prompts/promptApi";
 import { SaveAsTemplate, TemplatePicker } from "../prompts/TemplatePicker";
 import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT } from "./agentFields";
@@ -64,7 +67,7 @@ function TableSection({
       )}
       {!readOnly && (
         <div className="mt-3 flex max-w-md gap-2">
-          <LinkSelect doctype={linkTo} value={pick} onChange={setPick} placeholder={addLabel} />
+          <LinkSelect doctype={linkTo} value={pick} onChange={setPick} placeholder={addLabel} exclude={[...taken]} />
           <Button
             variant="secondary"
             disabled={!pick || taken.has(pick)}
@@ -108,6 +111,7 @@ export default function AgentEditor() {
 
   const set = (fieldname: string, value: unknown) => {
     setSaved(false);
+    errors.touched(fieldname);
     setDoc((d) => ({ ...d, [fieldname]: value }));
   };
 
@@ -141,7 +145,16 @@ export default function AgentEditor() {
     onError: (e) => errors.fail(e),
   });
 
-  const dirty = !isNew && Boolean(query.data) && JSON.stringify(buildPayload(doc, AGENT_FIELDS, AGENT_TABLES)) !== JSON.stringify(buildPayload(query.data ?? {}, AGENT_FIELDS, AGENT_TABLES));
+  const dirty = !isNew && Boolean(query.data) && isDirty(doc, query.data ?? {}, AGENT_FIELDS, AGENT_TABLES);
+  useLeaveGuard(canWrite && !save.isPending && (isNew ? isDirty(doc, NEW_AGENT, AGENT_FIELDS, AGENT_TABLES) : dirty), leaveQuestion("this agent"));
+  /** Save, unless required fields are empty: then show the first one (on its tab) with its message. */
+  const trySave = () => {
+    const missing = errors.requireFilled(doc);
+    if (!missing) return save.mutate();
+    const first = AGENT_TABS.find((t) => t.fields.some((f) => f.fieldname === missing));
+    if (first) setTab(first.key);
+    focusField(`agent-${missing}`);
+  };
   const reloadAgent = () => {
     setSaved(false);
     void queryClient.invalidateQueries({ queryKey: ["doc", "Agent", name] });
@@ -157,7 +170,7 @@ export default function AgentEditor() {
 
   if (!isNew && query.isLoading) return <Spinner />;
   if (!isNew && query.error) return <ErrorBanner title="This agent could not be opened" message={errorMessage(query.error)} />;
-  if (isNew && readOnly) return <EmptyState title="You can't create agents" description="Ask an administrator for access." />;
+  if (isNew && readOnly) return <NotAllowed what="agents" />;
 
   const tabFields = (key: string) =>
     (AGENT_TABS.find((t) => t.key === key)?.fields ?? []).map((f) => (f.fieldname === "agent_name" && !isNew ? { ...f, readOnly: true, help: "The name can't be changed." } : f));
@@ -180,12 +193,12 @@ export default function AgentEditor() {
               </Link>
             )}
             {!isNew && can("Agent", "delete") && (
-              <Button variant="danger" onClick={() => window.confirm("Delete this agent?") && remove.mutate()}>
+              <Button variant="danger" onClick={() => window.confirm(deleteQuestion("agent", String(doc.agent_name ?? name))) && remove.mutate()}>
                 Delete
               </Button>
             )}
             {canWrite && (
-              <Button onClick={() => save.mutate()} disabled={save.isPending}>
+              <Button onClick={trySave} disabled={save.isPending}>
                 {save.isPending ? "Saving…" : "Save"}
               </Button>
             )}
@@ -199,7 +212,7 @@ export default function AgentEditor() {
       <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List aria-label="Agent settings" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
           {AGENT_TABS.map((t) => {
-            const bad = t.fields.some((f) => errors.invalid.includes(f.fieldname));
+            const bad = t.fields.some((f) => errors.invalid.includes(f.fieldname) || f.fieldname in errors.messages);
             return (
               <Tabs.Trigger
                 key={t.key}
@@ -224,6 +237,7 @@ export default function AgentEditor() {
                   doc={doc}
                   onChange={set}
                   invalid={errors.invalid}
+                  messages={errors.messages}
                   readOnly={readOnly}
                   idPrefix="agent"
                 />
@@ -278,31 +292,31 @@ export default function AgentEditor() {
                   <div className="flex items-center gap-2">
                     <Select
                       aria-label="Mode"
-                      className="w-32"
                       value={String(row.mode ?? "Optional")}
                       onChange={(e) => update({ mode: e.target.value })}
                       disabled={readOnly}
+                      className={cx("w-32", readOnly && READ_ONLY_CLASS)}
                     >
                       <option value="Optional">Optional</option>
                       <option value="Mandatory">Always</option>
                     </Select>
                     <Input
                       aria-label="Priority"
-                      className="w-20"
                       type="number"
                       title="Priority"
                       value={String(row.priority ?? 0)}
                       onChange={(e) => update({ priority: Number(e.target.value) })}
                       readOnly={readOnly}
+                      className={cx("w-20", readOnly && READ_ONLY_CLASS)}
                     />
                     <Input
                       aria-label="Token budget"
-                      className="w-28"
                       type="number"
                       placeholder="Budget"
                       value={row.token_budget === undefined || row.token_budget === null ? "" : String(row.token_budget)}
                       onChange={(e) => update({ token_budget: e.target.value === "" ? null : Number(e.target.value) })}
                       readOnly={readOnly}
+                      className={cx("w-28", readOnly && READ_ONLY_CLASS)}
                     />
                   </div>
                 )}

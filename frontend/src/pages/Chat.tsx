@@ -6,9 +6,9 @@ import { Markdown } from "../components/Markdown";
 import { Button, EmptyState, ErrorBanner, Select, Spinner, Textarea, cx } from "../components/ui";
 import { call, errorMessage, getList, uploadFile } from "../lib/api";
 import { can, getBoot } from "../lib/boot";
-import { formatCost, formatDate, formatNumber } from "../lib/format";
+import { formatCost, formatDate, plural } from "../lib/format";
 import { streamAgent } from "../lib/stream";
-import { applyEvent, type LiveTurn } from "../lib/turn";
+import { applyEvent, endTurn, interleave, retryOf, storedIn, turnActivity, type LiveTurn } from "../lib/turn";
 import { MESSAGE_FIELDS, ToolCallRow, toItems, type Message } from "../components/messages";
 import { MicButton } from "../components/MicButton";
 import { fileName, withoutFileList } from "../lib/files";
@@ -69,11 +69,35 @@ function UserBubble({ text, attachment }: { text: string; attachment?: string | 
   return (
     <div className="flex justify-end">
       <div className="max-w-[80%] whitespace-pre-wrap rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white" data-testid="user-message">
-        {attachment ? withoutFileList(text) : text}
+        {attachment ? withoutFileList(text, [fileName(attachment)]) : text}
         {attachment && (
-          <p className="mt-1 flex items-center gap-1 text-xs opacity-80" data-testid="user-attachment">
-            <PaperclipIcon /> {fileName(attachment)}
+          <p className="mt-1 flex items-center gap-1 text-xs" data-testid="user-attachment">
+            <PaperclipIcon />
+            <a href={attachment} target="_blank" rel="noreferrer" className="underline underline-offset-2 hover:no-underline" title={`Open ${fileName(attachment)}`}>
+              {fileName(attachment)}
+            </a>
           </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** An answer that failed, stored (an Error message) or only seen in this page, with Retry. */
+function FailedAnswer({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  return (
+    <div className="flex">
+      <div
+        role="alert"
+        data-testid="failed-answer"
+        className="max-w-[85%] rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950/50 dark:text-red-200"
+      >
+        <p className="font-semibold">The agent couldn't answer</p>
+        <p className="whitespace-pre-wrap">{message || "Something went wrong."}</p>
+        {onRetry && (
+          <Button variant="secondary" className="mt-2" onClick={onRetry}>
+            Retry
+          </Button>
         )}
       </div>
     </div>
@@ -90,6 +114,50 @@ function AgentBubble({ children, testid }: { children: ReactNode; testid?: strin
   );
 }
 
+/** A turn of this page: the one streaming (its activity, then its text), or one the server did not store. */
+function LiveTurnView({ turn, onRetry }: { turn: LiveTurn; onRetry?: () => void }) {
+  const activity = turnActivity(turn);
+  return (
+    <>
+      <UserBubble text={turn.prompt} attachment={turn.attachment} />
+      {turn.tools.map((t) => (
+        <ToolCallRow key={t.id} call={t} />
+      ))}
+      {turn.text && (
+        <AgentBubble testid="live-answer">
+          <Markdown text={turn.text} />
+        </AgentBubble>
+      )}
+      {activity && (
+        <p role="status" data-testid="turn-activity" className="animate-pulse text-sm text-slate-500 dark:text-slate-400">
+          {activity}
+        </p>
+      )}
+      {turn.state === "done" && turn.usage && (
+        <p className="text-xs text-slate-500">
+          {plural(turn.usage.total_tokens ?? 0, "token")} · {formatCost(turn.cost ?? 0)}
+        </p>
+      )}
+      {turn.state === "failed" && <FailedAnswer message={turn.error ?? ""} onRetry={onRetry} />}
+      {turn.state === "stopped" && <p className="text-sm text-slate-500">Stopped.</p>}
+    </>
+  );
+}
+
+const historyQuery = (conversation: string | undefined) => ({
+  queryKey: ["history", conversation],
+  queryFn: () =>
+    getList<Message>("Agent Message", {
+      fields: MESSAGE_FIELDS,
+      filters: [
+        ["conversation", "=", conversation],
+        ["visibility", "not in", ["model_visible", "audit_only"]],
+      ],
+      order_by: "conversation_index asc",
+      limit: 500,
+    }),
+});
+
 export default function Chat() {
   const { agent, conversation } = useParams();
   const navigate = useNavigate();
@@ -97,7 +165,9 @@ export default function Chat() {
   const canSend = can("Agent Conversation", "create");
   const [draft, setDraft] = useState("");
   const [file, setFile] = useState<File | null>(null);
-  const [live, setLive] = useState<LiveTurn | null>(null);
+  const [fileInput, setFileInput] = useState(0);
+  // this page's turns not (yet) in the stored history: the one streaming, and those the server never stored
+  const [turns, setTurns] = useState<LiveTurn[]>([]);
   const [error, setError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   const bottom = useRef<HTMLDivElement | null>(null);
@@ -117,29 +187,26 @@ export default function Chat() {
         limit: 100,
       }),
   });
-  const history = useQuery({
-    queryKey: ["history", conversation],
+  // the conversation itself, as the server lets this user see it (none: missing or someone else's)
+  const opened = useQuery({
+    queryKey: ["conversation", conversation],
     enabled: Boolean(conversation),
-    queryFn: () =>
-      getList<Message>("Agent Message", {
-        fields: MESSAGE_FIELDS,
-        filters: [
-          ["conversation", "=", conversation],
-          ["visibility", "not in", ["model_visible", "audit_only"]],
-        ],
-        order_by: "conversation_index asc",
-        limit: 500,
-      }),
+    queryFn: () => getList<{ name: string; agent: string }>("Agent Conversation", { fields: ["name", "agent"], filters: { name: conversation }, limit: 1 }),
   });
+  const found = opened.data?.[0];
+  const history = useQuery({ ...historyQuery(conversation), enabled: Boolean(found) });
 
+  const live = turns.find((t) => t.state === "streaming");
   useEffect(() => {
     bottom.current?.scrollIntoView?.({ block: "end" });
-  }, [live?.text, live?.tools.length, history.data?.length]);
+  }, [live?.text, live?.tools.length, history.data?.length, turns.length]);
 
+  useEffect(() => setError(null), [agent, conversation]);
+
+  // a conversation of another agent opened under this one: show it under its own agent
   useEffect(() => {
-    setLive((current) => (current && current.conversation === conversation ? current : null));
-    setError(null);
-  }, [agent, conversation]);
+    if (found && agent && found.agent !== agent) navigate(`/chat/${encodeURIComponent(found.agent)}/${encodeURIComponent(found.name)}`, { replace: true });
+  }, [found, agent, navigate]);
 
   const newConversation = async (): Promise<string | null> => {
     if (!agent) return null;
@@ -154,12 +221,15 @@ export default function Chat() {
     }
   };
 
-  const send = async (prompt: string, attach: File | null) => {
-    if (!agent || !prompt.trim() || live?.state === "streaming") return;
+  const update = (turn: LiveTurn) => setTurns((all) => all.map((t) => (t.id === turn.id ? turn : t)));
+
+  /** Send `prompt` with a new file, or again with a file already uploaded (`uploaded`, a retry). */
+  const send = async (prompt: string, attach: File | null, uploaded?: string) => {
+    if (!agent || !prompt.trim() || live) return;
     setError(null);
     const target = conversation ?? (await newConversation());
     if (!target) return;
-    let attachment: string | undefined;
+    let attachment = uploaded;
     if (attach) {
       try {
         attachment = await uploadFile(attach, "Agent Conversation", target);
@@ -168,12 +238,16 @@ export default function Chat() {
         return;
       }
     }
-    setDraft("");
-    setFile(null);
+    if (!uploaded) {
+      setDraft("");
+      setFile(null);
+      setFileInput((n) => n + 1);
+    }
     const controller = new AbortController();
     abort.current = controller;
-    let turn: LiveTurn = { conversation: target, prompt, attachment, text: "", tools: [], state: "streaming" };
-    setLive(turn);
+    const after = target === conversation ? items.length : 0;
+    let turn: LiveTurn = { id: `${Date.now()}-${Math.random()}`, conversation: target, after, prompt, attachment, text: "", tools: [], state: "streaming" };
+    setTurns((all) => [...all, turn]);
     try {
       await streamAgent({
         agent,
@@ -183,29 +257,41 @@ export default function Chat() {
         signal: controller.signal,
         onEvent: (event) => {
           turn = applyEvent(turn, event);
-          setLive(turn);
+          update(turn);
         },
       });
-      if (turn.state === "streaming") turn = { ...turn, state: turn.text ? "done" : "failed", error: turn.text ? undefined : "The answer ended unexpectedly." };
+      turn = endTurn(turn);
     } catch (e) {
       turn = controller.signal.aborted ? { ...turn, state: "stopped" } : { ...turn, state: "failed", error: errorMessage(e) };
     }
-    setLive(turn);
+    update(turn);
     abort.current = null;
     void queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
-    if (turn.state === "done") {
-      await queryClient.refetchQueries({ queryKey: ["history", target] });
-      setLive((current) => (current === turn ? null : current));
-    }
+    if (turn.state === "stopped") return; // the server records the stop as it notices it: shown on the next load
+    // answers and failures the server stored come back with the history; a turn it never stored stays here
+    const stored = await queryClient.fetchQuery({ ...historyQuery(target), staleTime: 0 }).catch(() => null);
+    if (stored && storedIn(turn, stored.map((m) => m.agent_run))) setTurns((all) => all.filter((t) => t.id !== turn.id));
   };
 
-  const items = toItems(history.data ?? []);
-  const lastPrompt = live?.prompt ?? [...items].reverse().find((i): i is { kind: "user"; m: Message } => i.kind === "user")?.m.content ?? "";
+  const storedRuns = (history.data ?? []).map((m) => m.agent_run);
+  // a turn is shown by the page until the stored history holds its run (then only there)
+  const pending = turns.filter((t) => t.conversation === conversation && (t.state === "streaming" || !storedIn(t, storedRuns)));
+  const streamingRuns = pending.map((t) => t.state === "streaming" && t.runId).filter(Boolean);
+  const items = toItems((history.data ?? []).filter((m) => !streamingRuns.includes(m.agent_run ?? "")));
+  const thread = interleave(items, pending);
   const agentList = agents.data ?? [];
+  const loading = Boolean(conversation) && pending.length === 0 && (opened.isLoading || (Boolean(found) && history.isLoading));
+  const missing = Boolean(conversation) && opened.isSuccess && !found;
+  const retryTurn = (t: LiveTurn) => () => void send(t.prompt, null, t.attachment);
+  const retryStored = (index: number) => {
+    const again = retryOf(items, index);
+    return again ? () => void send(again.prompt, null, again.attachment) : undefined;
+  };
 
   return (
-    <div className="flex h-[calc(100vh-3rem)] gap-4">
-      <aside className="flex w-64 shrink-0 flex-col gap-3">
+    <div className="flex flex-col gap-4 md:h-[calc(100vh-3rem)] md:flex-row">
+      <aside className="flex w-full shrink-0 flex-col gap-3 md:w-64">
+        <h1 className="text-xl font-semibold">Chat</h1>
         <Select aria-label="Agent" value={agent ?? ""} onChange={(e) => navigate(e.target.value ? `/chat/${encodeURIComponent(e.target.value)}` : "/chat")}>
           <option value="">Choose an agent…</option>
           {agentList.map((a) => (
@@ -219,7 +305,7 @@ export default function Chat() {
             New conversation
           </Button>
         )}
-        <nav aria-label="Conversations" className="flex-1 space-y-0.5 overflow-y-auto">
+        <nav aria-label="Conversations" className="max-h-40 flex-1 space-y-0.5 overflow-y-auto md:max-h-none">
           {agent && conversations.data?.length === 0 && <p className="px-2 text-sm text-slate-500">No conversations yet.</p>}
           {conversations.data?.map((c) => (
             <Link
@@ -236,7 +322,7 @@ export default function Chat() {
           ))}
         </nav>
       </aside>
-      <section className="flex min-w-0 flex-1 flex-col rounded-lg border border-slate-200 bg-slate-50/50 dark:border-slate-800 dark:bg-slate-900/30">
+      <section className="flex min-h-[70vh] min-w-0 flex-1 flex-col rounded-lg border md:min-h-0 border-slate-200 bg-slate-50/50 dark:border-slate-800 dark:bg-slate-900/30">
         {!agent ? (
           <div className="m-auto max-w-md p-6">
             {agents.isLoading ? (
@@ -250,44 +336,41 @@ export default function Chat() {
         ) : (
           <>
             <div className="flex-1 space-y-3 overflow-y-auto p-4" data-testid="chat-messages">
-              {history.isLoading && <Spinner />}
+              {loading && <Spinner label="Opening the conversation…" />}
+              {opened.error && <ErrorBanner message={errorMessage(opened.error)} />}
               {history.error && <ErrorBanner message={errorMessage(history.error)} />}
-              {!conversation && !live && <p className="text-center text-sm text-slate-500">Send a message to start a new conversation with {agent}.</p>}
-              {items.map((item) =>
-                item.kind === "user" ? (
-                  <UserBubble key={item.m.name} text={item.m.content ?? ""} attachment={item.m.attachment} />
-                ) : item.kind === "agent" ? (
-                  <AgentBubble key={item.m.name} testid="agent-message">
-                    <Markdown text={item.m.content ?? ""} />
-                    <div className="flex flex-wrap items-center gap-1">
-                      {canSend && item.m.kind !== "Error" && <Feedback message={item.m.name} />}
-                      <CopyLink message={item.m.name} />
-                    </div>
-                  </AgentBubble>
-                ) : (
-                  <ToolCallRow key={item.key} call={item.call} />
-                ),
+              {missing && (
+                <EmptyState
+                  title="This conversation does not exist or you cannot open it"
+                  description="It may have been deleted, or it belongs to someone else."
+                  action={
+                    <Link to={`/chat/${encodeURIComponent(agent)}`} className="text-sm text-indigo-600 underline dark:text-indigo-400">
+                      Start a new conversation with {agent}
+                    </Link>
+                  }
+                />
               )}
-              {live && (
-                <>
-                  <UserBubble text={live.prompt} attachment={live.attachment} />
-                  {live.tools.map((t) => (
-                    <ToolCallRow key={t.id} call={t} />
-                  ))}
-                  {(live.text || live.state === "streaming") && (
-                    <AgentBubble testid="live-answer">
-                      {live.text ? <Markdown text={live.text} /> : <span className="animate-pulse text-slate-500">Thinking…</span>}
+              {!conversation && <p className="text-center text-sm text-slate-500">Send a message to start a new conversation with {agent}.</p>}
+              {!loading &&
+                thread.map((entry) =>
+                  entry.kind === "turn" ? (
+                    <LiveTurnView key={entry.turn.id} turn={entry.turn} onRetry={canSend ? retryTurn(entry.turn) : undefined} />
+                  ) : entry.item.kind === "user" ? (
+                    <UserBubble key={entry.item.m.name} text={entry.item.m.content ?? ""} attachment={entry.item.m.attachment} />
+                  ) : entry.item.kind === "agent" && entry.item.m.kind === "Error" ? (
+                    <FailedAnswer key={entry.item.m.name} message={entry.item.m.content ?? ""} onRetry={canSend ? retryStored(entry.index) : undefined} />
+                  ) : entry.item.kind === "agent" ? (
+                    <AgentBubble key={entry.item.m.name} testid="agent-message">
+                      <Markdown text={entry.item.m.content ?? ""} />
+                      <div className="flex flex-wrap items-center gap-1">
+                        {canSend && <Feedback message={entry.item.m.name} />}
+                        <CopyLink message={entry.item.m.name} />
+                      </div>
                     </AgentBubble>
-                  )}
-                  {live.state === "done" && live.usage && (
-                    <p className="text-xs text-slate-500">
-                      {formatNumber(live.usage.total_tokens ?? 0)} tokens · {formatCost(live.cost ?? 0)}
-                    </p>
-                  )}
-                  {live.state === "failed" && <ErrorBanner title="The agent couldn't answer" message={live.error ?? "Something went wrong."} />}
-                  {live.state === "stopped" && <p className="text-sm text-slate-500">Stopped.</p>}
-                </>
-              )}
+                  ) : (
+                    <ToolCallRow key={entry.item.key} call={entry.item.call} />
+                  ),
+                )}
               <div ref={bottom} />
             </div>
             {error && (
@@ -295,7 +378,7 @@ export default function Chat() {
                 <ErrorBanner message={error} />
               </div>
             )}
-            {canSend ? (
+            {missing ? null : canSend ? (
               <form
                 className="space-y-2 border-t border-slate-200 p-3 dark:border-slate-800"
                 onSubmit={(e) => {
@@ -319,7 +402,7 @@ export default function Chat() {
                 <div className="flex flex-wrap items-center gap-2">
                   <label className="cursor-pointer rounded-md border border-slate-300 px-2 py-1 text-sm dark:border-slate-700">
                     Attach file
-                    <input type="file" className="sr-only" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+                    <input key={fileInput} type="file" className="sr-only" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
                   </label>
                   <MicButton
                     agent={agent}
@@ -330,27 +413,27 @@ export default function Chat() {
                   {file && (
                     <span className="text-xs text-slate-500">
                       {file.name}{" "}
-                      <button type="button" className="underline" onClick={() => setFile(null)}>
+                      <button
+                        type="button"
+                        className="underline"
+                        onClick={() => {
+                          setFile(null);
+                          setFileInput((n) => n + 1);
+                        }}
+                      >
                         remove
                       </button>
                     </span>
                   )}
                   <div className="ml-auto flex gap-2">
-                    {live?.state === "streaming" ? (
+                    {live ? (
                       <Button variant="danger" onClick={() => abort.current?.abort()}>
                         Stop
                       </Button>
                     ) : (
-                      <>
-                        {lastPrompt && (
-                          <Button variant="secondary" onClick={() => void send(lastPrompt, null)}>
-                            Retry
-                          </Button>
-                        )}
-                        <Button type="submit" disabled={!draft.trim()}>
-                          Send
-                        </Button>
-                      </>
+                      <Button type="submit" disabled={!draft.trim()}>
+                        Send
+                      </Button>
                     )}
                   </div>
                 </div>

@@ -17,6 +17,9 @@ interface RunRow {
 
 const DAYS = 14;
 
+/** Axis labels of money: "$0", "$0.005", "$1.5" (the bars' own values keep formatCost's precision). */
+const costTick = (v: number) => (v === 0 ? "$0" : `$${Number(v.toPrecision(3))}`);
+
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <Card>
@@ -52,49 +55,59 @@ export default function Dashboard() {
   return (
     <div className="space-y-6">
       <PageHeader title="Dashboard" description="How your agents are doing." />
-      {runs.error && <ErrorBanner message={errorMessage(runs.error)} />}
+      {runs.error && <ErrorBanner title="Runs could not be loaded" message={errorMessage(runs.error)} />}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Stat label="Agents" value={agents.data === undefined ? "–" : formatNumber(agents.data)} />
-        <Stat label="Runs today" value={formatNumber(rows.filter((r) => r.creation.startsWith(today())).length)} />
-        <Stat label="Tokens this month" value={formatNumber(month.reduce((s, r) => s + (r.total_tokens || 0), 0))} />
-        <Stat label="Cost this month" value={formatCost(month.reduce((s, r) => s + (r.total_cost || 0), 0))} />
+        <Stat label="Runs today" value={runs.data === undefined ? "–" : formatNumber(rows.filter((r) => r.creation.startsWith(today())).length)} />
+        <Stat label="Tokens this month" value={runs.data === undefined ? "–" : formatNumber(month.reduce((s, r) => s + (r.total_tokens || 0), 0))} />
+        <Stat label="Cost this month" value={runs.data === undefined ? "–" : formatCost(month.reduce((s, r) => s + (r.total_cost || 0), 0))} />
       </div>
       {canRuns && (
         <div className="grid gap-4 lg:grid-cols-2">
-          <Card>
-            <BarChart title="Runs per day" labels={days} values={perDay(() => 1)} />
-          </Card>
-          <Card>
-            <BarChart title="Cost per day" labels={days} values={perDay((r) => r.total_cost || 0)} format={formatCost} />
-          </Card>
+          {runs.isLoading ? (
+            <Card className="lg:col-span-2">
+              <Spinner label="Loading the charts…" />
+            </Card>
+          ) : runs.data ? (
+            <>
+              <Card>
+                <BarChart title={`Runs per day, last ${DAYS} days`} labels={days} values={perDay(() => 1)} counts />
+              </Card>
+              <Card>
+                <BarChart title={`Cost per day, last ${DAYS} days`} labels={days} values={perDay((r) => r.total_cost || 0)} format={formatCost} formatTick={costTick} />
+              </Card>
+            </>
+          ) : null}
         </div>
       )}
-      <section>
-        <h2 className="mb-2 font-semibold">Recent runs</h2>
-        {runs.isLoading ? (
-          <Spinner />
-        ) : rows.length === 0 ? (
-          <EmptyState title="No runs yet" description="Runs appear here once someone chats with an agent or an agent is triggered." />
-        ) : (
-          <Table head={["Agent", "Status", "Tokens", "Cost", "When"]}>
-            {rows.slice(0, 10).map((r) => (
-              <tr key={r.name}>
-                <td className="px-3 py-2">
-                  <Link className="text-indigo-600 hover:underline dark:text-indigo-400" to={`/executions/${encodeURIComponent(r.name)}`}>
-                    {r.agent}
-                  </Link>
-                </td>
-                <td className="px-3 py-2">
-                  <Badge>{r.status}</Badge>
-                </td>
-                <td className="px-3 py-2">{formatNumber(r.total_tokens)}</td>
-                <td className="px-3 py-2">{formatCost(r.total_cost)}</td>
-                <td className="px-3 py-2">{formatDate(r.creation)}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
-      </section>
+      {canRuns && (
+        <section>
+          <h2 className="mb-2 font-semibold">Recent runs</h2>
+          {runs.isLoading ? (
+            <Spinner />
+          ) : runs.error ? null : rows.length === 0 ? (
+            <EmptyState title="No runs yet" description="Runs appear here once someone chats with an agent or an agent is triggered." />
+          ) : (
+            <Table head={["Agent", "Status", "Tokens", "Cost", "When"]}>
+              {rows.slice(0, 10).map((r) => (
+                <tr key={r.name}>
+                  <td className="px-3 py-2">
+                    <Link className="text-indigo-600 hover:underline dark:text-indigo-400" to={`/executions/${encodeURIComponent(r.name)}`}>
+                      {r.agent}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">
+                    <Badge>{r.status}</Badge>
+                  </td>
+                  <td className="px-3 py-2">{formatNumber(r.total_tokens)}</td>
+                  <td className="px-3 py-2">{formatCost(r.total_cost)}</td>
+                  <td className="px-3 py-2">{formatDate(r.creation)}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </section>
+      )}
     </div>
   );
 }

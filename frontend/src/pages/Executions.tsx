@@ -53,8 +53,8 @@ export default function Executions() {
     <div>
       <PageHeader title="Executions" description="Every run of your agents, with what it cost." />
       <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Field label="Agent">
-          <LinkSelect doctype="Agent" value={agent} onChange={(v) => setParam("agent", v)} placeholder="All agents" />
+        <Field label="Agent" htmlFor="run-agent">
+          <LinkSelect id="run-agent" doctype="Agent" value={agent} onChange={(v) => setParam("agent", v)} placeholder="All agents" />
         </Field>
         <Field label="Status" htmlFor="run-status">
           <Select id="run-status" value={status} onChange={(e) => setParam("status", e.target.value)}>

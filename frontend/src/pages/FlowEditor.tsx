@@ -19,7 +19,7 @@ import { NodePalette } from "../flows/NodePalette";
 import { RunPanel, useFlowRun } from "../flows/RunPanel";
 import { toCanvas, toDefinition, type FlowNode } from "../flows/serialize";
 import { useFlowEditor } from "../flows/useFlowEditor";
-import { useLeaveGuard } from "../flows/useLeaveGuard";
+import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 
 interface CreateState {
   create?: { flow_name: string; category?: string; description?: string };
@@ -80,7 +80,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
   const blocking = useMemo(() => structureProblems(definition, flowId), [shapeJson, flowId]);
   const metaChanged = !saved || JSON.stringify(saved.meta) !== JSON.stringify(meta);
   const dirty = !saved || saved.json !== definitionJson || metaChanged;
-  useLeaveGuard(dirty && (nodes.length > 0 || !isNew));
+  useLeaveGuard(dirty && (nodes.length > 0 || !isNew), leaveQuestion("this flow"));
 
   const run = useFlowRun(runId);
   const problemsByNode = useMemo(() => {
@@ -205,7 +205,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
           : undefined;
 
   return (
-    <div className="flex h-[calc(100vh-3rem)] min-h-[560px] flex-col gap-3">
+    <div className="flex min-h-[560px] flex-col gap-3 md:h-[calc(100vh-3rem)]">
       <header className="flex flex-wrap items-center justify-between gap-2">
         <div className="min-w-0">
           <div className="flex items-center gap-2">
@@ -269,11 +269,11 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
       {laidOut && <p className="text-xs text-slate-500">The steps of this flow had no positions: they were arranged automatically. Save to keep them.</p>}
       {readOnly && <p className="text-xs text-slate-500">You can look at this flow but not change it.</p>}
 
-      <div className="flex min-h-0 flex-1 gap-3">
-        <aside className="w-52 shrink-0 overflow-y-auto">
+      <div className="flex min-h-0 flex-1 flex-col gap-3 md:flex-row">
+        <aside className="max-h-48 w-full shrink-0 overflow-y-auto md:max-h-none md:w-52">
           <NodePalette onAdd={(type) => addInMiddle(type)} disabled={readOnly} />
         </aside>
-        <div className="relative min-w-0 flex-1 overflow-hidden rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900" data-testid="flow-canvas">
+        <div className="relative min-h-[360px] min-w-0 flex-1 overflow-hidden rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900" data-testid="flow-canvas">
           {refusal && (
             <p role="status" className="absolute left-1/2 top-2 z-10 -translate-x-1/2 rounded-md bg-slate-900 px-3 py-1.5 text-sm text-white shadow dark:bg-slate-100 dark:text-slate-900" data-testid="connection-refused">
               {refusal}
@@ -290,7 +290,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
           )}
           {ready && <FlowCanvas editor={editor} view={view} readOnly={readOnly} dark={dark} onRefused={setRefusal} onAdded={() => setTab("edit")} />}
         </div>
-        <aside className="w-80 shrink-0 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+        <aside className="w-full shrink-0 overflow-y-auto rounded-lg border md:w-80 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
           <Tabs.Root value={tab} onValueChange={setTab}>
             <Tabs.List aria-label="Side panel" className="mb-3 flex gap-1 border-b border-slate-200 dark:border-slate-800">
               {[

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { ActionButton, summarize } from "../components/ActionButton";
 import { MasterDetail } from "../components/MasterDetail";
@@ -7,8 +7,8 @@ import { RecordEditor } from "../components/RecordEditor";
 import { Badge, Button, Card, ErrorBanner, Input, Select, Textarea } from "../components/ui";
 import { call, errorMessage, getList, insertDoc, uploadFile } from "../lib/api";
 import { can } from "../lib/boot";
-import { formatDate } from "../lib/format";
-import type { FieldDef } from "../lib/forms";
+import { formatDate, formatScore, plural } from "../lib/format";
+import { ENABLED_FIELD, type FieldDef } from "../lib/forms";
 
 const vector = (d: Record<string, unknown>) => ["sqlite_vec", "chroma"].includes(String(d.knowledge_type ?? ""));
 const chromaServer = (d: Record<string, unknown>) => d.knowledge_type === "chroma" && d.chroma_mode === "Server";
@@ -25,7 +25,7 @@ const FIELDS: FieldDef[] = [
   { fieldname: "chroma_port", label: "Chroma Port", type: "int", showIf: chromaServer },
   { fieldname: "chunk_size", label: "Chunk Size", type: "int" },
   { fieldname: "chunk_overlap", label: "Chunk Overlap", type: "int" },
-  { fieldname: "disabled", label: "Disabled", type: "check" },
+  ENABLED_FIELD,
 ];
 
 const BUSY = ["Pending", "Processing", "Indexing", "Rebuilding"];
@@ -40,9 +40,70 @@ interface InputRow {
   modified: string;
 }
 
-function Inputs({ source }: { source: string }) {
+interface SourceState {
+  name: string;
+  status: string | null;
+  total_chunks: number | null;
+  last_indexed_at: string | null;
+  index_error: string | null;
+}
+
+const POLL_MS = 2000;
+
+/**
+ * A source's indexing state and its inputs, read again every 2 s while anything is queued or being
+ * indexed (the indexer publishes no realtime events), so statuses and counts follow the background jobs.
+ */
+function useIndexing(source: string) {
   const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const state = useQuery({
+    queryKey: ["knowledge-state", source],
+    queryFn: async () =>
+      (await getList<SourceState>("Knowledge Source", { fields: ["name", "status", "total_chunks", "last_indexed_at", "index_error"], filters: { name: source }, limit: 1 }))[0] ?? null,
+    refetchInterval: busy ? POLL_MS : false,
+  });
+  const inputs = useQuery({
+    queryKey: ["list", "Knowledge Input", source],
+    queryFn: () =>
+      getList<InputRow>("Knowledge Input", {
+        fields: ["name", "title", "input_type", "status", "chunk_count", "error_message", "modified"],
+        filters: { knowledge_source: source },
+        order_by: "creation desc",
+        limit: 500,
+      }),
+    refetchInterval: busy ? POLL_MS : false,
+  });
+  const now = BUSY.includes(String(state.data?.status ?? "")) || (inputs.data ?? []).some((r) => BUSY.includes(r.status));
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    setBusy(now);
+    if (wasBusy.current && !now) void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Source"] }); // the list's badge
+    wasBusy.current = now;
+  }, [now, state.dataUpdatedAt, inputs.dataUpdatedAt, queryClient]);
+  /** Something was queued: read both now, and keep reading while it runs. */
+  const refresh = () => {
+    setBusy(true);
+    void queryClient.invalidateQueries({ queryKey: ["knowledge-state", source] });
+    void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Input", source] });
+  };
+  return { state, inputs, refresh };
+}
+
+function SourceStatus({ state }: { state: SourceState | null | undefined }) {
+  if (!state) return null;
+  return (
+    <p className="text-sm text-slate-500" data-testid="source-status">
+      Status: <Badge>{String(state.status ?? "Pending")}</Badge> · {plural(state.total_chunks ?? 0, "piece")} indexed
+      {state.last_indexed_at ? ` · last indexed ${formatDate(state.last_indexed_at)}` : ""}
+      {state.index_error ? <span className="block text-red-600">{state.index_error}</span> : null}
+    </p>
+  );
+}
+
+function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnType<typeof useIndexing>["inputs"]; onQueued: () => void }) {
   const canAdd = can("Knowledge Input", "create");
+  const [fileInput, setFileInput] = useState(0);
   const [kind, setKind] = useState<"Text" | "URL" | "File">("Text");
   const [title, setTitle] = useState("");
   const [text, setText] = useState("");
@@ -50,17 +111,6 @@ function Inputs({ source }: { source: string }) {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const inputs = useQuery({
-    queryKey: ["list", "Knowledge Input", source],
-    queryFn: () =>
-      getList<InputRow>("Knowledge Input", {
-        fields: ["name", "title", "input_type", "status", "chunk_count", "error_message", "modified"],
-        filters: { knowledge_source: source },
-        order_by: "modified desc",
-        limit: 500,
-      }),
-    refetchInterval: (query) => ((query.state.data ?? []).some((r) => BUSY.includes(r.status)) ? 3000 : false),
-  });
 
   const add = async () => {
     setBusy(true);
@@ -79,7 +129,8 @@ function Inputs({ source }: { source: string }) {
       setText("");
       setUrl("");
       setFile(null);
-      void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Input", source] });
+      setFileInput((n) => n + 1);
+      onQueued();
     } catch (e) {
       setError(errorMessage(e));
     } finally {
@@ -100,14 +151,14 @@ function Inputs({ source }: { source: string }) {
               <span className="min-w-0">
                 <span className="block truncate font-medium">{row.title || row.name}</span>
                 <span className="block text-xs text-slate-500">
-                  {row.input_type} · {row.chunk_count || 0} pieces · {formatDate(row.modified)}
+                  {row.input_type} · {plural(row.chunk_count || 0, "piece")} · {formatDate(row.modified)}
                 </span>
                 {row.error_message && <span className="block text-xs text-red-600">{row.error_message}</span>}
               </span>
               <span className="flex items-center gap-2">
                 <Badge>{row.status}</Badge>
                 {canAdd && (row.status === "Error" || row.status === "Pending") && (
-                  <ActionButton label="Retry" method="huf.huf.doctype.knowledge_input.knowledge_input.reprocess_input" args={{ knowledge_input: row.name }} />
+                  <ActionButton label="Retry" method="huf.huf.doctype.knowledge_input.knowledge_input.reprocess_input" args={{ knowledge_input: row.name }} onDone={onQueued} />
                 )}
               </span>
             </li>
@@ -126,7 +177,7 @@ function Inputs({ source }: { source: string }) {
           </div>
           {kind === "Text" && <Textarea aria-label="Text" rows={4} placeholder="Paste the text…" value={text} onChange={(e) => setText(e.target.value)} />}
           {kind === "URL" && <Input aria-label="Web address" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />}
-          {kind === "File" && <input aria-label="File" type="file" className="text-sm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
+          {kind === "File" && <input key={fileInput} aria-label="File" type="file" className="text-sm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
           {error && <ErrorBanner message={error} />}
           <Button onClick={() => void add()} disabled={busy}>
             {busy ? "Adding…" : "Add"}
@@ -179,9 +230,53 @@ function TestSearch({ source }: { source: string }) {
         <div key={i} className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700">
           {h.title && <p className="font-medium">{h.title}</p>}
           <p className="whitespace-pre-wrap">{h.content ?? h.text ?? JSON.stringify(h)}</p>
-          {typeof h.score === "number" && <p className="text-xs text-slate-500">Score {h.score.toFixed(3)}</p>}
+          {formatScore(h.score) !== null && <p className="text-xs text-slate-500">Score {formatScore(h.score)}</p>}
         </div>
       ))}
+    </div>
+  );
+}
+
+function SourceEditor({ source, select, state, onQueued }: { source: string | null; select: (next: string | null | undefined) => void; state?: SourceState | null; onQueued?: () => void }) {
+  return (
+    <RecordEditor
+      key={source ?? "new"}
+      doctype="Knowledge Source"
+      name={source}
+      fields={FIELDS}
+      nameField="source_name"
+      defaults={{ source_name: "", knowledge_type: "sqlite_fts", chunk_size: 512, chunk_overlap: 50, vector_dimension: 1536, chroma_mode: "File" }}
+      title={source ?? "New knowledge source"}
+      onSaved={(doc) => select(String(doc.name))}
+      onDeleted={() => select(undefined)}
+      actions={() =>
+        source && can("Knowledge Source", "write") ? (
+          <ActionButton
+            label="Rebuild"
+            method="huf.huf.doctype.knowledge_source.knowledge_source.rebuild_index"
+            args={{ knowledge_source: source }}
+            describe={(r) => summarize(r, "Rebuilding started.")}
+            onDone={onQueued}
+            disabled={state?.status === "Rebuilding"}
+          />
+        ) : null
+      }
+    >
+      {() => (source ? <SourceStatus state={state} /> : null)}
+    </RecordEditor>
+  );
+}
+
+/** An existing source: its settings, live indexing status, content and a test search. */
+function SourcePanel({ source, select }: { source: string; select: (next: string | null | undefined) => void }) {
+  const { state, inputs, refresh } = useIndexing(source);
+  return (
+    <div className="space-y-4">
+      <SourceEditor source={source} select={select} state={state.data} onQueued={refresh} />
+      <Card className="space-y-6">
+        <Inputs source={source} inputs={inputs} onQueued={refresh} />
+        <TestSearch source={source} />
+      </Card>
     </div>
   );
 }
@@ -208,48 +303,7 @@ export default function Knowledge() {
           <Badge>{String(row.status ?? "")}</Badge>
         </span>
       )}
-      renderEditor={(current) => (
-        <div className="space-y-4">
-          <RecordEditor
-            key={current ?? "new"}
-            doctype="Knowledge Source"
-            name={current}
-            fields={FIELDS}
-            nameField="source_name"
-            defaults={{ source_name: "", knowledge_type: "sqlite_fts", chunk_size: 512, chunk_overlap: 50, vector_dimension: 1536, chroma_mode: "File" }}
-            title={current ?? "New knowledge source"}
-            onSaved={(doc) => select(String(doc.name))}
-            onDeleted={() => select(undefined)}
-            actions={(doc) =>
-              current && can("Knowledge Source", "write") ? (
-                <ActionButton
-                  label="Rebuild"
-                  method="huf.huf.doctype.knowledge_source.knowledge_source.rebuild_index"
-                  args={{ knowledge_source: current }}
-                  describe={(r) => summarize(r, "Rebuilding started.")}
-                  disabled={doc.status === "Rebuilding"}
-                />
-              ) : null
-            }
-          >
-            {(doc) =>
-              current ? (
-                <p className="text-sm text-slate-500">
-                  Status: <Badge>{String(doc.status ?? "Pending")}</Badge> · {Number(doc.total_chunks ?? 0)} pieces indexed
-                  {doc.last_indexed_at ? ` · last indexed ${formatDate(doc.last_indexed_at)}` : ""}
-                  {doc.index_error ? <span className="block text-red-600">{String(doc.index_error)}</span> : null}
-                </p>
-              ) : null
-            }
-          </RecordEditor>
-          {current && (
-            <Card className="space-y-6">
-              <Inputs source={current} />
-              <TestSearch source={current} />
-            </Card>
-          )}
-        </div>
-      )}
+      renderEditor={(current) => (current ? <SourcePanel key={current} source={current} select={select} /> : <SourceEditor source={null} select={select} />)}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router-dom";
+import { NotAllowed } from "../components/NotAllowed";
 import { EmptyState, ErrorBanner, PageHeader, Spinner } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
@@ -53,7 +54,7 @@ export default function Prompts({ kind }: { kind: PromptKind }) {
             canCreate ? (
               <PromptDetail key="new" config={config} name={null} />
             ) : (
-              <EmptyState title="You can't create templates" description="Ask an administrator for access." />
+              <NotAllowed what="templates" />
             )
           ) : name ? (
             <PromptDetail key={name} config={config} name={name} />

@@ -1,27 +1,23 @@
 import { useNavigate, useParams } from "react-router-dom";
 import type { Doc } from "../components/FormFields";
+import { NotAllowed } from "../components/NotAllowed";
 import { RecordEditor } from "../components/RecordEditor";
 import { SecretHeaderRows } from "../components/SecretHeaderRows";
 import { Button, Card, Input, PageHeader, Select, Textarea } from "../components/ui";
+import { can } from "../lib/boot";
 import type { FieldDef } from "../lib/forms";
 import { buildToolSchema, toFieldname, type ToolParam } from "../lib/schema";
 import type { SecretRow } from "../lib/secretRows";
+import { KINDS, NO_RECORD_TYPE, withKind } from "./toolKinds";
 
-const KINDS = [
-  "Get Document", "Get Multiple Documents", "Get List", "Create Document", "Create Multiple Documents", "Update Document",
-  "Update Multiple Documents", "Delete Document", "Delete Multiple Documents", "Submit Document", "Cancel Document",
-  "Get Amended Document", "Custom Function", "App Provided", "Attach File to Document", "Get Report Result", "Get Value",
-  "Set Value", "GET", "POST", "Run Agent", "Speech to Text",
-];
-const NO_RECORD_TYPE = ["Custom Function", "App Provided", "Run Agent", "GET", "POST", "Speech to Text", "Get Report Result"];
 const kind = (doc: Record<string, unknown>) => String(doc.types ?? "");
 
 const FIELDS: FieldDef[] = [
   { fieldname: "tool_name", label: "Tool Name", type: "data", required: true, help: "The name the agent calls the tool by." },
   { fieldname: "types", label: "Kind", type: "select", options: ["", ...KINDS], required: true },
-  { fieldname: "tool_type", label: "Category", type: "link", linkTo: "Agent Tool Type", required: true },
+  { fieldname: "tool_type", label: "Category", type: "link", linkTo: "Agent Tool Type", required: true, help: "Filled in from the kind; change it if you like." },
   { fieldname: "description", label: "Description", type: "text", required: true, help: "Tell the agent when to use this tool." },
-  { fieldname: "reference_doctype", label: "Record Type", type: "data", showIf: (d) => !!kind(d) && !NO_RECORD_TYPE.includes(kind(d)), help: "For example Customer or ToDo." },
+  { fieldname: "reference_doctype", label: "Record Type", type: "doctype", showIf: (d) => !!kind(d) && !NO_RECORD_TYPE.includes(kind(d)), help: "For example Customer or ToDo." },
   { fieldname: "function_path", label: "Function Path", type: "data", showIf: (d) => ["Custom Function", "App Provided"].includes(kind(d)), help: "For example my_app.tools.get_weather" },
   { fieldname: "pass_parameters_as_json", label: "Pass parameters as one JSON value", type: "check", showIf: (d) => kind(d) === "Custom Function" },
   { fieldname: "provider_app", label: "Provider App", type: "data", showIf: (d) => kind(d) === "App Provided" },
@@ -107,7 +103,7 @@ function SchemaPreview({ doc }: { doc: Doc }) {
       <p className="mb-2 text-xs text-slate-500">
         {live ? "Updated as you edit." : "For this kind of tool the values are set when you save."}
       </p>
-      <pre data-testid="schema-preview" className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+      <pre data-testid="schema-preview" tabIndex={0} aria-label="Schema preview" className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
         {live || !saved ? JSON.stringify(schema, null, 2) : pretty(saved)}
       </pre>
     </Card>
@@ -117,6 +113,7 @@ function SchemaPreview({ doc }: { doc: Doc }) {
 export default function ToolEditor() {
   const { name } = useParams();
   const navigate = useNavigate();
+  if (!name && !can("Agent Tool Function", "create")) return <NotAllowed what="tools" />;
   return (
     <div className="max-w-5xl">
       <PageHeader title={name ?? "New tool"} description="Describe the tool and the values it needs." />
@@ -129,6 +126,7 @@ export default function ToolEditor() {
         nameField="tool_name"
         defaults={{ tool_name: "", types: "", tool_type: "", description: "", parameters: [], http_headers: [] }}
         title="Tool"
+        derive={(next, changed, previous) => (changed === "types" ? withKind(next, previous.types) : next)}
         onSaved={(doc) => !name && navigate(`/tools/${encodeURIComponent(String(doc.name))}`, { replace: true })}
         onDeleted={() => navigate("/tools")}
       >

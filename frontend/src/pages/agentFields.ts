@@ -1,4 +1,4 @@
-import type { FieldDef } from "../lib/forms";
+import { ENABLED_FIELD, type FieldDef } from "../lib/forms";
 
 const isTemplate = (doc: Record<string, unknown>) => doc.prompt_mode === "Template";
 const isSummaryTemplate = (doc: Record<string, unknown>) => doc.summary_prompt_mode === "Template";
@@ -23,7 +23,7 @@ export const AGENT_TABS: Array<{ key: string; label: string; fields: FieldDef[] 
       { fieldname: "description", label: "Description", type: "text" },
       { fieldname: "temperature", label: "Temperature", type: "float", step: 0.1, help: "0 is focused, 2 is creative." },
       { fieldname: "top_p", label: "Top P", type: "float", step: 0.05, help: "Between 0 and 1." },
-      { fieldname: "disabled", label: "Disabled", type: "check" },
+      ENABLED_FIELD,
     ],
   },
   {

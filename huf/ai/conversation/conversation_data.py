@@ -97,13 +97,18 @@ def load_conversation_data(conversation: str | None = None) -> dict:
 
 
 def inject_conversation_data(system_prompt: str | None, conversation: Any) -> str:
-	"""`system_prompt` followed by the injectable memory entries, when the agent injects them."""
+	"""`system_prompt` followed by the injectable memory entries, when the agent injects them.
+
+	`conversation`: its name, or its document just loaded (its memory is not read again)."""
 	name = conversation if isinstance(conversation, str) else getattr(conversation, "name", None)
 	prompt = system_prompt or ""
 	if not name:
 		return prompt
-	row = frappe.db.get_value("Agent Conversation", name, ["agent", "conversation_data"], as_dict=True)
-	if not row or not cint(frappe.db.get_value("Agent", row.agent, "inject_conversation_data")):
+	if isinstance(conversation, str):
+		row = frappe.db.get_value("Agent Conversation", name, ["agent", "conversation_data"], as_dict=True)
+	else:
+		row = conversation
+	if not row or not cint(frappe.get_cached_doc("Agent", row.agent).get("inject_conversation_data")):
 		return prompt
 	lines = []
 	for key, entry in sorted(_entries(row.conversation_data).items()):

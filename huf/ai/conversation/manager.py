@@ -98,6 +98,11 @@ class ConversationManager:
 				doc = frappe.get_doc("Agent Conversation", conversation_id)
 			except frappe.DoesNotExistError:
 				doc = None
+		return self.admit(doc, ptype)
+
+	def admit(self, doc, ptype: str = "read"):
+		"""The loaded conversation `doc` if it is of this agent and the caller may `ptype` it (remembered
+		for the later calls on it); else the same PermissionError as a missing one."""
 		if doc is None or doc.agent != self.agent_name or not self.can_access(doc, ptype):
 			frappe.throw(_(DENIED), frappe.PermissionError)
 		self._allowed.add(doc.name)
@@ -185,15 +190,16 @@ class ConversationManager:
 		return message
 
 	def get_conversation_history(
-		self, conversation_name: str, limit: int | None = None, agent_run: str | None = None
+		self, conversation: Any, limit: int | None = None, agent_run: str | None = None
 	) -> list[dict]:
 		"""OpenAI-style messages for the model: strategy (FIFO/Summarize), policies, paired tool calls.
 
+		`conversation`: its name, or the document just loaded (its summary is not read again);
 		`limit` overrides the agent's FIFO limit; `agent_run` is the run in progress (its
 		transient_only messages are included).
 		"""
-		self._check(conversation_name, "read")
-		return history_for_model(conversation_name, limit=limit, agent_run=agent_run)
+		self._check(conversation if isinstance(conversation, str) else conversation.name, "read")
+		return history_for_model(conversation, limit=limit, agent_run=agent_run)
 
 	def _message_to_context(self, msg: dict, agent_run: str | None = None) -> list[dict]:
 		"""The model messages for one stored Agent Message row (empty when its policy leaves it out)."""
@@ -201,7 +207,7 @@ class ConversationManager:
 
 	def schedule_context_strategy(self, conversation_name: str) -> bool:
 		"""Enqueue the background summary when the conversation has outgrown its limit."""
-		return schedule_context_strategy(conversation_name)
+		return schedule_context_strategy(conversation_name, agent=self.agent_name)
 
 	def summarize_conversation(self, conversation_name: str) -> str | None:
 		"""Fold the oldest messages into the summary now (Summarize strategy); returns the new summary."""

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import frappe
 from frappe import _
 from frappe.utils import cint, flt
@@ -54,12 +56,17 @@ def load_entries(
 
 
 def history_for_model(
-	conversation_name: str, limit: int | None = None, agent_run: str | None = None
+	conversation: Any, limit: int | None = None, agent_run: str | None = None
 ) -> list[dict]:
-	"""The conversation as OpenAI messages under its agent's strategy, policies and pairing rules."""
-	row = frappe.db.get_value(
-		"Agent Conversation", conversation_name, ["agent", "summary", "summarized_until"], as_dict=True
-	)
+	"""The conversation (its name, or its document just loaded) as OpenAI messages under its agent's
+	strategy, policies and pairing rules."""
+	if isinstance(conversation, str):
+		conversation_name = conversation
+		row = frappe.db.get_value(
+			"Agent Conversation", conversation, ["agent", "summary", "summarized_until"], as_dict=True
+		)
+	else:
+		conversation_name, row = conversation.name, conversation
 	if not row:
 		return []
 	strategy, history_limit, _ratio = context_settings(frappe.get_cached_doc("Agent", row.agent))
@@ -75,8 +82,12 @@ def history_for_model(
 	return prefix + repair_message_sequence(messages, conversation_name)
 
 
-def needs_summary(conversation_name: str) -> bool:
-	"""Whether the conversation uses Summarize and has outgrown its history limit since the last summary."""
+def needs_summary(conversation_name: str, agent: str | None = None) -> bool:
+	"""Whether the conversation uses Summarize and has outgrown its history limit since the last summary.
+
+	`agent`: the conversation's agent when the caller knows it (nothing is read for other strategies)."""
+	if agent and context_settings(frappe.get_cached_doc("Agent", agent))[0] != "Summarize":
+		return False
 	row = frappe.db.get_value(
 		"Agent Conversation", conversation_name, ["agent", "summarized_until"], as_dict=True
 	)
@@ -92,9 +103,9 @@ def needs_summary(conversation_name: str) -> bool:
 	return count > history_limit
 
 
-def schedule_context_strategy(conversation_name: str) -> bool:
+def schedule_context_strategy(conversation_name: str, agent: str | None = None) -> bool:
 	"""After a run: enqueue the summary job when one is due (one job per conversation at a time)."""
-	if not needs_summary(conversation_name):
+	if not needs_summary(conversation_name, agent):
 		return False
 	frappe.enqueue(
 		SUMMARY_JOB,

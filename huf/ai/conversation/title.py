@@ -15,11 +15,30 @@ def default_title(agent_name: str | None) -> str:
 	return _("Conversation with {0}").format(agent_name or _("Agent"))
 
 
+# Markdown around words is dropped, the words stay whole: "**Lisbon**" -> "Lisbon", "`list_todos`" ->
+# "list_todos"; characters inside words (list_todos, C#, 2*3) are kept.
+_TAGS = re.compile(r"<[^>]+>")
+_LINE_MARKS = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)+")
+_LINKS = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_CODE = re.compile(r"`+([^`]*)`+")
+_EMPHASIS = re.compile(r"(?<![\w*~])(\*{1,3}|_{1,3}|~~)(?=\S)(.+?)(?<=\S)\1(?![\w*~])")
+
+
+def strip_markdown(line: str) -> str:
+	"""One line of text without Markdown markup (headings, quotes, links, code and emphasis marks)."""
+	line = _LINKS.sub(r"\1", _LINE_MARKS.sub("", _TAGS.sub(" ", line)))
+	line = _CODE.sub(r"\1", line)
+	previous = None
+	while previous != line:  # nested emphasis: ***x*** or **_x_**
+		previous, line = line, _EMPHASIS.sub(r"\2", line)
+	return line
+
+
 def title_from_text(text: str | None, max_length: int = MAX_TITLE_LENGTH) -> str:
 	"""The first line of `text` without markup, cut at a word boundary to `max_length` characters."""
-	text = re.sub(r"<[^>]+>|[`*_#>\[\]]", " ", text or "")
-	line = next((part.strip() for part in text.splitlines() if part.strip()), "")
-	line = " ".join(line.split())
+	# only the start of a line can reach the title: markup is stripped from at most 1,000 characters
+	lines = (strip_markdown(part[:1000]).strip() for part in (text or "").splitlines())
+	line = " ".join(next((part for part in lines if part), "").split())
 	if len(line) <= max_length:
 		return line
 	cut = line[: max_length - 1].rsplit(" ", 1)[0] or line[: max_length - 1]

@@ -1,7 +1,9 @@
 """Cost of LLM calls in USD, from three sources in order of priority:
 
 1. custom prices on the AI Model (`use_custom_pricing`; 0 is a valid price for free models),
-2. LiteLLM's bundled price table (`litellm.completion_cost` / `litellm.cost_per_token`),
+2. LiteLLM's bundled price table: the cost LiteLLM computed for the response itself (its
+   `_hidden_params["response_cost"]`, not computed a second time), else `litellm.completion_cost` /
+   `litellm.cost_per_token`,
 3. 0.0 when neither knows the model. Never raises.
 
 Custom formula (per million tokens; cached tokens are part of the input tokens, so they are billed
@@ -95,10 +97,15 @@ def litellm_cost(
 
 	litellm = get_litellm()
 	if response is not None:
-		try:
-			return float(litellm.completion_cost(completion_response=response))
-		except Exception:
-			pass  # e.g. the response names a model variant LiteLLM does not map; use the token counts
+		stamped = _hidden_params(response)
+		if "response_cost" not in stamped:
+			try:
+				return float(litellm.completion_cost(completion_response=response))
+			except Exception:
+				pass  # e.g. the response names a model variant LiteLLM does not map; use the token counts
+		elif stamped["response_cost"] is not None:
+			return float(stamped["response_cost"])  # LiteLLM priced this very call already
+		# else LiteLLM could not price the response: try the model's name with the token counts
 	prompt_cost, completion_cost = litellm.cost_per_token(
 		model=normalize_model_name(model, provider),
 		prompt_tokens=input_tokens,
@@ -107,6 +114,12 @@ def litellm_cost(
 		cache_creation_input_tokens=cache_creation_tokens,
 	)
 	return float(prompt_cost or 0) + float(completion_cost or 0)
+
+
+def _hidden_params(response: Any) -> dict:
+	"""What LiteLLM stamped on a response it returned (`response_cost` among them), else {}."""
+	params = getattr(response, "_hidden_params", None)
+	return params if isinstance(params, dict) else {}
 
 
 def get_model_pricing(model: str) -> dict | None:

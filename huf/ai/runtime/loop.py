@@ -44,15 +44,19 @@ def execute_run(
 	run_name: str, stream: bool = False, lock: locks.ConversationLock | None = None
 ) -> Iterator[dict]:
 	"""Execute the Queued Agent Run `run_name` under the conversation lock `lock`, yielding events."""
-	if run_state.run_status(run_name) != "Queued":
+	try:
+		run = frappe.get_doc("Agent Run", run_name)  # read now, not cached: its committed status
+	except frappe.DoesNotExistError:
 		return
-	yield from _Run(run_name, stream, lock).events()
+	if run.status != "Queued":
+		return
+	yield from _Run(run, stream, lock).events()
 
 
 class _Run:
-	def __init__(self, run_name: str, stream: bool, lock: locks.ConversationLock | None):
-		self.run = frappe.get_doc("Agent Run", run_name)
-		self.name = run_name
+	def __init__(self, run: Any, stream: bool, lock: locks.ConversationLock | None):
+		self.run = run
+		self.name = run.name
 		self.stream = stream
 		self.lock = lock
 		self.context = run_state.runtime_context(self.run)
@@ -114,12 +118,13 @@ class _Run:
 			external_id=conversation.external_id,
 			session_id=conversation.session_id,
 		)
+		conversations.admit(conversation, "write")  # the run's user may still write to it
 		frappe.flags.huf_conversation = conversation.name
 		frappe.flags.huf_agent_run = self.name
 
 		history = []
 		if cint(manager.agent.get("persist_conversation")):
-			history = conversations.get_conversation_history(conversation.name, agent_run=self.name)
+			history = conversations.get_conversation_history(conversation, agent_run=self.name)
 		content = user_content(run.prompt, self.context.get("attachments"), run.agent)
 		self._add_user_message(conversations, conversation, content.stored)
 		answer = manager.take_over(run, conversation)  # a huf_run_handlers hook answers instead
@@ -147,7 +152,6 @@ class _Run:
 			user=frappe.session.user,
 		)
 		toolset = manager.get_tools(tool_context)
-		frappe.db.commit()
 
 		messages = [{"role": "system", "content": system_prompt}] if system_prompt else []
 		messages += history + [{"role": "user", "content": content.model}]
@@ -182,8 +186,10 @@ class _Run:
 		yield from self._finish_success(conversations, conversation, manager)
 
 	def _add_user_message(self, conversations, conversation, text: str) -> None:
-		if frappe.db.exists("Agent Message", {"agent_run": self.name, "role": "user"}):
-			return  # a run queued again after a crash keeps the message it already stored
+		if self.context.get("recovered") and frappe.db.exists(
+			"Agent Message", {"agent_run": self.name, "role": "user"}
+		):
+			return  # a run queued again after a crash (recovery.py) keeps the message it already stored
 		attachments = self.context.get("attachments") or []
 		conversations.add_message(
 			conversation,

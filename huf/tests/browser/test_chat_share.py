@@ -16,8 +16,8 @@ from pathlib import Path
 
 import frappe
 
-from huf.tests.support.browser import BrowserTestCase
-from huf.tests.support.runs import delete_runs_of, make_runtime_agent, make_runtime_provider
+from huf.tests.support.browser import BrowserTestCase, remove_chat_e2e_records
+from huf.tests.support.runs import make_runtime_agent, make_runtime_provider
 
 OWNER = "e2e-share-owner@example.com"
 OTHER = "e2e-share-other@example.com"
@@ -26,22 +26,7 @@ ANSWER = "Here is **the plan**: ship on Friday."
 
 
 def remove_records(suffix: str) -> None:
-	"""The files, runs, conversations, agent, provider, model and users of this run; committed."""
-	frappe.set_user("Administrator")
-	frappe.db.rollback()
-	for name in frappe.get_all("File", filters={"owner": ("in", [OWNER, OTHER])}, pluck="name"):
-		frappe.delete_doc("File", name, force=True, ignore_permissions=True)
-	delete_runs_of([f"E2E Share Agent {suffix}"])
-	for doctype, name in (
-		("Agent", f"E2E Share Agent {suffix}"),
-		("AI Model", f"e2e-share-model-{suffix}"),
-		("AI Provider", f"E2E Share LLM {suffix}"),
-		("User", OWNER),
-		("User", OTHER),
-	):
-		if frappe.db.exists(doctype, name):
-			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
-	frappe.db.commit()
+	remove_chat_e2e_records("Share", suffix, OWNER, OTHER)
 
 
 class TestChatShareInBrowser(BrowserTestCase):

@@ -122,3 +122,25 @@ def remove_e2e_agents(suffix: str, *users: str) -> None:
 	for user in users:
 		if frappe.db.exists("User", user):
 			frappe.delete_doc("User", user, force=True, ignore_permissions=True)
+
+
+def remove_chat_e2e_records(label: str, suffix: str, *users: str) -> None:
+	"""A chat test's records, committed: files of `users`, runs and conversations of agent
+	"E2E <label> Agent <suffix>", the agent, model e2e-<label>-model-<suffix> (lower case), provider
+	"E2E <label> LLM <suffix>", and the users."""
+	from huf.tests.support.runs import delete_runs_of
+
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	for name in frappe.get_all("File", filters={"owner": ("in", list(users))}, pluck="name"):
+		frappe.delete_doc("File", name, force=True, ignore_permissions=True)
+	delete_runs_of([f"E2E {label} Agent {suffix}"])
+	records = [
+		("Agent", f"E2E {label} Agent {suffix}"),
+		("AI Model", f"e2e-{label.lower()}-model-{suffix}"),
+		("AI Provider", f"E2E {label} LLM {suffix}"),
+	]
+	for doctype, name in records + [("User", user) for user in users]:
+		if frappe.db.exists(doctype, name):
+			frappe.delete_doc(doctype, name, force=True, ignore_permissions=True)
+	frappe.db.commit()

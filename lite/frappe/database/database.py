@@ -93,15 +93,22 @@ def _param(value: Any) -> Any:
 	return value
 
 
-_thread_state = threading.local()
+# Idle connections of this process, per database path: a request or job takes one when it first queries
+# and parks it again when its context ends, so the next context (in any thread: werkzeug's server
+# serves each connection in a new thread) skips opening a connection, its PRAGMAs and the parse of
+# the schema. A connection is used by one context at a time (`check_same_thread=False`).
+_MAX_IDLE_CONNECTIONS = 16  # per database; beyond that a finished context closes its connection
+_idle_lock = threading.Lock()
+_idle: dict[str, list[tuple[sqlite3.Connection, int]]] = {}
+_inherited: list = []  # a forked child never uses (nor closes) its parent's connections
 
 
-def _idle_connections() -> dict[str, tuple[sqlite3.Connection, int]]:
-	"""This thread's idle connections: database path -> (connection, inode of the file)."""
-	idle = getattr(_thread_state, "idle", None)
-	if idle is None:
-		idle = _thread_state.idle = {}
-	return idle
+def _forget_parent_connections() -> None:
+	_inherited.append(list(_idle.values()))
+	_idle.clear()
+
+
+os.register_at_fork(after_in_child=_forget_parent_connections)
 
 
 def _inode(path: str) -> int | None:
@@ -112,8 +119,10 @@ def _inode(path: str) -> int | None:
 
 
 def _take_idle_connection(path: str) -> sqlite3.Connection | None:
-	"""This thread's idle connection to `path`, unless the file was replaced since."""
-	entry = _idle_connections().pop(path, None)
+	"""An idle connection to `path`, unless the file was replaced since it was opened."""
+	with _idle_lock:
+		entries = _idle.get(path)
+		entry = entries.pop() if entries else None
 	if entry is None:
 		return None
 	conn, inode = entry
@@ -124,11 +133,15 @@ def _take_idle_connection(path: str) -> sqlite3.Connection | None:
 
 
 def _keep_idle_connection(path: str, conn: sqlite3.Connection) -> bool:
-	"""Park `conn` for reuse by the next context in this thread (one per database)."""
-	idle, inode = _idle_connections(), _inode(path)
-	if path in idle or inode is None:
+	"""Park `conn` for reuse by the next context of this process (up to _MAX_IDLE_CONNECTIONS per database)."""
+	inode = _inode(path)
+	if inode is None:
 		return False
-	idle[path] = (conn, inode)
+	with _idle_lock:
+		entries = _idle.setdefault(path, [])
+		if len(entries) >= _MAX_IDLE_CONNECTIONS:
+			return False
+		entries.append((conn, inode))
 	return True
 
 
@@ -192,10 +205,10 @@ class Database:
 			if self.in_transaction:
 				self._connection.execute("ROLLBACK")
 				self.in_transaction = False
-			# Keep one idle connection per thread and database: the next request or job in this
-			# thread reuses it instead of paying for a new connection and its PRAGMAs.
-			if not _keep_idle_connection(self._db_path, self._connection):
-				self._connection.close()
+			# Parked for the next request or job of this process, which skips opening a connection.
+			conn = self._connection
+			if conn.in_transaction or not _keep_idle_connection(self._db_path, conn):
+				conn.close()
 			self._connection = None
 
 	# -- queries ------------------------------------------------------------------------------
@@ -310,12 +323,14 @@ class Database:
 			self._conn.execute("COMMIT")
 			self.in_transaction = False
 		self.transaction_writes = 0
-		self.value_cache.clear()
+		# value_cache is kept: it lives as long as this context (request or job), as on Frappe
 		self.after_rollback.reset()
 		self.before_rollback.reset()
 		self.after_commit.run()
 
 	def rollback(self, *, save_point=None) -> None:
+		# Unlike Frappe, any rollback also forgets value_cache: it may hold what was rolled back.
+		self.value_cache.clear()
 		if save_point:
 			if save_point in self._pending_savepoints:
 				return  # nothing was written since it was taken
@@ -328,7 +343,6 @@ class Database:
 			self._conn.execute("ROLLBACK")
 			self.in_transaction = False
 		self.transaction_writes = 0
-		self.value_cache.clear()
 		self._columns_cache.clear()
 		self.before_commit.reset()
 		self.after_commit.reset()
@@ -421,6 +435,7 @@ class Database:
 			as_dict=as_dict,
 			debug=debug,
 			order_by=order_by,
+			cache=cache,
 			limit=1,
 			for_update=for_update,
 		)
@@ -469,9 +484,18 @@ class Database:
 		skip_locked: bool = False,
 		wait: bool = True,
 	) -> list:
-		"""Values of every matching document (no permission check, like Frappe)."""
+		"""Values of every matching document (no permission check, like Frappe).
+
+		With `cache` and a document name as `filters`, the result is kept in `value_cache` for the
+		rest of this context (request or job), as Frappe does (link validation asks with `cache=True`).
+		"""
 		from frappe.model.db_query import DatabaseQuery
 
+		cache_key = None
+		if cache and isinstance(filters, str) and isinstance(fieldname, str | tuple):
+			cache_key = (doctype, filters, fieldname, bool(as_dict), bool(pluck))
+			if cache_key in self.value_cache:
+				return self.value_cache[cache_key]
 		if for_update:
 			self.begin()
 		if isinstance(fieldname, str):
@@ -486,7 +510,7 @@ class Database:
 			else:
 				filters = {"name": ("in", list(filters))}
 		try:
-			return DatabaseQuery(doctype).execute(
+			rows = DatabaseQuery(doctype).execute(
 				fields=fields,
 				filters=filters,
 				order_by=order_by or "KEEP_DEFAULT_ORDERING",
@@ -502,6 +526,9 @@ class Database:
 			if ignore:
 				return []
 			raise
+		if cache_key:
+			self.value_cache[cache_key] = rows
+		return rows
 
 	def get_single_value(self, doctype: str, fieldname: str, cache: bool = True) -> Any:
 		"""A field of a Single DocType, typed by its meta."""
@@ -620,7 +647,7 @@ class Database:
 		if dn is None:
 			return None
 		try:
-			return self.get_value(dt, dn, "name", order_by=None)
+			return self.get_value(dt, dn, "name", order_by=None, cache=cache)
 		except frappe.DoesNotExistError:
 			return None
 

@@ -452,7 +452,12 @@ class BaseDocument:
 				for c in columns
 				if c == "name" or target_meta.has_field(c) or c in target_meta._default_columns()
 			]
-			row = frappe.db.get_value(doctype, {"name": value}, columns, as_dict=True, order_by=None)
+			if len(columns) == 1 and isinstance(value, str):
+				# nothing to fetch: a name check, cached for the context as Frappe does
+				name = frappe.db.get_value(doctype, value, "name", cache=True, order_by=None)
+				row = _dict(name=name) if name else None
+			else:
+				row = frappe.db.get_value(doctype, {"name": value}, columns, as_dict=True, order_by=None)
 			if not row:
 				invalid.append((df.fieldname, value, self._link_label(df)))
 				continue

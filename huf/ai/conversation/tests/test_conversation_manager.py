@@ -238,6 +238,15 @@ class TestAddMessage(HufTestCase):
 		title = frappe.db.get_value("Agent Conversation", conversation.name, "title")
 		self.assertEqual(title, "How do I reset my password on the customer portal? It keeps failing")
 
+		# markup around words goes, characters inside words stay (tool names, C#, sums)
+		coder = ConversationManager(AGENT, "api", "title-code")
+		coded = coder.get_or_create_conversation()
+		coder.add_message(coded, "user", "## Why does `list_todos` skip C# tasks where 2*3 > 5?")
+		self.assertEqual(
+			frappe.db.get_value("Agent Conversation", coded.name, "title"),
+			"Why does list_todos skip C# tasks where 2*3 > 5?",
+		)
+
 		self.agent.db_set("autonaming_of_conversation_title", 0)
 		frappe.clear_document_cache("Agent", AGENT)
 		plain = ConversationManager(AGENT, "api", "no-title")

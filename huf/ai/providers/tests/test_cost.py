@@ -1,5 +1,7 @@
 """Cost of LLM calls: custom AI Model prices, then LiteLLM's price table, else 0.0."""
 
+from unittest.mock import patch
+
 import frappe
 
 from huf.ai.providers.cost import calculate_cost, cost_from_prices, invalidate_pricing_cache
@@ -52,6 +54,42 @@ class TestCostFormulas(HufUnitTestCase):
 		)
 		self.assertEqual(source, "litellm")
 		self.assertAlmostEqual(cost, 1200 * input_price + 300 * output_price)
+
+	def test_the_price_litellm_gave_a_response_is_not_computed_again(self):
+		input_price, output_price, cached_price = litellm_prices("openai/gpt-4o")
+		expected = 800 * input_price + 400 * cached_price + 300 * output_price
+		with ScriptedLLM() as llm:
+			config = ProviderConfig("OpenAI", api_key="sk-x", api_base=llm.api_base)
+			answers = []
+			for stream in (False, True):
+				llm.queue(Reply(content="hi", prompt_tokens=1200, completion_tokens=300, cached_tokens=400))
+				result = completion(config, "gpt-4o", [{"role": "user", "content": "x"}], stream=stream)
+				if stream:
+					list(result)
+					result = result.completion
+				answers.append(result)
+		litellm = get_litellm()
+		with patch.object(litellm, "completion_cost", wraps=litellm.completion_cost) as pricing:
+			for answer in answers:
+				usage = answer.usage
+				cost, source = calculate_cost(
+					"gpt-4o",
+					usage.input_tokens,
+					usage.output_tokens,
+					usage.cached_tokens,
+					provider="OpenAI",
+					response=answer.raw,
+				)
+				self.assertEqual(source, "litellm")
+				self.assertAlmostEqual(cost, expected)
+		self.assertEqual(pricing.call_count, 0)  # LiteLLM priced each response as it returned it
+
+	def test_a_response_litellm_cannot_price_costs_nothing(self):
+		with ScriptedLLM() as llm:
+			config = ProviderConfig("House LLM", api_key="sk-x", api_base=llm.api_base)
+			answer = completion(config, "house-model-nobody-prices", [{"role": "user", "content": "x"}])
+		cost = calculate_cost("house-model-nobody-prices", 10, 5, provider="House LLM", response=answer.raw)
+		self.assertEqual(cost, (0.0, "unknown"))
 
 	def test_unknown_model_costs_nothing_and_never_raises(self):
 		self.assertEqual(

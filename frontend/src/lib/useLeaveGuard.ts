@@ -7,9 +7,10 @@
 import { useEffect, useRef } from "react";
 import { guardHistory } from "./leaveGuard";
 
-export const LEAVE_MESSAGE = "This flow has unsaved changes. Leave without saving?";
+/** The question for a page that edits `what` ("this flow", "this agent"). */
+export const leaveQuestion = (what: string): string => `${what.charAt(0).toUpperCase()}${what.slice(1)} has unsaved changes. Leave without saving?`;
 
-export function useLeaveGuard(dirty: boolean, message: string = LEAVE_MESSAGE): void {
+export function useLeaveGuard(dirty: boolean, message: string = leaveQuestion("this page")): void {
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
 

@@ -1,0 +1,319 @@
+"""REST overhead of an agent run: prints numbers, asserts nothing but correctness.
+
+	.venv/bin/python benchmarks/rest_overhead.py                 # 100 simple runs, 30 tool runs per server
+	.venv/bin/python benchmarks/rest_overhead.py --runs 200 --no-production
+
+A throw-away site whose agents answer from the scripted OpenAI-compatible server on 127.0.0.1
+(huf/tests/support/llm_server.py, answering at once). Measured, median and p90:
+- the bare LLM call: the request LiteLLM sends, posted straight to the scripted server (http.client),
+  and the same through LiteLLM (`huf.ai.providers.litellm.completion`, its client's own cost);
+- the in-process run: `run_agent_sync(now=1)` in this process (as benchmarks/agent_runtime.py);
+- the same run through HTTP, `POST /api/method/huf.ai.agent_integration.run_agent_sync` with `now=1`
+  and API-token auth on one keep-alive connection, against `huf --site S serve` (werkzeug, one process)
+  and `huf --site S serve --production` (gunicorn, with a throw-away redis-server);
+- the same for a run with one tool call (two model calls; the tool is a Custom Function calling
+  `frappe.ping`).
+"Overhead" is the run minus the bare LLM requests it makes. Also printed: the CPU time per simple run
+of the server's processes (of this process for the in-process run), which other load on the machine
+disturbs less than wall times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import urlsplit
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path[:0] = [os.path.join(ROOT, "lite"), ROOT]
+
+SITE = "rest-bench.localhost"
+AGENT = "Bench Agent"
+TOOL_AGENT = "Bench Tool Agent"
+TOOL = "bench_ping"
+RUN_PATH = "/api/method/huf.ai.agent_integration.run_agent_sync"
+HELLO = [{"role": "system", "content": "You are a benchmark agent."}, {"role": "user", "content": "Hi"}]
+
+
+def make_site(sites_path: str, api_base: str, site: str = SITE) -> str:
+	"""A site (left connected) with the benchmark agents, the tool agent's `frappe.ping` tool and an
+	API token of Administrator; returns the Authorization header value."""
+	import frappe
+	from frappe.core.doctype.user.user import generate_keys
+
+	from benchmarks.agent_runtime import make_site as make_agent_site
+
+	make_agent_site(sites_path, api_base, site, agents=(AGENT, TOOL_AGENT))
+	frappe.set_user("Administrator")
+	frappe.get_doc(
+		{
+			"doctype": "Agent Tool Function",
+			"tool_name": TOOL,
+			"types": "Custom Function",
+			"tool_type": "Custom",
+			"function_path": "frappe.ping",
+			"description": "Answers pong",
+		}
+	).insert()
+	agent = frappe.get_doc("Agent", TOOL_AGENT)
+	agent.append("agent_tool", {"tool": TOOL})
+	agent.save()
+	secret = generate_keys("Administrator")["api_secret"]
+	key = frappe.db.get_value("User", "Administrator", "api_key")
+	frappe.db.commit()
+	return f"token {key}:{secret}"
+
+
+def free_port() -> int:
+	with socket.socket() as s:
+		s.bind(("127.0.0.1", 0))
+		return s.getsockname()[1]
+
+
+def start_server(sites_path: str, site: str, *options: str, env: dict | None = None) -> tuple:
+	"""`huf --site SITE serve --no-scheduler [options]` on a free port; (process, port) once it answers."""
+	port = free_port()
+	huf = os.path.join(os.path.dirname(sys.executable), "huf")
+	command = [huf, "--site", site, "serve", "--port", str(port), "--no-scheduler", *options]
+	process = subprocess.Popen(
+		command,
+		env=dict(os.environ, HUF_SITES_PATH=sites_path, **(env or {})),
+		cwd=sites_path,
+		stdout=subprocess.DEVNULL,
+		stderr=subprocess.DEVNULL,
+	)
+	deadline = time.monotonic() + 60
+	while time.monotonic() < deadline and process.poll() is None:
+		try:
+			conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+			conn.request("GET", "/api/method/ping")
+			if b"pong" in conn.getresponse().read():
+				conn.close()
+				return process, port
+		except OSError:
+			time.sleep(0.1)
+	stop_server(process)
+	raise RuntimeError(f"`{' '.join(command)}` did not answer")
+
+
+def stop_server(process: subprocess.Popen) -> None:
+	process.terminate()
+	try:
+		process.wait(timeout=20)
+	except subprocess.TimeoutExpired:
+		process.kill()
+		process.wait()
+
+
+def tree_cpu_ms(pid: int) -> float:
+	"""User + system CPU time of `pid` and its descendants (Linux /proc), in ms."""
+	total, pending, tick = 0.0, [pid], os.sysconf("SC_CLK_TCK")
+	while pending:
+		current = pending.pop()
+		try:
+			with open(f"/proc/{current}/stat") as f:
+				fields = f.read().rsplit(")", 1)[1].split()
+			total += (int(fields[11]) + int(fields[12])) * 1000 / tick
+			for task in os.listdir(f"/proc/{current}/task"):
+				with open(f"/proc/{current}/task/{task}/children") as f:
+					pending.extend(int(child) for child in f.read().split())
+		except OSError:
+			continue
+	return total
+
+
+def post_run(
+	conn: http.client.HTTPConnection, token: str, agent: str, prompt: str, external_id: str
+) -> float:
+	"""One run over HTTP (a new conversation); its wall time in ms."""
+	body = json.dumps(
+		{"agent_name": agent, "prompt": prompt, "channel_id": "bench", "external_id": external_id, "now": 1}
+	)
+	headers = {"Authorization": token, "Content-Type": "application/json"}
+	start = time.perf_counter()
+	conn.request("POST", RUN_PATH, body, headers)
+	response = conn.getresponse()
+	data = response.read()
+	elapsed = (time.perf_counter() - start) * 1000
+	message = json.loads(data).get("message") or {}
+	if response.status != 200 or not message.get("success"):
+		raise RuntimeError(f"run failed ({response.status}): {data[:500]!r}")
+	return elapsed
+
+
+def percentile(values: list[float], q: float) -> float:
+	ordered = sorted(values)
+	return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def line(label: str, values: list[float]) -> str:
+	return f"{label:<48} median {statistics.median(values):7.2f} ms   p90 {percentile(values, 0.9):7.2f} ms"
+
+
+def bare_calls(api_base: str, n: int, messages: list[dict], tools: list | None = None) -> list[float]:
+	"""The chat completion request posted straight to the scripted server on a keep-alive connection."""
+	url = urlsplit(api_base)
+	conn = http.client.HTTPConnection(url.hostname, url.port)
+	body = {"model": "bench-model", "messages": messages}
+	if tools:
+		body["tools"] = tools
+	payload = json.dumps(body)
+	headers = {"Authorization": "Bearer sk-bench", "Content-Type": "application/json"}
+	timings = []
+	for _ in range(n):
+		start = time.perf_counter()
+		conn.request("POST", f"{url.path.rstrip('/')}/chat/completions", payload, headers)
+		data = conn.getresponse().read()
+		timings.append((time.perf_counter() - start) * 1000)
+		assert b"choices" in data, data
+	conn.close()
+	return timings
+
+
+def measure_http(llm, server: subprocess.Popen, port: int, token: str, label: str, args) -> dict:
+	"""Simple and one-tool runs through HTTP on one keep-alive connection (after 3 warm-up runs), and
+	the server processes' CPU time per simple run (robust to other load on the machine)."""
+	from huf.tests.support.llm_server import Reply, tool_call
+
+	conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+	for i in range(3):
+		post_run(conn, token, AGENT, "warm up", f"{label}-w{i}")
+	cpu = tree_cpu_ms(server.pid)
+	simple = [post_run(conn, token, AGENT, f"question {i}", f"{label}-s{i}") for i in range(args.runs)]
+	cpu = (tree_cpu_ms(server.pid) - cpu) / args.runs
+	with_tool = []
+	for i in range(args.tool_runs):
+		llm.queue(Reply(tool_calls=[tool_call(TOOL, {})]), Reply(content="pong it is"))
+		with_tool.append(post_run(conn, token, TOOL_AGENT, f"ping {i}", f"{label}-t{i}"))
+	conn.close()
+	return {"simple": simple, "tool": with_tool, "cpu": cpu}
+
+
+def main() -> None:
+	parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+	parser.add_argument("--runs", type=int, default=100, help="simple runs per server")
+	parser.add_argument("--tool-runs", type=int, default=30, help="runs with one tool call per server")
+	parser.add_argument("--no-production", action="store_true", help="skip `serve --production`")
+	parser.add_argument("--keep", action="store_true", help="keep the temporary sites folder")
+	args = parser.parse_args()
+	os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+	import frappe
+
+	from huf.ai.agent_integration import run_agent_sync
+	from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
+	from huf.tests.support.redis_server import RedisServer
+
+	sites_path = tempfile.mkdtemp(prefix="huf-rest-bench-")
+	os.environ["HUF_SITES_PATH"] = sites_path
+	llm = ScriptedLLM().__enter__()
+	redis = None
+	results = {}
+	try:
+		token = make_site(sites_path, llm.api_base)
+
+		tool_schema = [{"type": "function", "function": {"name": TOOL, "parameters": {"type": "object"}}}]
+		tool_turn = [
+			*HELLO,
+			{"role": "assistant", "content": None, "tool_calls": [tool_call(TOOL, {}, "c1")]},
+			{"role": "tool", "tool_call_id": "c1", "content": "pong"},
+		]
+		bare = bare_calls(llm.api_base, 100, HELLO)
+		bare_tool = [
+			a + b
+			for a, b in zip(
+				bare_calls(llm.api_base, 50, HELLO, tool_schema),
+				bare_calls(llm.api_base, 50, tool_turn, tool_schema),
+				strict=True,
+			)
+		]
+
+		from huf.ai.providers.litellm import ProviderConfig, completion
+
+		config = ProviderConfig("Bench LLM", api_key="sk-bench", api_base=llm.api_base)
+		completion(config, "bench-model", HELLO)  # imports LiteLLM
+		bare_litellm = []
+		for _ in range(50):
+			start = time.perf_counter()
+			completion(config, "bench-model", HELLO)
+			bare_litellm.append((time.perf_counter() - start) * 1000)
+
+		def in_process(agent: str, prompt: str, external_id: str) -> float:
+			start = time.perf_counter()
+			result = run_agent_sync(agent, prompt, channel_id="bench", external_id=external_id, now=1)
+			assert result.get("success"), result
+			return (time.perf_counter() - start) * 1000
+
+		for i in range(3):
+			in_process(AGENT, "warm up", f"p-w{i}")
+		cpu = time.process_time()
+		results["in-process"] = {
+			"simple": [in_process(AGENT, f"question {i}", f"p-s{i}") for i in range(args.runs)],
+			"tool": [],
+		}
+		results["in-process"]["cpu"] = (time.process_time() - cpu) * 1000 / args.runs
+		for i in range(args.tool_runs):
+			llm.queue(Reply(tool_calls=[tool_call(TOOL, {})]), Reply(content="pong it is"))
+			results["in-process"]["tool"].append(in_process(TOOL_AGENT, f"ping {i}", f"p-t{i}"))
+		frappe.destroy()
+
+		process, port = start_server(sites_path, SITE)
+		try:
+			results["serve"] = measure_http(llm, process, port, token, "dev", args)
+		finally:
+			stop_server(process)
+
+		if not args.no_production:
+			redis = RedisServer().start()
+			config = os.path.join(sites_path, SITE, "site_config.json")
+			with open(config) as f:
+				conf = json.load(f)
+			conf.update(redis_cache=redis.url, redis_queue=redis.url.replace("/0", "/1"))
+			with open(config, "w") as f:
+				json.dump(conf, f, indent=1)
+			process, port = start_server(sites_path, SITE, "--production", "--workers", "1")
+			try:
+				results["serve --production"] = measure_http(llm, process, port, token, "prod", args)
+			finally:
+				stop_server(process)
+	finally:
+		llm.close()
+		if redis:
+			redis.stop()
+		if args.keep:
+			print(f"sites kept in {sites_path}")
+		else:
+			shutil.rmtree(sites_path, ignore_errors=True)
+
+	bare_median, bare_tool_median = statistics.median(bare), statistics.median(bare_tool)
+	in_simple = statistics.median(results["in-process"]["simple"])
+	in_tool = statistics.median(results["in-process"]["tool"])
+	print("REST overhead (scripted OpenAI-compatible server on 127.0.0.1, real LiteLLM)")
+	print(line("bare LLM request (http.client)", bare))
+	print(line("bare LLM requests of a one-tool run (2)", bare_tool))
+	print(line("bare LiteLLM call (providers.litellm.completion)", bare_litellm))
+	for name, timings in results.items():
+		print(line(f"{name}: simple run ({len(timings['simple'])})", timings["simple"]))
+		simple = statistics.median(timings["simple"])
+		print(f"{'  -> overhead over the bare LLM request':<48} median {simple - bare_median:7.2f} ms")
+		print(f"{'  CPU time per simple run (all its processes)':<48}        {timings['cpu']:7.2f} ms")
+		print(line(f"{name}: run with one tool call ({len(timings['tool'])})", timings["tool"]))
+		tool = statistics.median(timings["tool"])
+		print(f"{'  -> overhead over the bare LLM requests':<48} median {tool - bare_tool_median:7.2f} ms")
+		if name != "in-process":
+			print(
+				f"{'  -> HTTP minus in-process (simple / tool)':<48} {simple - in_simple:7.2f} / {tool - in_tool:.2f} ms"
+			)
+
+
+if __name__ == "__main__":
+	main()

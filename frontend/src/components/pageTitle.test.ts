@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { NAV } from "./Layout";
+import { pageTitle } from "./pageTitle";
+
+describe("page titles", () => {
+  it("names the page of the route, then the app", () => {
+    expect(pageTitle("/huf")).toBe("Dashboard · Huf");
+    expect(pageTitle("/huf/")).toBe("Dashboard · Huf");
+    expect(pageTitle("/huf/agents")).toBe("Agents · Huf");
+    expect(pageTitle("/huf/agents/new")).toBe("New agent · Huf");
+    expect(pageTitle("/huf/agents/Support%20Bot")).toBe("Agent · Huf");
+    expect(pageTitle("/huf/chat/Support/abc123")).toBe("Chat · Huf");
+    expect(pageTitle("/huf/summary-prompts")).toBe("Summary prompts · Huf");
+    expect(pageTitle("/huf/executions/RUN-1")).toBe("Run · Huf");
+    expect(pageTitle("/mcp")).toBe("MCP servers · Huf");
+  });
+
+  it("calls unknown pages not found, without being fooled by a prefix", () => {
+    expect(pageTitle("/huf/nowhere")).toBe("Page not found · Huf");
+    expect(pageTitle("/hufx/agents")).toBe("Page not found · Huf");
+    expect(pageTitle("/huf/constructor")).toBe("Page not found · Huf");
+  });
+
+  it("titles every navigation entry's page with the entry's label", () => {
+    for (const item of NAV) expect(pageTitle(`/huf${item.to}`)).toBe(`${item.label} · Huf`);
+  });
+});

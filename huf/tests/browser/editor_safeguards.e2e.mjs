@@ -1,0 +1,176 @@
+// Editor safeguards and live knowledge status in headless Chromium (driven by
+// huf/tests/browser/test_editor_safeguards.py): unsaved-changes questions, required fields, labels, pickers,
+// delete prompts, no Delete on Settings, knowledge statuses that follow the jobs, scores, and what a Huf User sees.
+// Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, reader: {user, password}, agent, attached,
+// spare, source, file_path}.
+// Output: <out_dir>/result.json with what was observed.
+import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+
+const base = config.base_url;
+Object.assign(result, { console_errors: [] });
+const browser = await launch();
+
+async function navTo(page, label) {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
+}
+
+/** Answer the next dialog with `accept`; resolves with its type and message. */
+function nextDialog(page, accept) {
+  return new Promise((resolve) => {
+    page.once("dialog", (d) => {
+      resolve({ type: d.type(), message: d.message() });
+      void (accept ? d.accept() : d.dismiss());
+    });
+  });
+}
+
+try {
+  step("an edited agent asks before a link takes the user away");
+  const page = await openAs(browser, config.admin);
+  await page.goto(`${base}/huf/agents/${encodeURIComponent(config.agent)}`);
+  const description = page.getByLabel("Description", { exact: true });
+  await description.waitFor();
+  result.enabled_switch = await page.getByRole("switch", { name: "Enabled" }).getAttribute("aria-checked");
+  result.disabled_switches = await page.getByRole("switch", { name: "Disabled" }).count();
+  result.admin_field_background = await description.evaluate((el) => getComputedStyle(el).backgroundColor);
+  await description.fill("Edited, not saved");
+  let asked = nextDialog(page, false);
+  await navTo(page, "Tools");
+  result.agent_leave_question = (await asked).message;
+  await page.waitForTimeout(300);
+  result.agent_stayed = page.url().endsWith(`/agents/${encodeURIComponent(config.agent)}`);
+  result.agent_description_kept = await description.inputValue();
+
+  step("closing the tab asks too");
+  asked = nextDialog(page, false);
+  await page.close({ runBeforeUnload: true });
+  result.unload_dialog = (await asked).type;
+  await page.waitForTimeout(300);
+  result.page_closed = page.isClosed();
+
+  step("the tool picker offers only tools the agent does not have");
+  await page.getByRole("tab", { name: "Tools and MCP" }).click();
+  const picker = page.locator("select").filter({ has: page.locator("option", { hasText: "Choose a tool…" }) });
+  await picker.locator("option", { hasText: config.spare }).waitFor({ state: "attached" });
+  result.tool_choices = (await picker.locator("option").allTextContents()).map((t) => t.trim());
+  await shot(page, "01-agent-tools");
+  asked = nextDialog(page, true);
+  await navTo(page, "Agents");
+  await asked;
+  await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
+
+  step("a new agent with empty required fields is not sent");
+  let agentPosts = 0;
+  page.on("request", (r) => r.method() === "POST" && r.url().includes("/api/resource/Agent") && !r.url().includes("Agent%20") && agentPosts++);
+  await page.goto(`${base}/huf/agents/new`);
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Agent Name is required.").waitFor();
+  result.required_message = (await page.getByText("Agent Name is required.").textContent())?.trim();
+  result.focused = await page.evaluate(() => document.activeElement?.id ?? "");
+  result.agent_posts = agentPosts;
+  result.still_new = page.url().endsWith("/agents/new");
+  await shot(page, "02-agent-required");
+
+  step("a new tool: the category follows the kind, record types are offered");
+  page.on("dialog", (d) => void d.accept()); // leaving the unsaved new agent
+  await page.goto(`${base}/huf/tools/new`);
+  page.removeAllListeners("dialog");
+  await page.getByLabel("Kind *", { exact: true }).selectOption("Get List");
+  result.category_after_kind = await page.getByLabel("Category *", { exact: true }).inputValue();
+  const recordType = page.getByLabel("Record Type", { exact: true });
+  const listId = await recordType.getAttribute("list");
+  await page.locator(`datalist[id="${listId}"] option[value="ToDo"]`).waitFor({ state: "attached" });
+  result.record_type_choices = await page.locator(`datalist[id="${listId}"] option`).evaluateAll((options) => options.map((o) => o.value));
+  await page.getByLabel("Tool Name *", { exact: true }).fill("e2e_never_saved");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Description is required.").waitFor();
+  result.tool_required_message = (await page.getByText("Description is required.").textContent())?.trim();
+  await shot(page, "03-new-tool");
+
+  step("deleting a tool names it; leaving an edited tool asks");
+  page.on("dialog", (d) => void d.accept());
+  await page.goto(`${base}/huf/tools/${encodeURIComponent(config.attached)}`);
+  page.removeAllListeners("dialog");
+  await page.getByRole("button", { name: "Delete" }).waitFor();
+  asked = nextDialog(page, false);
+  await page.getByRole("button", { name: "Delete" }).click();
+  result.delete_question = (await asked).message;
+  await page.getByLabel("Description *", { exact: true }).fill("Changed here");
+  asked = nextDialog(page, false);
+  await navTo(page, "Agents");
+  result.tool_leave_question = (await asked).message;
+
+  step("the Settings record has no Delete");
+  page.on("dialog", (d) => void d.accept());
+  await page.goto(`${base}/huf/settings`);
+  page.removeAllListeners("dialog");
+  await page.getByRole("button", { name: "Save" }).waitFor();
+  result.settings_shown = true;
+  result.settings_delete_buttons = await page.getByRole("button", { name: "Delete" }).count();
+
+  step("knowledge: an uploaded file is indexed and the source follows, without a reload");
+  await page.goto(`${base}/huf/knowledge/${encodeURIComponent(config.source)}`);
+  const status = page.getByTestId("source-status");
+  await status.waitFor();
+  await page.getByLabel("Add", { exact: true }).selectOption("File");
+  await page.getByLabel("File", { exact: true }).setInputFiles(config.file_path);
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  const row = page.locator("li").filter({ hasText: "warranty-note.txt" });
+  await row.getByText("Indexed", { exact: true }).waitFor({ timeout: 60000 });
+  result.input_status = "Indexed";
+  result.input_meta = (await row.locator("span.block").nth(1).textContent())?.trim();
+  result.file_input_after_add = await page.getByLabel("File", { exact: true }).evaluate((el) => el.files.length);
+  await status.filter({ hasText: "1 piece indexed" }).filter({ hasText: "Ready" }).waitFor({ timeout: 30000 });
+  result.source_status = (await status.textContent())?.trim();
+  await shot(page, "04-knowledge-indexed");
+
+  step("Rebuild runs and its end shows");
+  result.indexed_before_rebuild = result.source_status;
+  await page.waitForTimeout(1100); // the last-indexed time shows seconds
+  await page.getByRole("button", { name: "Rebuild" }).click();
+  await page.waitForFunction(
+    (before) => {
+      const text = document.querySelector('[data-testid="source-status"]')?.textContent?.trim() ?? "";
+      return text !== before && text.includes("Ready");
+    },
+    result.indexed_before_rebuild,
+    { timeout: 60000 },
+  );
+  result.indexed_after_rebuild = (await status.textContent())?.trim();
+
+  step("a search shows the score the server returned");
+  result.server_score = await page.evaluate(async (source) => {
+    const body = new URLSearchParams({ knowledge_source: source, query: "warranty motor", top_k: "5" });
+    const response = await fetch("/api/method/huf.huf.doctype.knowledge_source.knowledge_source.test_search", {
+      method: "POST",
+      headers: { "X-Frappe-CSRF-Token": window.huf_boot?.csrf_token ?? "" },
+      body,
+    });
+    return (await response.json()).message?.[0]?.score ?? null;
+  }, config.source);
+  await page.getByLabel("Search text", { exact: true }).fill("warranty motor");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const score = page.getByText(/^Score /).first();
+  await score.waitFor();
+  result.shown_score = (await score.textContent())?.trim();
+  await shot(page, "05-knowledge-search");
+  await page.context().close();
+
+  step("a Huf User: no tool form to create, read-only fields look it");
+  const reader = await openAs(browser, config.reader);
+  await reader.goto(`${base}/huf/tools/new`);
+  await reader.getByText("You can't create tools").waitFor();
+  result.reader_new_tool = "You can't create tools";
+  result.reader_form_fields = await reader.locator("main input, main textarea, main select").count();
+  await reader.goto(`${base}/huf/agents/${encodeURIComponent(config.agent)}`);
+  const readonly = reader.getByLabel("Description", { exact: true });
+  await readonly.waitFor();
+  result.reader_readonly = await readonly.evaluate((el) => el.readOnly);
+  result.reader_field_background = await readonly.evaluate((el) => getComputedStyle(el).backgroundColor);
+  await shot(reader, "06-reader");
+  result.ok = true;
+} catch (error) {
+  await fail(error);
+} finally {
+  await finish(browser);
+}

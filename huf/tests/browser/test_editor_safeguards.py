@@ -1,0 +1,151 @@
+"""Editor safeguards and live knowledge status in a real headless Chromium, against the real server.
+
+Runs `editor_safeguards.e2e.mjs`. An administrator: edits an agent and is asked before a link, and before
+closing the tab, takes them away (answering "stay" keeps the edit); sees an "Enabled" switch, not a
+"Disabled" one; is offered only tools the agent does not have yet; saving a new agent with empty
+required fields sends nothing and puts "Agent Name is required." beside the focused field; a new tool's
+Category follows its Kind and Record Type offers the record types; deleting a tool names it; leaving an
+edited tool asks; the single Settings record has no Delete. In Knowledge, an uploaded file goes from
+queued to Indexed and the source's status and counts follow without a reload ("1 piece"), the file
+input is cleared after Add, Rebuild finishes visibly, and a search shows the score the server gave.
+A Huf User gets "You can't create tools" at /huf/tools/new, and read-only fields that look read-only.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import frappe
+
+from huf.tests.support.browser import BrowserTestCase, make_e2e_agent, remove_e2e_agents
+from huf.tests.support.knowledge import delete_source, make_source
+from huf.tests.support.tools import delete_tools
+
+ADMIN = "e2e-guard-admin@example.com"
+READER = "e2e-guard-reader@example.com"
+NOTE = "The blender warranty covers the motor for two years."
+
+
+def remove_records(suffix: str) -> None:
+	"""The tools, agents, knowledge source, files and users of this run; committed."""
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	delete_tools(
+		frappe.get_all("Agent Tool Function", filters={"name": ("like", f"%{suffix}")}, pluck="name")
+	)
+	for name in frappe.get_all("Knowledge Source", filters={"name": ("like", f"%{suffix}")}, pluck="name"):
+		delete_source(name)
+	for name in frappe.get_all("File", filters={"owner": ("in", [ADMIN, READER])}, pluck="name"):
+		frappe.delete_doc("File", name, force=True, ignore_permissions=True)
+	remove_e2e_agents(suffix, ADMIN, READER)
+	frappe.db.commit()
+
+
+class TestEditorSafeguardsInBrowser(BrowserTestCase):
+	script = Path(__file__).with_name("editor_safeguards.e2e.mjs")
+
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		cls.suffix = frappe.generate_hash(length=8)
+		remove_records(cls.suffix)
+		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
+		cls.reader = cls.browser_user(READER, "Huf User")
+		cls.attached = cls.make_tool(f"e2e_attached_{cls.suffix}")
+		cls.spare = cls.make_tool(f"e2e_spare_{cls.suffix}")
+		cls.agent = make_e2e_agent("Guard", cls.suffix)
+		agent = frappe.get_doc("Agent", cls.agent)
+		agent.append("agent_tool", {"tool": cls.attached})
+		agent.save(ignore_permissions=True)
+		cls.source = make_source(f"E2E Live {cls.suffix}")
+		cls.note = Path(tempfile.mkdtemp()) / "warranty-note.txt"
+		cls.note.write_text(NOTE)
+		cls.serve()
+
+	@staticmethod
+	def make_tool(name: str) -> str:
+		return (
+			frappe.get_doc(
+				{
+					"doctype": "Agent Tool Function",
+					"tool_name": name,
+					"types": "Get List",
+					"tool_type": "Document Operations",
+					"reference_doctype": "ToDo",
+					"description": "Lists to-dos.",
+				}
+			)
+			.insert(ignore_permissions=True)
+			.name
+		)
+
+	def test_unsaved_changes_required_fields_labels_and_live_knowledge(self):
+		result = self.run_browser(
+			admin=self.admin,
+			reader=self.reader,
+			agent=self.agent,
+			attached=self.attached,
+			spare=self.spare,
+			source=self.source,
+			file_path=str(self.note),
+		)
+
+		# an edited agent: a link out and closing the tab both ask; "stay" keeps the edit
+		self.assertEqual(
+			result["agent_leave_question"], "This agent has unsaved changes. Leave without saving?"
+		)
+		self.assertTrue(result["agent_stayed"])
+		self.assertEqual(result["agent_description_kept"], "Edited, not saved")
+		self.assertEqual(result["unload_dialog"], "beforeunload")
+		self.assertFalse(result["page_closed"])
+		self.assertEqual(frappe.db.get_value("Agent", self.agent, "description") or "", "")
+		# "Enabled", never a "Disabled" switch
+		self.assertEqual(result["enabled_switch"], "true")
+		self.assertEqual(result["disabled_switches"], 0)
+		# the tool picker leaves out the tool the agent already has
+		self.assertIn(self.spare, result["tool_choices"])
+		self.assertNotIn(self.attached, result["tool_choices"])
+
+		# empty required fields are flagged in the form; nothing is sent
+		self.assertEqual(result["required_message"], "Agent Name is required.")
+		self.assertEqual(result["focused"], "agent-agent_name")
+		self.assertEqual(result["agent_posts"], 0)
+		self.assertTrue(result["still_new"])
+
+		# a new tool: the category follows the kind, record types are offered, required fields flagged
+		self.assertEqual(result["category_after_kind"], "Document Operations")
+		self.assertIn("ToDo", result["record_type_choices"])
+		self.assertEqual(result["tool_required_message"], "Description is required.")
+		# deleting names the tool; leaving an edited tool asks
+		self.assertEqual(result["delete_question"], f'Delete tool "{self.attached}"?')
+		self.assertTrue(frappe.db.exists("Agent Tool Function", self.attached))
+		self.assertEqual(
+			result["tool_leave_question"], "This tool has unsaved changes. Leave without saving?"
+		)
+		# the single Settings record cannot be deleted, so no Delete button
+		self.assertTrue(result["settings_shown"])
+		self.assertEqual(result["settings_delete_buttons"], 0)
+
+		# knowledge: statuses and counts follow the background jobs without a reload
+		self.assertEqual(result["input_status"], "Indexed")
+		self.assertIn("1 piece ·", result["input_meta"])
+		self.assertEqual(result["file_input_after_add"], 0)
+		self.assertIn("Ready", result["source_status"])
+		self.assertIn("1 piece indexed", result["source_status"])
+		self.assertNotEqual(result["indexed_before_rebuild"], result["indexed_after_rebuild"])
+		self.assertIn("Ready", result["indexed_after_rebuild"])
+		# the score shown is the one the search returned
+		score = result["server_score"]
+		self.assertIsNotNone(score)
+		shown = float(result["shown_score"].removeprefix("Score "))
+		self.assertAlmostEqual(shown, score, delta=max(abs(score) * 0.05, 0.0005))
+		self.assertNotEqual(result["shown_score"], "Score 0.000")
+
+		# a Huf User: told plainly at /tools/new; read-only fields look read-only
+		self.assertEqual(result["reader_new_tool"], "You can't create tools")
+		self.assertEqual(result["reader_form_fields"], 0)
+		self.assertTrue(result["reader_readonly"])
+		self.assertNotEqual(result["reader_field_background"], result["admin_field_background"])
+		self.assertEqual(result["console_errors"], [])
