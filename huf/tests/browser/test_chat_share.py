@@ -16,8 +16,7 @@ from pathlib import Path
 
 import frappe
 
-from huf.tests.support.browser import BrowserTestCase, remove_chat_e2e_records
-from huf.tests.support.runs import make_runtime_agent, make_runtime_provider
+from huf.tests.support.browser import BrowserTestCase, make_chat_e2e_agent, remove_chat_e2e_records
 
 OWNER = "e2e-share-owner@example.com"
 OTHER = "e2e-share-other@example.com"
@@ -45,11 +44,7 @@ class TestChatShareInBrowser(BrowserTestCase):
 		cls.llm = ScriptedLLM().__enter__()
 		cls.addClassCleanup(cls.llm.close)
 		cls.llm.queue("The note says the code word is PELICAN-4417.")
-		model = f"e2e-share-model-{cls.suffix}"
-		provider = make_runtime_provider(cls.llm.api_base, name=f"E2E Share LLM {cls.suffix}", model=model)
-		cls.agent = make_runtime_agent(
-			f"E2E Share Agent {cls.suffix}", provider=provider, model=model, allow_chat=1
-		)
+		cls.agent = make_chat_e2e_agent("Share", cls.suffix, cls.llm.api_base, allow_chat=1)
 		cls.conversation, cls.message = cls.owned_answer()
 		cls.note = Path(tempfile.mkdtemp()) / "launch-note.txt"
 		cls.note.write_text(NOTE)

@@ -18,8 +18,7 @@ from pathlib import Path
 
 import frappe
 
-from huf.tests.support.browser import BrowserTestCase, remove_chat_e2e_records
-from huf.tests.support.runs import make_runtime_agent, make_runtime_provider
+from huf.tests.support.browser import BrowserTestCase, make_chat_e2e_agent, remove_chat_e2e_records
 
 OWNER = "e2e-states-owner@example.com"
 OTHER = "e2e-states-other@example.com"
@@ -67,14 +66,8 @@ class TestChatStatesInBrowser(BrowserTestCase):
 			# turn 6: the file
 			"The note says to buy milk.",
 		)
-		model = f"e2e-states-model-{cls.suffix}"
-		provider = make_runtime_provider(cls.llm.api_base, name=f"E2E States LLM {cls.suffix}", model=model)
-		cls.agent = make_runtime_agent(
-			f"E2E States Agent {cls.suffix}",
-			provider=provider,
-			model=model,
-			allow_chat=1,
-			autonaming_of_conversation_title=1,
+		cls.agent = make_chat_e2e_agent(
+			"States", cls.suffix, cls.llm.api_base, allow_chat=1, autonaming_of_conversation_title=1
 		)
 		todos = Tool(
 			name="list_todos",

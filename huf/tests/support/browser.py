@@ -124,10 +124,19 @@ def remove_e2e_agents(suffix: str, *users: str) -> None:
 			frappe.delete_doc("User", user, force=True, ignore_permissions=True)
 
 
+def make_chat_e2e_agent(label: str, suffix: str, api_base: str, **values) -> str:
+	"""Agent "E2E <label> Agent <suffix>" on model e2e-<label>-model-<suffix> (lower case) of provider
+	"E2E <label> LLM <suffix>" at `api_base` (a scripted LLM); `values`: more Agent fields."""
+	from huf.tests.support.runs import make_runtime_agent, make_runtime_provider
+
+	model = f"e2e-{label.lower()}-model-{suffix}"
+	provider = make_runtime_provider(api_base, name=f"E2E {label} LLM {suffix}", model=model)
+	return make_runtime_agent(f"E2E {label} Agent {suffix}", provider=provider, model=model, **values)
+
+
 def remove_chat_e2e_records(label: str, suffix: str, *users: str) -> None:
-	"""A chat test's records, committed: files of `users`, runs and conversations of agent
-	"E2E <label> Agent <suffix>", the agent, model e2e-<label>-model-<suffix> (lower case), provider
-	"E2E <label> LLM <suffix>", and the users."""
+	"""What `make_chat_e2e_agent` made, committed: files of `users`, runs and conversations of the agent,
+	the agent, its model and provider, and the users."""
 	from huf.tests.support.runs import delete_runs_of
 
 	frappe.set_user("Administrator")
