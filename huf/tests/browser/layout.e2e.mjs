@@ -117,7 +117,12 @@ async function sidebar(page) {
 /** The background of the first switch before and after clicking it (and back), in the current theme. */
 async function switchColors(page) {
   const toggle = page.getByRole("switch").first();
-  const color = () => toggle.evaluate((el) => getComputedStyle(el).backgroundColor);
+  // read once the switch's colour transition has finished (a loaded machine may be mid-transition)
+  const color = () =>
+    toggle.evaluate(async (el) => {
+      await Promise.all(el.getAnimations().map((animation) => animation.finished));
+      return getComputedStyle(el).backgroundColor;
+    });
   const before = { checked: await toggle.getAttribute("aria-checked"), color: await color() };
   await toggle.click();
   const after = { checked: await toggle.getAttribute("aria-checked"), color: await color() };
