@@ -21,9 +21,12 @@ GUEST = "Guest"
 
 def load_agent(agent_name: str) -> Any:
 	"""The Agent, or a DoesNotExistError that does not tell guests which agents exist."""
-	if not agent_name or not isinstance(agent_name, str) or not frappe.db.exists("Agent", agent_name):
-		frappe.throw(_("Agent {0} not found.").format(frappe.bold(agent_name)), frappe.DoesNotExistError)
-	return frappe.get_cached_doc("Agent", agent_name)
+	if agent_name and isinstance(agent_name, str):
+		try:
+			return frappe.get_cached_doc("Agent", agent_name)  # a request reads it once (frappe.local.cache)
+		except frappe.DoesNotExistError:
+			frappe.clear_last_message()
+	frappe.throw(_("Agent {0} not found.").format(frappe.bold(agent_name)), frappe.DoesNotExistError)
 
 
 def check_can_run(agent: Any, user: str | None = None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import threading
 import time
 
@@ -26,11 +27,20 @@ class CacheBehaviour:
 		self.assertEqual(cache.get_value("test_cache:obj"), value)
 		self.assertIsNone(cache.get_value("test_cache:missing"))
 
-	def test_returned_values_are_copies(self):
+	def test_a_request_keeps_what_it_read(self):
+		# as Frappe's RedisWrapper: values read or written are kept in frappe.local.cache for the request
 		cache = self.cache()
 		cache.set_value("test_cache:list", [1])
-		cache.get_value("test_cache:list").append(2)
+		frappe.local.cache = {}  # a new request
 		self.assertEqual(cache.get_value("test_cache:list"), [1])
+		other = cache.make_key("test_cache:list")
+		cache.client.set(other, pickle.dumps([1, 2]))  # another process writes
+		self.assertEqual(cache.get_value("test_cache:list"), [1])
+		self.assertEqual(cache.get_value("test_cache:list", use_local_cache=False), [1, 2])
+		frappe.local.cache = {}
+		self.assertEqual(cache.get_value("test_cache:list"), [1, 2])
+		cache.delete_value("test_cache:list")
+		self.assertIsNone(cache.get_value("test_cache:list"))
 
 	def test_generator_fills_a_missing_value_once(self):
 		cache = self.cache()
@@ -48,9 +58,11 @@ class CacheBehaviour:
 		cache = self.cache()
 		cache.set_value("test_cache:short", "soon gone", expires_in_sec=1)
 		cache.set_value("test_cache:long", "stays")
-		self.assertEqual(cache.get_value("test_cache:short"), "soon gone")
+		# a key with an expiry is read with expires=True (Frappe keeps other values for the request)
+		frappe.local.cache = {}  # a new request
+		self.assertEqual(cache.get_value("test_cache:short", expires=True), "soon gone")
 		time.sleep(1.3)
-		self.assertIsNone(cache.get_value("test_cache:short"))
+		self.assertIsNone(cache.get_value("test_cache:short", expires=True))
 		self.assertEqual(cache.get_value("test_cache:long"), "stays")
 
 	def test_expire_an_existing_key(self):
@@ -186,6 +198,24 @@ class CacheBehaviour:
 		second = cache.lock("test_cache:held", blocking_timeout=3)
 		self.assertTrue(second.acquire())
 		second.release()
+
+	def test_sorted_sets_in_a_pipeline(self):
+		# the raw commands of a sliding window (huf.request_limits.take_slot), as redis-py answers them
+		cache = self.cache()
+		name = cache.make_key("test_cache:zset")
+		self.assertEqual(cache.zadd(name, {"a": 1.0, "b": 2.0, "c": 3.0}), 3)
+		self.assertEqual(cache.zadd(name, {"a": 1.5}), 0)  # a new score, no new member
+		pipe = cache.pipeline()
+		pipe.zremrangebyscore(name, "-inf", 1.5)
+		pipe.zadd(name, {"d": 4.0})
+		pipe.zcard(name)
+		pipe.zrange(name, -2, -2, withscores=True)
+		pipe.zrange(name, 0, -1)
+		self.assertEqual(pipe.execute(), [1, 1, 3, [(b"c", 3.0)], [b"b", b"c", b"d"]])
+		self.assertEqual(cache.zremrangebyscore(name, "(2", "+inf"), 2)
+		self.assertEqual(cache.zrem(name, "b", "x"), 1)
+		self.assertEqual(cache.zcard(name), 0)
+		self.assertEqual(cache.zrange(name, 0, -1), [])
 
 
 class TestCache(CacheBehaviour, IntegrationTestCase):

@@ -50,7 +50,7 @@ def maybe_autoname(conversation_name: str, text: str | None) -> str | None:
 	row = frappe.db.get_value("Agent Conversation", conversation_name, ["title", "agent"], as_dict=True)
 	if not row or (row.title and row.title != default_title(row.agent)):
 		return None
-	if not cint(frappe.db.get_value("Agent", row.agent, "autonaming_of_conversation_title")):
+	if not cint(frappe.get_cached_value("Agent", row.agent, "autonaming_of_conversation_title")):
 		return None
 	title = title_from_text(text)
 	if not title:

@@ -331,9 +331,7 @@ class BaseDocument:
 
 	def _get_missing_mandatory_fields(self) -> list[tuple[str, str]]:
 		missing = []
-		for df in self.meta.fields:
-			if not df.reqd or not df.fieldname:
-				continue
+		for df in self.meta._fields_for("reqd", _is_reqd):
 			value = self.get(df.fieldname)
 			if df.fieldtype in table_fields:
 				empty = not value
@@ -370,9 +368,7 @@ class BaseDocument:
 
 	def _validate_data_fields(self) -> None:
 		"""Data fields with options Email, URL or Phone hold values of that kind."""
-		for df in self.meta.fields:
-			if df.fieldtype != "Data" or df.options not in ("Email", "URL", "Phone") or not df.fieldname:
-				continue
+		for df in self.meta._fields_for("data_options", _has_data_option):
 			value = self.get(df.fieldname)
 			if not value:
 				continue
@@ -388,9 +384,7 @@ class BaseDocument:
 				)
 
 	def _validate_length(self) -> None:
-		for df in self.meta.fields:
-			if df.fieldtype not in _VARCHAR_TYPES or not df.fieldname:
-				continue
+		for df in self.meta._fields_for("varchar", _is_varchar):
 			value = self.get(df.fieldname)
 			max_length = frappe.utils.cint(df.length) or 140
 			if isinstance(value, str) and len(value) > max_length:
@@ -403,9 +397,7 @@ class BaseDocument:
 				)
 
 	def _fix_numeric_types(self) -> None:
-		for df in self.meta.fields:
-			if not df.fieldname:
-				continue
+		for df in self.meta._fields_for("numeric", _is_numeric):
 			if df.fieldtype in ("Int", "Long Int", "Check"):
 				self.__dict__[df.fieldname] = frappe.utils.cint(self.__dict__.get(df.fieldname))
 			elif df.fieldtype in float_like_fields:
@@ -414,9 +406,7 @@ class BaseDocument:
 			self.docstatus = frappe.utils.cint(self.docstatus)
 
 	def _validate_json(self) -> None:
-		for df in self.meta.fields:
-			if df.fieldtype != "JSON" or not df.fieldname:
-				continue
+		for df in self.meta._fields_for("json", _is_json):
 			value = self.get(df.fieldname)
 			if isinstance(value, str) and value.strip():
 				try:
@@ -445,7 +435,11 @@ class BaseDocument:
 				continue
 			if target_meta.issingle:
 				continue
-			fetches = [f for f in meta.fields if f.fetch_from and f.fetch_from.split(".")[0] == df.fieldname]
+			fetches = [
+				f
+				for f in meta._fields_for("fetch_from", _fetches)
+				if f.fetch_from.split(".")[0] == df.fieldname
+			]
 			columns = ["name"] + [f.fetch_from.split(".", 1)[1] for f in fetches]
 			columns = [
 				c
@@ -603,3 +597,28 @@ def _matches(doc: BaseDocument, filters: dict) -> bool:
 		elif value != expected:
 			return False
 	return True
+
+
+# which fields each check of a document looks at (Meta._fields_for keeps the lists)
+def _is_reqd(df) -> bool:
+	return bool(df.reqd)
+
+
+def _has_data_option(df) -> bool:
+	return df.fieldtype == "Data" and df.options in ("Email", "URL", "Phone")
+
+
+def _is_varchar(df) -> bool:
+	return df.fieldtype in _VARCHAR_TYPES
+
+
+def _is_numeric(df) -> bool:
+	return df.fieldtype in ("Int", "Long Int", "Check") or df.fieldtype in float_like_fields
+
+
+def _is_json(df) -> bool:
+	return df.fieldtype == "JSON"
+
+
+def _fetches(df) -> bool:
+	return bool(df.fetch_from)

@@ -241,6 +241,14 @@ class Meta:
 		self._link_fields = [df for df in self.fields if df["fieldtype"] == "Link"]
 		self._dynamic_link_fields = [df for df in self.fields if df["fieldtype"] == "Dynamic Link"]
 		self._select_fields = [df for df in self.fields if df["fieldtype"] == "Select"]
+		self._checks: dict[str, list] = {}  # the fields each document check looks at (_fields_for)
+
+	def _fields_for(self, check: str, keep) -> list:
+		"""The named fields `keep(df)` selects, worked out once per Meta (the document checks' loops)."""
+		fields = self._checks.get(check)
+		if fields is None:
+			fields = self._checks[check] = [df for df in self.fields if df.fieldname and keep(df)]
+		return fields
 
 	def __getattr__(self, key: str) -> Any:
 		if key.startswith("__"):

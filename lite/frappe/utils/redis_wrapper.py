@@ -57,6 +57,9 @@ class RedisWrapper:
 	) -> None:
 		"""Store `val` (pickled); it disappears after `expires_in_sec` seconds when given."""
 		name = self.make_key(key, user, shared)
+		local_cache = _local_cache()
+		if local_cache is not None:
+			local_cache[name] = val
 		data = pickle.dumps(val)
 		with _ignore_connection_error():
 			if expires_in_sec:
@@ -71,16 +74,29 @@ class RedisWrapper:
 		user: str | bool | None = None,
 		expires: bool = False,
 		shared: bool = False,
+		*,
+		use_local_cache: bool = True,
 	) -> Any:
-		"""The stored value, or None; with `generator`, compute, store and return a missing value."""
+		"""The stored value, or None; with `generator`, compute, store and return a missing value.
+
+		As in Frappe, a value read once is kept in `frappe.local.cache` for the rest of the request
+		(or job), unless `expires` (a key with an expiry) or `use_local_cache=False`.
+		"""
+		name = self.make_key(key, user, shared)
+		local_cache = _local_cache()
+		if use_local_cache and local_cache is not None and name in local_cache:
+			return local_cache[name]
 		val = None
 		with _ignore_connection_error():
-			raw = self.client.get(self.make_key(key, user, shared))
+			raw = self.client.get(name)
 			if raw is not None:
 				val = pickle.loads(raw)
-		if val is None and generator and not expires:
-			val = generator()
-			self.set_value(key, val, user=user, shared=shared)
+		if not expires:
+			if val is None and generator:
+				val = generator()
+				self.set_value(key, val, user=user, shared=shared)
+			elif local_cache is not None:
+				local_cache[name] = val
 		return val
 
 	def get_all(self, key: str) -> dict:
@@ -117,6 +133,10 @@ class RedisWrapper:
 		if isinstance(keys, str | bytes):
 			keys = (keys,)
 		names = [self.make_key(k, user=user, shared=shared) if make_keys else k for k in keys]
+		local_cache = _local_cache()
+		if local_cache is not None:
+			for name in names:
+				local_cache.pop(name, None)
 		with _ignore_connection_error():
 			if names:
 				self.client.delete(*names)
@@ -264,3 +284,8 @@ class _ignore_connection_error:
 		except ImportError:
 			return False
 		return issubclass(exc_type, RedisConnectionError)
+
+
+def _local_cache() -> dict | None:
+	"""This request's (or job's) copy of the values read or written, `frappe.local.cache`."""
+	return getattr(frappe.local, "cache", None)
