@@ -2,11 +2,13 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { errorMessage, getList } from "../lib/api";
 import { can } from "../lib/boot";
+import { confirmLeave } from "../lib/leaveGuard";
 import { Button, EmptyState, ErrorBanner, PageHeader, Spinner, cx } from "./ui";
 
 type Row = Record<string, unknown> & { name: string };
 
-/** A list of records beside the editor of the selected one (or of a new one). */
+/** A list of records beside the editor of the selected one (or of a new one). Choosing another record
+ * while the editor has unsaved changes asks first (lib/leaveGuard.ts); Cancel keeps the edits. */
 export function MasterDetail({
   doctype,
   title,
@@ -36,6 +38,10 @@ export function MasterDetail({
   const [own, setOwn] = useState<string | null | undefined>(undefined);
   const selected = controlled !== undefined || onSelect ? controlled : own;
   const select = onSelect ?? setOwn;
+  // another record (or a new one) replaces the form: unsaved edits in it are lost unless the user keeps them
+  const choose = (next: string | null) => {
+    if (next !== selected && confirmLeave()) select(next);
+  };
   const { data, isLoading, error } = useQuery({
     queryKey: ["list", doctype],
     queryFn: () => getList<Row>(doctype, { fields: ["name", ...listFields], order_by: "modified desc", limit: 500 }),
@@ -47,7 +53,7 @@ export function MasterDetail({
       <PageHeader
         title={title}
         description={description}
-        actions={canCreate ? <Button onClick={() => select(null)}>{newLabel}</Button> : undefined}
+        actions={canCreate ? <Button onClick={() => choose(null)}>{newLabel}</Button> : undefined}
       />
       {error && <ErrorBanner message={errorMessage(error)} />}
       <div className="grid gap-4 lg:grid-cols-[minmax(14rem,20rem)_1fr]">
@@ -62,7 +68,8 @@ export function MasterDetail({
                 <li key={row.name}>
                   <button
                     type="button"
-                    onClick={() => select(row.name)}
+                    onClick={() => choose(row.name)}
+                    aria-current={selected === row.name ? "true" : undefined}
                     className={cx(
                       "block w-full px-3 py-2 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800",
                       selected === row.name && "bg-indigo-50 dark:bg-indigo-950",

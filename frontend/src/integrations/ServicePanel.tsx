@@ -25,7 +25,7 @@ export function ServicePanel({ service }: { service: ServiceSummary }) {
         description={[service.description, service.auth_type && `Authentication: ${service.auth_type}`].filter(Boolean).join(" · ")}
         actions={
           <>
-            <Link to="/integrations" className="self-center text-sm text-indigo-600 hover:underline">
+            <Link to="/integrations" className="self-center text-sm text-indigo-600 hover:underline dark:text-indigo-400">
               All integrations
             </Link>
             {can(SETTINGS_DOCTYPE, "create") && <Button onClick={() => open("new")}>New settings</Button>}

@@ -1,6 +1,7 @@
 /** The one client for the server: whitelisted methods (`/api/method`) and records (`/api/resource`). */
 
 import { getBoot } from "./boot";
+import { postWithProgress, type UploadProgress } from "./upload";
 
 export type Dict = Record<string, unknown>;
 
@@ -197,20 +198,17 @@ export function errorMessage(error: unknown): string {
   return "Something went wrong. Please try again.";
 }
 
-/** Upload `file` as a private File attached to `doctype`/`docname`; returns its file URL. */
-export async function uploadFile(file: File, doctype: string, docname: string): Promise<string> {
+/** Upload `file` as a private File attached to `doctype`/`docname`; returns its file URL. `onProgress` follows the upload. */
+export async function uploadFile(file: File, doctype: string, docname: string, onProgress?: (progress: UploadProgress) => void): Promise<string> {
   const form = new FormData();
   form.append("file", file, file.name);
   form.append("is_private", "1");
   form.append("doctype", doctype);
   form.append("docname", docname);
-  const response = await fetch("/api/method/upload_file", {
-    method: "POST",
-    body: form,
-    credentials: "same-origin",
-    headers: { "X-Frappe-CSRF-Token": getBoot().csrf_token, Accept: "application/json" },
-  });
-  if (!response.ok) throw new ApiError("The file could not be uploaded.", response.status);
-  const data = (await response.json()) as { message?: { file_url?: string } };
-  return data.message?.file_url ?? "";
+  const { status, body } = await postWithProgress("/api/method/upload_file", form, { "X-Frappe-CSRF-Token": getBoot().csrf_token, Accept: "application/json" }, onProgress);
+  if (status < 200 || status >= 300) {
+    const messages = parseServerMessages(body);
+    throw new ApiError(messages[0] ?? "The file could not be uploaded.", status, "", messages);
+  }
+  return (body as { message?: { file_url?: string } } | null)?.message?.file_url ?? "";
 }

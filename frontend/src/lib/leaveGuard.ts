@@ -19,6 +19,11 @@ export function guardHistory(text: string | null): void {
   guardedIndex = text ? routerIndex(window.history.state) : undefined;
 }
 
+/** Whether the page may replace what it shows (another record of a list, a new one): asks first while a form has unsaved changes. */
+export function confirmLeave(): boolean {
+  return !question || window.confirm(question);
+}
+
 function onPopState(event: PopStateEvent): void {
   if (restoring) {
     // the way back to the guarded entry: the router never saw it leave

@@ -5,6 +5,7 @@ import { Badge, Card, EmptyState, ErrorBanner, PageHeader, Spinner, Table } from
 import { errorMessage, getCount, getList } from "../lib/api";
 import { can } from "../lib/boot";
 import { daysAgo, formatCost, formatDate, formatNumber, monthStart, today } from "../lib/format";
+import { pollWhileInFlight } from "../lib/liveRuns";
 
 interface RunRow {
   name: string;
@@ -45,6 +46,8 @@ export default function Dashboard() {
         order_by: "creation desc",
         limit: 5000,
       }),
+    // read again while a run is queued or running, so the counts, charts and recent runs follow it
+    refetchInterval: (query) => pollWhileInFlight(query.state.data?.map((r) => r.status)),
   });
 
   const rows = runs.data ?? [];
@@ -90,7 +93,7 @@ export default function Dashboard() {
           ) : (
             <Table head={["Agent", "Status", "Tokens", "Cost", "When"]}>
               {rows.slice(0, 10).map((r) => (
-                <tr key={r.name}>
+                <tr key={r.name} data-testid="recent-run" data-run={r.name}>
                   <td className="px-3 py-2">
                     <Link className="text-indigo-600 hover:underline dark:text-indigo-400" to={`/executions/${encodeURIComponent(r.name)}`}>
                       {r.agent}

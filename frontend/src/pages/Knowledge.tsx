@@ -3,12 +3,15 @@ import { useEffect, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { ActionButton, summarize } from "../components/ActionButton";
 import { MasterDetail } from "../components/MasterDetail";
+import { ProgressBar } from "../components/ProgressBar";
 import { RecordEditor } from "../components/RecordEditor";
 import { Badge, Button, Card, ErrorBanner, Input, Select, Textarea } from "../components/ui";
 import { call, errorMessage, getList, insertDoc, uploadFile } from "../lib/api";
 import { can } from "../lib/boot";
 import { formatDate, formatScore, plural } from "../lib/format";
 import { ENABLED_FIELD, type FieldDef } from "../lib/forms";
+import type { UploadProgress } from "../lib/upload";
+import { BUSY, indexingProgress } from "./knowledgeProgress";
 
 const vector = (d: Record<string, unknown>) => ["sqlite_vec", "chroma"].includes(String(d.knowledge_type ?? ""));
 const chromaServer = (d: Record<string, unknown>) => d.knowledge_type === "chroma" && d.chroma_mode === "Server";
@@ -27,8 +30,6 @@ const FIELDS: FieldDef[] = [
   { fieldname: "chunk_overlap", label: "Chunk Overlap", type: "int" },
   ENABLED_FIELD,
 ];
-
-const BUSY = ["Pending", "Processing", "Indexing", "Rebuilding"];
 
 interface InputRow {
   name: string;
@@ -96,9 +97,16 @@ function SourceStatus({ state }: { state: SourceState | null | undefined }) {
     <p className="text-sm text-slate-500" data-testid="source-status">
       Status: <Badge>{String(state.status ?? "Pending")}</Badge> · {plural(state.total_chunks ?? 0, "piece")} indexed
       {state.last_indexed_at ? ` · last indexed ${formatDate(state.last_indexed_at)}` : ""}
-      {state.index_error ? <span className="block text-red-600">{state.index_error}</span> : null}
+      {state.index_error ? <span className="block text-red-600 dark:text-red-400">{state.index_error}</span> : null}
     </p>
   );
+}
+
+/** While the source or its inputs are being indexed: how far it got (inputs done, pieces so far). */
+function IndexingBar({ state, inputs }: { state: SourceState | null | undefined; inputs: InputRow[] | undefined }) {
+  const progress = state && inputs ? indexingProgress(state.status, inputs) : null;
+  if (!progress) return null;
+  return <ProgressBar label={progress.label} percent={progress.percent} detail={progress.percent === null ? progress.detail : `${progress.percent}% · ${progress.detail}`} className="rounded-md border border-slate-200 p-2 dark:border-slate-700" />;
 }
 
 function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnType<typeof useIndexing>["inputs"]; onQueued: () => void }) {
@@ -111,6 +119,7 @@ function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnTy
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [upload, setUpload] = useState<{ name: string; progress: UploadProgress | null } | null>(null);
 
   const add = async () => {
     setBusy(true);
@@ -121,7 +130,9 @@ function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnTy
       if (kind === "URL") doc.url = url;
       if (kind === "File") {
         if (!file) throw new Error("Choose a file first.");
-        doc.file = await uploadFile(file, "Knowledge Source", source);
+        const name = file.name;
+        setUpload({ name, progress: null });
+        doc.file = await uploadFile(file, "Knowledge Source", source, (progress) => setUpload({ name, progress }));
         doc.title = title || file.name;
       }
       await insertDoc("Knowledge Input", doc);
@@ -135,6 +146,7 @@ function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnTy
       setError(errorMessage(e));
     } finally {
       setBusy(false);
+      setUpload(null);
     }
   };
 
@@ -153,7 +165,7 @@ function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnTy
                 <span className="block text-xs text-slate-500">
                   {row.input_type} · {plural(row.chunk_count || 0, "piece")} · {formatDate(row.modified)}
                 </span>
-                {row.error_message && <span className="block text-xs text-red-600">{row.error_message}</span>}
+                {row.error_message && <span className="block text-xs text-red-600 dark:text-red-400">{row.error_message}</span>}
               </span>
               <span className="flex items-center gap-2">
                 <Badge>{row.status}</Badge>
@@ -178,6 +190,7 @@ function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnTy
           {kind === "Text" && <Textarea aria-label="Text" rows={4} placeholder="Paste the text…" value={text} onChange={(e) => setText(e.target.value)} />}
           {kind === "URL" && <Input aria-label="Web address" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />}
           {kind === "File" && <input key={fileInput} aria-label="File" type="file" className="text-sm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
+          {upload && <ProgressBar label={`Uploading ${upload.name}`} percent={upload.progress?.percent ?? 0} />}
           {error && <ErrorBanner message={error} />}
           <Button onClick={() => void add()} disabled={busy}>
             {busy ? "Adding…" : "Add"}
@@ -274,6 +287,7 @@ function SourcePanel({ source, select }: { source: string; select: (next: string
     <div className="space-y-4">
       <SourceEditor source={source} select={select} state={state.data} onQueued={refresh} />
       <Card className="space-y-6">
+        <IndexingBar state={state.data} inputs={inputs.data} />
         <Inputs source={source} inputs={inputs} onQueued={refresh} />
         <TestSearch source={source} />
       </Card>

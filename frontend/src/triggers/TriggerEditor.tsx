@@ -4,6 +4,7 @@ import { LinkSelect } from "../components/FormFields";
 import { Button, Card, ErrorBanner, Field, Input, Notice, Select, Spinner, Textarea, Toggle } from "../components/ui";
 import { errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
+import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 import {
   DOC_EVENTS,
   INTERVALS,
@@ -140,11 +141,16 @@ export function TriggerEditor({ agent, name, onSaved, onClose }: { agent: string
   const isNew = name === null;
   const readOnly = !(isNew ? can("Agent Trigger", "create") : can("Agent Trigger", "write"));
   const [draft, setDraft] = useState<TriggerDraft>(emptyDraft());
+  // what the form started from (the stored trigger, or an empty one): edits differ from it
+  const [base, setBase] = useState<TriggerDraft | null>(isNew ? emptyDraft() : null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
   const stored = useQuery({ queryKey: ["doc", "Agent Trigger", name], queryFn: () => getDoc<Record<string, unknown>>("Agent Trigger", name ?? ""), enabled: !isNew });
   useEffect(() => {
-    if (stored.data) setDraft(draftFromDoc(stored.data));
+    if (stored.data) {
+      setDraft(draftFromDoc(stored.data));
+      setBase(draftFromDoc(stored.data));
+    }
   }, [stored.data]);
 
   const set = (patch: Partial<TriggerDraft>) => {
@@ -159,9 +165,15 @@ export function TriggerEditor({ agent, name, onSaved, onClose }: { agent: string
     onSuccess: (doc) => {
       setSaved(true);
       setDraft(draftFromDoc(doc));
+      setBase(draftFromDoc(doc));
       onSaved(doc, isNew);
     },
   });
+  const dirty = !readOnly && !save.isPending && base !== null && JSON.stringify(draft) !== JSON.stringify(base);
+  useLeaveGuard(dirty, leaveQuestion("this trigger"));
+  const close = () => {
+    if (!dirty || window.confirm(leaveQuestion("this trigger"))) onClose();
+  };
   const submit = () => {
     const found = validateDraft(draft);
     setErrors(found);
@@ -185,7 +197,7 @@ export function TriggerEditor({ agent, name, onSaved, onClose }: { agent: string
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 className="font-semibold">{title}</h2>
           <div className="flex gap-2">
-            <Button variant="secondary" onClick={onClose}>
+            <Button variant="secondary" onClick={close}>
               Close
             </Button>
             {!readOnly && (

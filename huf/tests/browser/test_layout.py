@@ -2,7 +2,7 @@
 
 Runs `layout.e2e.mjs` once per width: each route of frontend/src/App.tsx is opened (with records made here
 for the pages of one record) and checked for sideways scrolling, its main content and h1 on screen, its
-own title and axe-core's serious or critical violations. At 375 px also the navigation drawer and the skip
+own title and axe-core's serious or critical violations, in the light and in the dark theme. At 375 px also the navigation drawer and the skip
 link; at 1280 px the sidebar, the theme (system preference, a pick, back to System) and the switches.
 Screenshots: $HUF_E2E_OUTPUT/layout.
 """
@@ -209,6 +209,7 @@ class TestLayoutInBrowser(BrowserTestCase):
 				f"h1 not on screen: {h1}": h1.get("visible") and h1["left"] >= 0 and h1["right"] <= width,
 				f"the content ends at {page['main']['right']} px": page["main"]["right"] == width,
 				f"accessibility: {page['violations']}": not page["violations"],
+				f"accessibility in the dark theme: {page['dark_violations']}": not page["dark_violations"],
 			}
 			problems += [f"{where}: {problem}" for problem, ok in checks.items() if not ok]
 		self.assertEqual(problems, [], "\n".join(problems))
@@ -254,7 +255,6 @@ class TestLayoutInBrowser(BrowserTestCase):
 			before, after = result[theme]
 			self.assertNotEqual(before["checked"], after["checked"], theme)
 			self.assertNotEqual(before["color"], after["color"], f"{theme}: on and off look the same")
-		self.assertEqual(result["dark_violations"], [])
 
 	def test_page_icon(self):
 		import requests

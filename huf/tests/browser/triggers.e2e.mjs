@@ -36,6 +36,12 @@ try {
   await page.waitForURL(/\/huf\/triggers\/.+/);
   await page.getByText("No triggers yet").waitFor();
 
+  step("closing a new trigger with edits asks first");
+  const draftForm = await newTrigger(page, "Manual", "e2e unsaved draft");
+  await draftForm.getByRole("button", { name: "Close" }).click();
+  await draftForm.waitFor({ state: "detached" });
+  result.dialogs_after_close = [...result.dialogs];
+
   step("create a webhook trigger: the key is shown once");
   const hookForm = await newTrigger(page, "Webhook", HOOK);
   await hookForm.getByLabel("Webhook slug", { exact: true }).fill(`e2e-hook-${config.suffix}`);
