@@ -54,6 +54,8 @@ permission_query_conditions = {
 	"Knowledge Input": "huf.ai.knowledge.access.input_query_conditions",
 	# Flow Runs: their user, pending approvers (document only), Huf Managers (huf/huf/flow_access.py).
 	"Flow Run": "huf.huf.flow_access.flow_run_query_conditions",
+	# Tool approval requests and grants: holders of tools.approve (huf/huf/tool_approval_access.py).
+	"Agent Tool Approval": "huf.huf.tool_approval_access.approval_query_conditions",
 	# Prompt templates: someone else's Private prompt is hidden (huf/huf/prompt_versions.py).
 	"Agent Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
 	"Agent Summary Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
@@ -72,6 +74,7 @@ has_permission = {
 	"Knowledge Source": ["huf.ai.knowledge.access.source_has_permission", _CAPABILITY],
 	"Knowledge Input": ["huf.ai.knowledge.access.input_has_permission", _CAPABILITY],
 	"Flow Run": ["huf.huf.flow_access.flow_run_has_permission", _CAPABILITY],
+	"Agent Tool Approval": "huf.huf.tool_approval_access.approval_has_permission",
 	"Agent Prompt": ["huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY],
 	"Agent Summary Prompt": ["huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY],
 	**dict.fromkeys(
@@ -156,7 +159,9 @@ scheduler_events = {
 			"huf.ai.flow_engine.recover_flow_runs",  # flow runs no worker executes any more
 			"huf.ai.flows.starts.run_scheduled_flows",  # flows starting with trigger.schedule
 			"huf.ai.flows.approvals.expire_flow_approvals",  # human.approval past timeout_minutes
+			"huf.ai.runtime.approval_decisions.expire_tool_approvals",  # tool approvals past their deadline
 			"huf.ai.orchestration.scheduler.process_orchestrations",  # steps of multi-run plans
+			"huf.api.health_checks.record_scheduler_tick",  # huf.api.health: the scheduler is alive
 		],
 	},
 	# Auto-sync of MCP servers with Enable Auto Sync (each at its own interval).

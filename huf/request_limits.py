@@ -8,14 +8,22 @@
 - `check_prompt_length`: every way of starting an agent run refuses a prompt longer than
   `MAX_PROMPT_CHARS` characters with 413.
 - `check_webhook_rate`: a webhook (of an Agent Trigger or a flow) takes at most
-  `huf_webhook_rate_limit` calls (site config, default 60) a clock minute per client address; more
-  are refused with 429.
+  `huf_webhook_rate_limit` calls (site config, default 60) a minute per client address; more
+  are refused with 429 and a `Retry-After` header.
+- `check_run_rate`: a user (a guest: a client address) starts at most `huf_run_rate_limit` runs a
+  minute (site config, default 30, 0 turns it off) through the run endpoints; more are refused with
+  429 and a `Retry-After` header.
+- `take_slot`: the one sliding-window counter behind these limits and the AI Providers' requests per
+  minute / per day (`huf.ai.providers.rate_limit`): a sorted set per window in `frappe.cache`, so the
+  windows are shared by every process when the cache is Redis.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import time
+import uuid
 from array import array
 from itertools import accumulate
 
@@ -27,6 +35,7 @@ DEFAULT_MAX_REQUEST_SIZE = 10 * 1024 * 1024
 MAX_JSON_DEPTH = 100
 MAX_PROMPT_CHARS = 100_000
 WEBHOOK_RATE_LIMIT = 60  # calls a minute per webhook and client address (huf_webhook_rate_limit)
+RUN_RATE_LIMIT = 30  # runs a user starts a minute (huf_run_rate_limit; 0: no limit)
 UPLOAD_METHODS = ("upload_file", "frappe.handler.upload_file")
 FORM_MIMETYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -113,11 +122,74 @@ def check_prompt_length(prompt: str) -> None:
 
 
 def check_webhook_rate(webhook: str) -> None:
-	"""Refuse (429) more than `huf_webhook_rate_limit` calls a clock minute to `webhook` per client address."""
+	"""Refuse (429) more than `huf_webhook_rate_limit` calls a minute to `webhook` per client address."""
 	limit = cint(frappe.conf.get("huf_webhook_rate_limit")) or WEBHOOK_RATE_LIMIT
 	ip = getattr(frappe.local, "request_ip", None) or "-"
-	key = f"huf:webhook_rate:{webhook}:{ip}:{int(time.time() // 60)}"  # one window per clock minute
-	count = cint(frappe.cache().get_value(key)) + 1
-	frappe.cache().set_value(key, count, expires_in_sec=120)
-	if count > limit:
-		frappe.throw(_("Too many webhook calls; try again in a minute."), frappe.TooManyRequestsError)
+	wait = take_slot([(f"huf:webhook_rate:{webhook}:{ip}", limit, 60)])
+	if wait:
+		refuse_too_many(_("Too many webhook calls; try again in {0} seconds."), wait)
+
+
+def run_rate_limit() -> int:
+	"""How many runs a user may start a minute (`huf_run_rate_limit`, default 30; 0: no limit)."""
+	value = frappe.conf.get("huf_run_rate_limit")
+	return RUN_RATE_LIMIT if value in (None, "") else max(0, cint(value))
+
+
+def check_run_rate() -> None:
+	"""Refuse (429 with Retry-After) a web request starting more than `huf_run_rate_limit` runs a minute
+	for its user (guests: per client address). Runs started outside a web request are not counted."""
+	if getattr(frappe.local, "request", None) is None:
+		return
+	limit = run_rate_limit()
+	if not limit:
+		return
+	user = frappe.session.user
+	who = user if user and user != "Guest" else "Guest:" + (getattr(frappe.local, "request_ip", None) or "-")
+	wait = take_slot([(f"huf:run_rate:{who}", limit, 60)])
+	if wait:
+		message = _("Too many agent runs: at most {0} a minute. Try again in {1} seconds.")
+		refuse_too_many(message.format(limit, "{0}"), wait)
+
+
+def refuse_too_many(message: str, wait: float) -> None:
+	"""Throw TooManyRequestsError (429) with `message` (its `{0}`: the seconds) and a Retry-After header."""
+	seconds = max(1, math.ceil(wait))
+	headers = getattr(frappe.local, "response_headers", None)
+	if headers is not None:
+		headers["Retry-After"] = str(seconds)
+	frappe.throw(message.format(seconds), frappe.TooManyRequestsError, title=_("Too Many Requests"))
+
+
+def take_slot(windows: list[tuple[str, int, float]]) -> float:
+	"""Take one slot in every sliding window `(key, limit, seconds)` at once; 0.0 when taken.
+
+	When a window is full nothing is taken and the answer is the seconds until it has a free slot.
+	Each window is a sorted set of request times in `frappe.cache` (shared through Redis when the
+	cache is Redis), read and written in one transaction, so concurrent callers never overshoot.
+	"""
+	cache = frappe.cache()
+	now = time.time()
+	member = f"{now:.6f}:{uuid.uuid4().hex}"
+	names = [cache.make_key(key) for key, _limit, _seconds in windows]
+	pipe = cache.pipeline()
+	for name, (_key, limit, seconds) in zip(names, windows, strict=True):
+		pipe.zremrangebyscore(name, "-inf", now - seconds)
+		pipe.zadd(name, {member: now})
+		pipe.zcard(name)
+		# the entry that must leave the window before one more fits (the newest `limit` stay)
+		pipe.zrange(name, -(limit + 1), -(limit + 1), withscores=True)
+		pipe.expire(name, math.ceil(seconds) + 1)
+	results = pipe.execute()
+	wait = 0.0
+	for index, (_key, limit, seconds) in enumerate(windows):
+		count, blocking = results[index * 5 + 2], results[index * 5 + 3]
+		if count > limit:
+			oldest = float(blocking[0][1]) if blocking else now
+			wait = max(wait, oldest + seconds - now, 0.001)
+	if wait:
+		pipe = cache.pipeline()
+		for name in names:
+			pipe.zrem(name, member)
+		pipe.execute()
+	return wait

@@ -12,6 +12,7 @@ from frappe import _
 from frappe.utils import cint
 
 from huf.ai.conversation.manager import DENIED, ConversationManager
+from huf.ai.runtime.content_blocks import stored_blocks
 from huf.huf.record_access import is_privileged
 from huf.huf.validators import check_text_fits
 
@@ -33,6 +34,7 @@ MESSAGE_FIELDS = [
 	"tool_calls",
 	"tool_status",
 	"visibility",
+	"content_blocks",
 ]
 HIDDEN_FROM_UI = ("model_visible", "audit_only")
 MAX_MARKDOWN_CHARS = 200_000
@@ -143,7 +145,7 @@ def add_message(
 		visibility=visibility,
 		token_estimate=token_estimate,
 	)
-	return {field: message.get(field) for field in MESSAGE_FIELDS}
+	return {field: message.get(field) for field in MESSAGE_FIELDS} | {"content_blocks": None}
 
 
 # --- sending -----------------------------------------------------------------------------------
@@ -379,6 +381,8 @@ def conversation_messages(conversation: str, limit: Any = DEFAULT_LIMIT) -> list
 		limit=limit,
 	)
 	rows.reverse()
+	for row in rows:
+		row.content_blocks = stored_blocks(row.content_blocks)
 	return rows
 
 

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response
 
 from huf.ai.runtime import events
 from huf.ai.runtime.sse import encode_frame
-from huf.request_limits import check_prompt_length
+from huf.request_limits import check_prompt_length, check_run_rate
 
 ROUTE = "huf/stream"
 PING_ROUTE = ROUTE + "/ping"  # a health check of the stream path, never an agent's stream
@@ -65,6 +65,7 @@ class AgentStreamRenderer(BaseRenderer):
 			check_request_authenticity()
 			kwargs = read_stream_arguments(agent_name)
 			check_can_stream(kwargs)
+			check_run_rate()
 		except Exception as e:
 			status = getattr(e, "http_status_code", None)  # Frappe's errors carry their HTTP status
 			if not status:

@@ -15,6 +15,7 @@ from frappe import _
 from huf.ai.flows import access, approvals, definitions, runs
 from huf.huf import safe_expression
 from huf.huf.flow_schema import flow_problems
+from huf.request_limits import check_run_rate
 
 # --- flow definitions ----------------------------------------------------------------------------
 
@@ -99,6 +100,7 @@ def run_flow(
 	"""Start a Draft or Active flow as the caller (read on it, create on Flow Run): {"flow_run_id", "status"}."""
 	flow = access.load_flow(flow_id)
 	access.check_can_run(flow)
+	check_run_rate()
 	return runs.start(flow, payload, mode, conversation_mode)
 
 

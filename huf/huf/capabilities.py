@@ -26,6 +26,7 @@ CAPABILITIES: dict[str, str] = {
 	"tools.use": "Use tools",
 	"tools.create": "Create tools",
 	"tools.manage": "Manage tools",
+	"tools.approve": "Approve tool calls",
 	"flows.use": "Run flows",
 	"flows.create": "Create flows",
 	"flows.manage": "Manage flows",

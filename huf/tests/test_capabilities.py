@@ -3,7 +3,7 @@ or refused; the capability (not the role) decides, and Frappe's DocPerms still a
 
 import frappe
 
-from huf.ai import permissions_api
+from huf.ai import permissions_api, tool_approval_api
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES, capabilities_of, check_capability
 from huf.huf.capability_access import DOCTYPE_CAPABILITIES
 from huf.huf.factories import make_agent, make_model, make_user
@@ -33,7 +33,7 @@ DOCUMENT_GUARDS: dict[str, tuple[str, str]] = {
 }
 
 # Guarded by a whitelisted endpoint (probed below) or by what the user may see.
-ENDPOINT_GUARDS = ("users.invite", "users.manage", "roles.manage")
+ENDPOINT_GUARDS = ("users.invite", "users.manage", "roles.manage", "tools.approve")
 VISIBILITY_GUARDS = ("agent.view_all", "chat.view_all")
 # Guarded per record of every data table (huf/huf/data_tables/access.py; tested in its tests/test_access.py).
 RECORD_GUARDS = (
@@ -90,6 +90,7 @@ class CapabilityTestCase(HufTestCase):
 			"roles.manage": lambda: permissions_api.create_huf_role(
 				f"R {suffix}", "", ["agent.view"], frappe_role(role)
 			),
+			"tools.approve": lambda: tool_approval_api.list_tool_approval_grants(),
 		}
 		with self.set_user(user):
 			try:

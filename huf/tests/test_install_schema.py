@@ -72,6 +72,7 @@ EXTRA_DOCTYPES = {
 	"Agent Chat",
 	"Agent Prompt Category",
 	"Agent Summary Prompt Category",
+	"Agent Tool Approval",
 	"Huf Role Permission",
 	"Integration Credential",
 	"Integration Recipient",
@@ -80,10 +81,10 @@ EXTRA_DOCTYPES = {
 
 
 class TestInstalledSchema(HufTestCase):
-	def test_all_48_doctypes_installed(self):
+	def test_all_49_doctypes_installed(self):
 		installed = set(frappe.get_all("DocType", filters={"module": "Huf"}, pluck="name"))
 		expected = set(SPEC_FIELDS) | EXTRA_DOCTYPES
-		self.assertEqual(len(expected), 48)
+		self.assertEqual(len(expected), 49)
 		self.assertEqual(installed, expected)
 
 	def test_every_spec_field_has_its_type(self):

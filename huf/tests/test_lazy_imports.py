@@ -7,7 +7,7 @@ import textwrap
 
 from huf.tests.support.case import HufUnitTestCase
 
-HEAVY = ("litellm", "chromadb", "llama_index", "openai", "mcp")
+HEAVY = ("litellm", "chromadb", "llama_index", "openai", "mcp", "opentelemetry")
 
 PROBE = textwrap.dedent(
 	"""

@@ -54,6 +54,7 @@ GUEST_ALLOWED = {
 	"huf.ai.integrations.channels.telegram.handle_update": "Telegram's webhook; the settings' secret token is checked (403)",
 	"huf.ai.integrations.channels.slack.handle_event": "Slack's Events API; the request signature and timestamp are checked (403)",
 	"huf.ai.integrations.channels.elevenlabs.health": "answers {ok: true} and nothing else",
+	"huf.api.health": "answers guests {ok: true} and nothing else; the checks only to managers",
 	"huf.ai.integrations.channels.elevenlabs.handle_elevenlabs_webhook": "ElevenLabs' post-call webhook; its HMAC signature and timestamp are checked (403)",
 }
 
@@ -63,6 +64,7 @@ READ_ONLY = {
 	# Google redirects here with GET; it acts only with the one-time state issued to the same user
 	"huf.ai.integrations.oauth.callback",
 	"huf.ai.integrations.channels.elevenlabs.health",
+	"huf.api.health",
 	"huf.ai.integrations.channels.elevenlabs.get_agent_id",
 	"huf.ai.integrations.channels.elevenlabs.get_signed_url",
 	"huf.client_overrides.get_count",
@@ -86,6 +88,8 @@ READ_ONLY = {
 	"huf.ai.flow_api.list_flow_runs",
 	"huf.ai.flow_api.list_flows",
 	"huf.ai.flow_api.list_pending_approvals",
+	"huf.ai.tool_approval_api.list_pending_tool_approvals",
+	"huf.ai.tool_approval_api.list_tool_approval_grants",
 	"huf.ai.knowledge.retriever.knowledge_search",
 	"huf.ai.mcp_client.get_agent_mcp_servers",
 	"huf.ai.mcp_client.get_available_mcp_servers",
@@ -118,6 +122,7 @@ EMPTY_FOR_NO_ROLES = {
 	"huf.ai.mcp_client.get_available_mcp_servers": "a permission-filtered list (frappe.get_list)",
 	"huf.ai.knowledge.retriever.knowledge_search": "searches only the Knowledge Sources the caller may read",
 	"huf.ai.flow_api.list_pending_approvals": "only the runs waiting for the caller's own approval",
+	"huf.ai.tool_approval_api.list_pending_tool_approvals": "only the tool calls the caller may decide",
 }
 
 # Answer any signed-in user about themselves only (no one else's records).

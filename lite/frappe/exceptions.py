@@ -3,6 +3,12 @@
 from werkzeug.exceptions import NotFound
 
 
+class SiteNotSpecifiedError(Exception):
+	def __init__(self, *args, **kwargs):
+		self.message = "Please specify --site sitename"
+		super(Exception, self).__init__(self.message)
+
+
 class ValidationError(Exception):
 	http_status_code = 417
 
@@ -160,3 +166,10 @@ class AppNotInstalledError(ValidationError):
 
 class FrappeTypeError(TypeError):
 	http_status_code = 417
+
+
+class CommandFailedError(Exception):
+	def __init__(self, message: str, out: str, err: str):
+		super().__init__(message)
+		self.out = out
+		self.err = err

@@ -325,6 +325,50 @@ class MemoryStore:
 				self._drop_if_empty(name)
 			return True
 
+	# -- sorted sets (members are bytes, scores floats) ------------------------------------
+
+	def zadd(self, name, mapping: dict, **kwargs) -> int:
+		with self._lock:
+			zset = self._get(name, dict, create=True)
+			added = 0
+			for member, score in mapping.items():
+				member = _encode(member)
+				added += member not in zset
+				zset[member] = float(score)
+			return added
+
+	def zrem(self, name, *values) -> int:
+		with self._lock:
+			zset = self._get(name, dict) or {}
+			removed = sum(1 for v in values if zset.pop(_encode(v), None) is not None)
+			self._drop_if_empty(name)
+			return removed
+
+	def zcard(self, name) -> int:
+		with self._lock:
+			return len(self._get(name, dict) or ())
+
+	def zremrangebyscore(self, name, min, max) -> int:  # noqa: A002 - Redis' names
+		low, high = _score_bound(min), _score_bound(max)
+		with self._lock:
+			zset = self._get(name, dict) or {}
+			gone = [m for m, score in zset.items() if low(score, True) and high(score, False)]
+			for member in gone:
+				del zset[member]
+			self._drop_if_empty(name)
+			return len(gone)
+
+	def zrange(self, name, start: int, end: int, desc: bool = False, withscores: bool = False, **kwargs):
+		with self._lock:
+			ordered = sorted((self._get(name, dict) or {}).items(), key=lambda item: (item[1], item[0]))
+			if desc:
+				ordered.reverse()
+			chosen = ordered[_slice(start, end, len(ordered))]
+			return list(chosen) if withscores else [member for member, _score in chosen]
+
+	def pipeline(self, transaction: bool = True, **kwargs) -> MemoryPipeline:
+		return MemoryPipeline(self)
+
 	# -- locks ----------------------------------------------------------------------------
 
 	def lock(
@@ -339,6 +383,48 @@ class MemoryStore:
 		return MemoryLock(
 			self, name, timeout=timeout, sleep=sleep, blocking=blocking, blocking_timeout=blocking_timeout
 		)
+
+
+def _score_bound(bound):
+	"""A test `(score, is_min) -> bool` for a Redis score bound: a number, "-inf"/"+inf", "(x" exclusive."""
+	text = bound.decode() if isinstance(bound, bytes) else str(bound)
+	exclusive = text.startswith("(")
+	value = float(text[1:] if exclusive else text)
+	if exclusive:
+		return lambda score, is_min: score > value if is_min else score < value
+	return lambda score, is_min: score >= value if is_min else score <= value
+
+
+class MemoryPipeline:
+	"""`pipeline()` of the in-process store: commands are queued and `execute()` runs them as one step."""
+
+	def __init__(self, store: MemoryStore):
+		self._store = store
+		self._commands: list[tuple[str, tuple, dict]] = []
+
+	def __getattr__(self, name: str):
+		getattr(self._store, name)  # AttributeError for a command the store lacks
+
+		def queue(*args, **kwargs) -> MemoryPipeline:
+			self._commands.append((name, args, kwargs))
+			return self
+
+		return queue
+
+	def __enter__(self) -> MemoryPipeline:
+		return self
+
+	def __exit__(self, *exc) -> None:
+		self._commands = []
+
+	def __len__(self) -> int:
+		return len(self._commands)
+
+	def execute(self, raise_on_error: bool = True) -> list:
+		"""Run the queued commands atomically (no other thread sees a state in between); their results."""
+		commands, self._commands = self._commands, []
+		with self._store._lock:
+			return [getattr(self._store, name)(*args, **kwargs) for name, args, kwargs in commands]
 
 
 def _slice(start: int, end: int, length: int) -> slice:

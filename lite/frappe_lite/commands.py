@@ -21,6 +21,9 @@ class CommandError(Exception):
 def main(argv: list[str] | None = None) -> int:
 	"""Entry point of the `huf` console script."""
 	parser = build_parser()
+	argv = sys.argv[1:] if argv is None else list(argv)
+	if _app_command_name(argv, parser):
+		return _run_app_command(argv)
 	args = parser.parse_args(argv)
 	if not getattr(args, "func", None):
 		parser.print_help()
@@ -149,6 +152,57 @@ def build_parser() -> argparse.ArgumentParser:
 	p.add_argument("--last-name")
 	p.add_argument("--password")
 	return parser
+
+
+# ---------------------------------------------------------------------------------------------
+# apps' commands: `commands` of `<app>.commands` (click), run as `bench --site S <command>` runs them
+
+
+def _app_command_name(argv: list[str], parser: argparse.ArgumentParser) -> str | None:
+	"""The command named in `argv` when it is none of Lite's own (then an app may offer it)."""
+	rest = list(argv)
+	while rest and rest[0] in ("--site", "--sites-path"):
+		rest = rest[2:]
+	if not rest or rest[0].startswith("-"):
+		return None
+	subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+	return None if rest[0] in subparsers.choices else rest[0]
+
+
+def _run_app_command(argv: list[str]) -> int:
+	"""Run an app's click command inside the sites folder, with the site as `--site` (Frappe's app group)."""
+	import click
+
+	sites_path, site, rest = None, None, list(argv)
+	while rest and rest[0] in ("--site", "--sites-path"):
+		if len(rest) < 2:
+			raise SystemExit(f"huf: {rest[0]} needs a value")
+		if rest[0] == "--site":
+			site = rest[1]
+		else:
+			sites_path = rest[1]
+		rest = rest[2:]
+	sites_path = os.path.abspath(sites_path or os.environ.get("HUF_SITES_PATH") or "sites")
+	os.environ["HUF_SITES_PATH"] = os.environ["SITES_PATH"] = sites_path
+	os.chdir(sites_path)
+	site = site or os.environ.get("FRAPPE_SITE") or get_current_site()
+	from frappe.utils.bench_helper import get_app_groups
+
+	group = get_app_groups()["frappe"]
+	if rest[0] not in group.commands:
+		print(f"huf: no such command: {rest[0]} (see huf --help)", file=sys.stderr)
+		return 2
+	try:
+		args = ([f"--site={site}"] if site else []) + rest
+		returned = group.main(args=args, prog_name="huf", standalone_mode=False)
+	except click.ClickException as e:
+		e.show()
+		return e.exit_code
+	except click.exceptions.Abort:
+		return 1
+	return (
+		returned if isinstance(returned, int) else 0
+	)  # click returns an Exit's code without standalone mode
 
 
 # ---------------------------------------------------------------------------------------------

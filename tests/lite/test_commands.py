@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -33,6 +34,25 @@ class TestCommands(UnitTestCase):
 			"\treturn frappe.get_doc({'doctype': 'Note', 'title': title, 'public': public}).insert().name\n\n\n"
 			"def echo(*args, **kwargs):\n"
 			"\treturn {'args': list(args), 'kwargs': kwargs, 'user': frappe.session.user}\n"
+		)
+		# an app command, as `bench --site S greet NAME` runs it (Frappe's `commands` of `<app>.commands`)
+		(app / "commands.py").write_text(
+			"import click\n"
+			"import frappe\n"
+			"from frappe.commands import get_site, pass_context\n\n\n"
+			"@click.command('greet')\n"
+			"@click.argument('name')\n"
+			"@click.option('--shout', is_flag=True)\n"
+			"@pass_context\n"
+			"def greet(context, name, shout):\n"
+			"\tsite = get_site(context)\n"
+			"\tfrappe.init(site)\n"
+			"\ttry:\n"
+			'\t\ttext = f\'hello {name} from {site} ({frappe.get_site_path().rstrip("/").rsplit("/", 1)[-1]})\'\n'
+			"\tfinally:\n"
+			"\t\tfrappe.destroy()\n"
+			"\tclick.echo(text.upper() if shout else text)\n\n\n"
+			"commands = [greet]\n"
 		)
 		run_huf(cls.sites_path, "new-site", SITE, "--admin-password", "first-pass")
 		run_huf(cls.sites_path, "--site", SITE, "install-app", "huf_cli_app", extra_path=cls.helpers)
@@ -110,6 +130,27 @@ class TestCommands(UnitTestCase):
 		)
 		self.assertNotEqual(result.returncode, 0)
 		self.assertIn("SyntaxError", result.stderr)
+
+	def test_an_installed_apps_click_command_runs_with_the_site(self):
+		result = self.huf("--site", SITE, "greet", "Ada", "--shout")
+		self.assertEqual(result.stdout.strip(), f"HELLO ADA FROM {SITE} ({SITE})".upper())
+		# as bench: the same group through Frappe's bench helper, run inside the sites folder
+		helper = [sys.executable, "-m", "frappe.utils.bench_helper", "frappe", "--site", SITE, "greet", "Bo"]
+		env = {**os.environ, "PYTHONPATH": os.pathsep.join([self.helpers, *sys.path])}
+		done = subprocess.run(
+			helper, cwd=self.sites_path, env=env, capture_output=True, text=True, timeout=60
+		)
+		self.assertEqual(
+			(done.returncode, done.stdout.strip()), (0, f"hello Bo from {SITE} ({SITE})"), done.stderr
+		)
+
+	def test_an_app_command_without_a_site_or_unknown_fails_cleanly(self):
+		no_site = self.huf("greet", "Ada", check=False)
+		self.assertEqual(no_site.returncode, 2)
+		self.assertIn("Please specify --site sitename", no_site.stderr)
+		unknown = self.huf("--site", SITE, "no-such-command", check=False)
+		self.assertEqual(unknown.returncode, 2)
+		self.assertIn("no such command: no-such-command", unknown.stderr)
 
 	def test_unknown_site_is_a_clean_error(self):
 		result = self.huf("--site", "missing.localhost", "migrate", check=False)

@@ -25,6 +25,7 @@ import {
 } from "lucide-react";
 import { useEffect } from "react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
+import { fetchPendingToolApprovals, TOOL_APPROVALS_KEY } from "../approvals/toolApprovals";
 import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
 import { call } from "../lib/api";
 import { can, getBoot, hasCapability } from "../lib/boot";
@@ -38,7 +39,7 @@ interface NavItem {
   label: string;
   icon: LucideIcon;
   visible: () => boolean;
-  /** Shows the number of flow runs waiting for the user's approval (and the entry whenever there are some). */
+  /** Shows the number of tool calls and flow runs waiting for the user's approval (and the entry whenever there are some). */
   approvals?: boolean;
 }
 
@@ -51,7 +52,7 @@ export const NAV: NavItem[] = [
   { to: "/triggers", label: "Triggers", icon: Zap, visible: () => can("Agent Trigger") },
   { to: "/executions", label: "Executions", icon: Activity, visible: () => can("Agent Run") },
   { to: "/flows", label: "Flows", icon: Workflow, visible: () => can("Flow Definition") },
-  { to: "/approvals", label: "Approvals", icon: ShieldCheck, visible: () => can("Flow Run"), approvals: true },
+  { to: "/approvals", label: "Approvals", icon: ShieldCheck, visible: () => can("Flow Run") || hasCapability("tools.approve"), approvals: true },
   { to: "/tools", label: "Tools", icon: Wrench, visible: () => can("Agent Tool Function") },
   { to: "/mcp", label: "MCP servers", icon: Server, visible: () => can("MCP Server") },
   { to: "/knowledge", label: "Knowledge", icon: BookOpen, visible: () => can("Knowledge Source") },
@@ -91,7 +92,9 @@ export function Layout() {
   const location = useLocation();
   const drawer = useDrawer(location.pathname);
   const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: 60_000, retry: false });
-  const waiting = pending.data?.length ?? 0;
+  // tool calls only for those who may decide them (tools.approve): nobody else has any to see
+  const tools = useQuery({ queryKey: TOOL_APPROVALS_KEY, queryFn: fetchPendingToolApprovals, refetchInterval: 60_000, retry: false, enabled: hasCapability("tools.approve") });
+  const waiting = (pending.data?.length ?? 0) + (tools.data?.length ?? 0);
   usePageTitle(location.pathname);
 
   const logout = async () => {

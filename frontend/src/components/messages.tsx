@@ -18,11 +18,13 @@ export interface Message {
   /** JSON list of the calls of a "Tool Call" message (OpenAI format). */
   tool_calls?: unknown;
   conversation_index?: number;
+  /** JSON list of the answer's content blocks, when the agent answered with blocks. */
+  content_blocks?: unknown;
 }
 
 export const MESSAGE_FIELDS = [
   "name", "role", "kind", "content", "attachment", "creation", "status", "agent_run",
-  "tool_name", "tool_call_id", "tool_status", "tool_calls", "conversation_index",
+  "tool_name", "tool_call_id", "tool_status", "tool_calls", "conversation_index", "content_blocks",
 ];
 
 interface RawCall {

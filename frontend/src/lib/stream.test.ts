@@ -32,7 +32,24 @@ describe("FrameParser", () => {
     expect(parser.flush()).toEqual([{ type: "delta", content: "x" }]);
   });
 
+  it("passes content_block frames with a valid block and drops malformed ones", () => {
+    const block = { type: "table", columns: ["A"], rows: [["x"]] };
+    expect(parseFrame(`data: ${JSON.stringify({ type: "content_block", index: 0, block })}`)).toEqual({ type: "content_block", index: 0, block });
+    expect(parseFrame(`data: ${JSON.stringify({ type: "content_block", index: -1, block })}`)).toBeNull();
+    expect(parseFrame(`data: ${JSON.stringify({ type: "content_block", index: 0, block: { type: "video" } })}`)).toBeNull();
+    expect(parseFrame(`data: ${JSON.stringify({ type: "content_block", index: 1 })}`)).toBeNull();
+  });
+
   it("joins multi-line data fields", () => {
     expect(parseFrame('data: {"type":"delta",\ndata: "content":"a"}')).toEqual({ type: "delta", content: "a" });
+  });
+
+  it("passes the approval_required frame that ends a run waiting for an approver, and drops one without its tool", () => {
+    const parser = new FrameParser();
+    const wait = { type: "approval_required", approval_id: "TA-1", tool_name: "create_todo", agent_run_id: "R1", content: "The run waits for an approver to allow the call of create_todo." };
+    const wire = `data: {"type":"run_status","status":"Waiting Approval","agent_run_id":"R1"}\n\ndata: ${JSON.stringify(wait)}\n\n`;
+    expect(parser.push(wire)).toEqual([{ type: "run_status", status: "Waiting Approval", agent_run_id: "R1" }, wait]);
+    expect(parseFrame(`data: ${JSON.stringify({ ...wait, tool_name: undefined })}`)).toBeNull();
+    expect(parseFrame(`data: ${JSON.stringify({ ...wait, agent_run_id: null })}`)).toBeNull();
   });
 });

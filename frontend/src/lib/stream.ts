@@ -1,15 +1,18 @@
 /** The streaming client for agent answers: POST /huf/stream/<agent>, frames `data: {json}` + blank line. */
 
 import { ApiError, parseServerMessages } from "./api";
+import { isBlock, type ContentBlock } from "./blocks";
 import { getBoot } from "./boot";
 
-export type RunStatus = "Queued" | "Started" | "Success" | "Failed" | "Cancelled";
+export type RunStatus = "Queued" | "Started" | "Waiting Approval" | "Success" | "Failed" | "Cancelled";
 
 export type StreamEvent =
   | { type: "run_status"; status: RunStatus; agent_run_id?: string }
   | { type: "delta"; content: string }
   | { type: "tool_call"; tool_call_id: string; name: string; arguments: Record<string, unknown> }
   | { type: "tool_result"; tool_call_id: string; name: string; content: string; status: "Success" | "Failed" }
+  /** One content block of the answer, at `index` (from 0): sent after the answer's text, before the run ends. */
+  | { type: "content_block"; index: number; block: ContentBlock }
   | {
       type: "complete";
       full_response: string;
@@ -19,9 +22,11 @@ export type StreamEvent =
       usage?: Record<string, number>;
       cost?: number;
     }
-  | { type: "error"; content: string; agent_run_id?: string };
+  | { type: "error"; content: string; agent_run_id?: string }
+  /** The run stopped before a call of `tool_name` to wait for an approver (after `run_status` Waiting Approval). */
+  | { type: "approval_required"; approval_id: string; tool_name: string; agent_run_id: string; content: string };
 
-const KNOWN = new Set(["run_status", "delta", "tool_call", "tool_result", "complete", "error"]);
+const KNOWN = new Set(["run_status", "delta", "tool_call", "tool_result", "content_block", "complete", "error", "approval_required"]);
 
 /** Incremental parser: feed text chunks, get whole events back (partial frames wait for more text). */
 export class FrameParser {
@@ -66,6 +71,14 @@ export function parseFrame(block: string): StreamEvent | null {
   if (!value || typeof value !== "object") return null;
   const type = (value as { type?: unknown }).type;
   if (typeof type !== "string" || !KNOWN.has(type)) return null;
+  if (type === "approval_required") {
+    const frame = value as { tool_name?: unknown; agent_run_id?: unknown };
+    if (typeof frame.tool_name !== "string" || typeof frame.agent_run_id !== "string") return null;
+  }
+  if (type === "content_block") {
+    const frame = value as { index?: unknown; block?: unknown };
+    if (!Number.isInteger(frame.index) || (frame.index as number) < 0 || !isBlock(frame.block)) return null;
+  }
   return value as StreamEvent;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toItems, type Message } from "../components/messages";
-import { applyEvent, endTurn, interleave, retryOf, storedIn, turnActivity, type LiveTurn } from "./turn";
+import { applyEvent, endTurn, interleave, queuedIfStillRunning, retryOf, storedIn, turnActivity, type LiveTurn } from "./turn";
 
 const start: LiveTurn = { id: "t1", conversation: "C1", prompt: "Hi", text: "", tools: [], state: "streaming" };
 
@@ -16,6 +16,32 @@ describe("applyEvent", () => {
     expect(turn.tools).toEqual([{ id: "c1", name: "get_weather", args: { city: "Pune" }, result: "Sunny", status: "Success" }]);
     turn = applyEvent(turn, { type: "complete", full_response: "It is sunny.", agent_run_id: "R1", usage: { total_tokens: 9 }, cost: 0.1 });
     expect(turn).toMatchObject({ state: "done", text: "It is sunny.", runId: "R1", cost: 0.1 });
+  });
+
+  it("collects the answer's content blocks in their order", () => {
+    const kpi = { type: "kpi" as const, label: "Revenue", value: 3 };
+    const note = { type: "markdown" as const, text: "Up." };
+    let turn = applyEvent(start, { type: "delta", content: "```huf-block\n{}\n```" });
+    turn = applyEvent(turn, { type: "content_block", index: 1, block: note });
+    turn = applyEvent(turn, { type: "content_block", index: 0, block: kpi });
+    expect(turn.blocks).toEqual([kpi, note]);
+    turn = applyEvent(turn, { type: "complete", full_response: "x" });
+    expect(turn.blocks).toEqual([kpi, note]);
+  });
+
+  it("a run that stops for a tool approval leaves the turn waiting, its call marked, not failed", () => {
+    let turn = applyEvent(start, { type: "run_status", status: "Started", agent_run_id: "R3" });
+    turn = applyEvent(turn, { type: "tool_call", tool_call_id: "c1", name: "create_todo", arguments: { description: "a" } });
+    turn = applyEvent(turn, { type: "tool_call", tool_call_id: "c2", name: "create_todo", arguments: { description: "b" } });
+    turn = applyEvent(turn, { type: "run_status", status: "Waiting Approval", agent_run_id: "R3" });
+    expect(turn.state).toBe("streaming");
+    const message = "The run waits for an approver to allow the call of create_todo.";
+    turn = applyEvent(turn, { type: "approval_required", approval_id: "TA-9", tool_name: "create_todo", agent_run_id: "R3", content: message });
+    expect(turn).toMatchObject({ state: "waiting", runId: "R3", approval: { runId: "R3", status: "Waiting Approval", tool: "create_todo", approvalId: "TA-9", message } });
+    expect(turn.tools.map((t) => t.status)).toEqual(["Waiting approval", "Running"]);
+    // the stream then closes: the turn stays waiting (no "ended unexpectedly"), and says no activity of its own
+    expect(endTurn(turn)).toBe(turn);
+    expect(turnActivity(turn)).toBeNull();
   });
 
   it("marks the turn failed with the server's message", () => {
@@ -98,5 +124,23 @@ describe("retryOf", () => {
     ]);
     expect(retryOf(items, 3)).toEqual({ prompt: "Read this", attachment: "/private/files/n.txt" });
     expect(retryOf(items, 0)).toBeNull();
+  });
+});
+
+describe("queuedIfStillRunning", () => {
+  const waitedBehind = applyEvent(start, { type: "error", content: "The run waits behind run R0, which waits for a tool approval; it will run in the background after that.", agent_run_id: "R1" });
+
+  it("turns a 'failed' turn whose run is still queued into a queued one, with nothing to retry", () => {
+    const turn = queuedIfStillRunning(waitedBehind, "Queued");
+    expect(turn.state).toBe("queued");
+    expect(turn.note).toContain("waits behind run R0");
+    expect(turn.error).toBeUndefined();
+  });
+
+  it("leaves a run that really failed, or a turn without a run, as failed", () => {
+    expect(queuedIfStillRunning(waitedBehind, "Failed").state).toBe("failed");
+    expect(queuedIfStillRunning(waitedBehind, undefined).state).toBe("failed");
+    const noRun = { ...waitedBehind, runId: undefined };
+    expect(queuedIfStillRunning(noRun, "Queued").state).toBe("failed");
   });
 });

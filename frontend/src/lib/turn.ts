@@ -1,4 +1,6 @@
 import type { Item, ToolCall } from "../components/messages";
+import { markWaiting, type ApprovalWait } from "./approvalWait";
+import { withBlock, type ContentBlock } from "./blocks";
 import { fileName, withoutFileList } from "./files";
 import type { StreamEvent } from "./stream";
 
@@ -13,8 +15,15 @@ export interface LiveTurn {
   prompt: string;
   attachment?: string;
   text: string;
+  /** The answer's content blocks, as they arrive (`content_block` events). */
+  blocks?: ContentBlock[];
   tools: ToolCall[];
-  state: "streaming" | "done" | "failed" | "stopped";
+  /** `waiting`: the run stopped to wait for an approver's decision on a tool call (`approval`).
+   * `queued`: the stream ended before the run could start (it waits behind an earlier run of the
+   * conversation) and the run goes on in the background (`note` says why). */
+  state: "streaming" | "done" | "failed" | "stopped" | "waiting" | "queued";
+  note?: string;
+  approval?: ApprovalWait;
   error?: string;
   runId?: string;
   usage?: Record<string, number>;
@@ -35,15 +44,24 @@ export function applyEvent(turn: LiveTurn, event: StreamEvent): LiveTurn {
           ? turn.tools.map((t) => (t.id === event.tool_call_id ? { ...t, result: event.content, status: event.status } : t))
           : [...turn.tools, { id: event.tool_call_id, name: event.name, args: {}, result: event.content, status: event.status }],
       };
+    case "content_block":
+      return { ...turn, blocks: withBlock(turn.blocks, event.index, event.block) };
     case "complete":
       return { ...turn, text: event.full_response || turn.text, state: "done", runId: event.agent_run_id ?? turn.runId, usage: event.usage, cost: event.cost };
     case "error":
       return { ...turn, state: "failed", error: event.content, runId: event.agent_run_id ?? turn.runId };
     case "run_status":
       return { ...turn, runId: event.agent_run_id ?? turn.runId };
+    case "approval_required":
+      return {
+        ...turn,
+        state: "waiting",
+        runId: event.agent_run_id || turn.runId,
+        approval: { runId: event.agent_run_id, status: "Waiting Approval", tool: event.tool_name, approvalId: event.approval_id, message: event.content },
+        tools: markWaiting(turn.tools, event.tool_name),
+      };
   }
 }
-
 
 /**
  * What a streaming turn is doing while no answer text shows: waiting for the model (the request is out,
@@ -94,4 +112,14 @@ export function retryOf(items: Item[], index: number): { prompt: string; attachm
     return prompt.trim() ? { prompt, attachment } : null;
   }
   return null;
+}
+
+/**
+ * A failed turn whose run has not ended (`status`: what `get_agent_run_status` says now) did not fail: the
+ * stream ended while the run waits behind an earlier run of the conversation, and it runs in the background.
+ * Such a turn becomes `queued` (nothing to retry: a retry would send the message twice).
+ */
+export function queuedIfStillRunning(turn: LiveTurn, status: string | null | undefined): LiveTurn {
+  if (turn.state !== "failed" || !turn.runId || !status || !["Queued", "Started", "Waiting Approval"].includes(status)) return turn;
+  return { ...turn, state: "queued", note: turn.error, error: undefined };
 }

@@ -256,7 +256,24 @@ export default function AgentEditor() {
                   linkTo="Agent Tool Function"
                   linkField="tool"
                   onChange={(rows) => set("agent_tool", rows)}
-                  extra={(row) => <span className="text-xs text-slate-500">{String(row.description ?? "")}</span>}
+                  extra={(row, update) => (
+                    <span className="flex flex-wrap items-center gap-2">
+                      <span className="text-xs text-slate-500">{String(row.description ?? "")}</span>
+                      <label className="text-xs text-slate-600 dark:text-slate-300">
+                        Requires approval{" "}
+                        <select
+                          className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs dark:border-slate-600 dark:bg-slate-800"
+                          value={String(row.requires_approval || "Inherit")}
+                          disabled={readOnly}
+                          onChange={(e) => update({ requires_approval: e.target.value })}
+                        >
+                          <option value="Inherit">As the tool says</option>
+                          <option value="Always">Always</option>
+                          <option value="Never">Never</option>
+                        </select>
+                      </label>
+                    </span>
+                  )}
                 />
                 <TableSection
                   title="MCP servers"

@@ -1,13 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import { Button, Card, EmptyState, ErrorBanner, Notice, PageHeader, Spinner, Textarea } from "../components/ui";
+import { Button, Card, EmptyState, ErrorBanner, Notice, PageHeader, Spinner } from "../components/ui";
+import CommentField from "../approvals/CommentField";
 import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
 import { formatDate } from "../lib/format";
 import { flowApi, type NodeState, type PendingApproval } from "../flows/flowApi";
 import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
 import { showValue } from "../flows/runState";
+import ToolApprovalCard from "../approvals/ToolApprovalCard";
+import { fetchPendingToolApprovals, TOOL_APPROVALS_KEY } from "../approvals/toolApprovals";
 
 function ApprovalCard({ item, onDecided }: { item: PendingApproval; onDecided: (text: string) => void }) {
   const [comment, setComment] = useState("");
@@ -62,12 +65,7 @@ function ApprovalCard({ item, onDecided }: { item: PendingApproval; onDecided: (
             </dl>
           </details>
         )}
-        <div className="space-y-1">
-          <label htmlFor={id} className="block text-sm font-medium">
-            Comment (optional)
-          </label>
-          <Textarea id={id} rows={2} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />
-        </div>
+        <CommentField id={id} value={comment} onChange={setComment} />
         <div className="flex gap-2">
           <Button onClick={() => decide.mutate("approve")} disabled={decide.isPending}>
             Approve
@@ -82,22 +80,38 @@ function ApprovalCard({ item, onDecided }: { item: PendingApproval; onDecided: (
   );
 }
 
-/** /approvals: the flow runs waiting for the signed-in user's decision. */
+/** /approvals: the tool calls and flow runs waiting for the signed-in user's decision. */
 export default function Approvals() {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: 15_000 });
   const items = pending.data ?? [];
+  const tools = useQuery({ queryKey: TOOL_APPROVALS_KEY, queryFn: fetchPendingToolApprovals, refetchInterval: 15_000 });
+  const toolItems = tools.data ?? [];
   return (
     <div className="max-w-3xl space-y-4">
-      <PageHeader title="Approvals" description="Flow runs that wait for your decision." />
+      <PageHeader title="Approvals" description="Tool calls and flow runs that wait for your decision." />
       {notice && <Notice message={notice} />}
+      {tools.error ? (
+        <ErrorBanner title="The tool approvals could not be loaded" message={errorMessage(tools.error)} />
+      ) : (
+        toolItems.map((item) => (
+          <ToolApprovalCard
+            key={item.approval_id}
+            item={item}
+            onDecided={(text) => {
+              setNotice(text);
+              void queryClient.invalidateQueries({ queryKey: TOOL_APPROVALS_KEY });
+            }}
+          />
+        ))
+      )}
       {pending.error ? (
         <ErrorBanner title="The approvals could not be loaded" message={errorMessage(pending.error)} />
       ) : pending.isLoading ? (
         <Spinner />
-      ) : items.length === 0 ? (
-        <EmptyState title="Nothing waits for you" description="When a flow needs your approval, it shows up here." />
+      ) : items.length === 0 && toolItems.length === 0 ? (
+        <EmptyState title="Nothing waits for you" description="When a tool call or a flow needs your approval, it shows up here." />
       ) : (
         items.map((item) => (
           <ApprovalCard

@@ -3,16 +3,22 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { PaperclipIcon, ThumbDownIcon, ThumbUpIcon } from "../components/icons";
 import { Markdown } from "../components/Markdown";
+import { AnswerBody, ContentBlocks } from "../components/blocks/ContentBlocks";
+import { hideBlockSources, parseBlocks } from "../lib/blocks";
 import { Button, EmptyState, ErrorBanner, Select, Spinner, Textarea, cx } from "../components/ui";
 import { call, errorMessage, getList, uploadFile } from "../lib/api";
 import { can, getBoot } from "../lib/boot";
 import { formatCost, formatDate, plural } from "../lib/format";
 import { streamAgent } from "../lib/stream";
-import { applyEvent, endTurn, interleave, retryOf, storedIn, turnActivity, type LiveTurn } from "../lib/turn";
+import { applyEvent, endTurn, interleave, queuedIfStillRunning, retryOf, storedIn, turnActivity, type LiveTurn } from "../lib/turn";
+import { QueuedTurnNotice } from "../components/QueuedTurnNotice";
 import { MESSAGE_FIELDS, ToolCallRow, toItems, type Message } from "../components/messages";
 import { MicButton } from "../components/MicButton";
 import { fileName, withoutFileList } from "../lib/files";
 import { messageLink } from "./MessageView";
+import ApprovalWaitNotice from "../approvals/ApprovalWaitNotice";
+import { fetchRunStatus, hasEnded, markWaitingItems, runStatusKey, statusOfWait, unansweredRun, waitOf } from "../lib/approvalWait";
+import { isWaiting, pollWhileInFlight } from "../lib/liveRuns";
 
 function Feedback({ message }: { message: string }) {
   const [value, setValue] = useState<string | null>(null);
@@ -104,10 +110,11 @@ function FailedAnswer({ message, onRetry }: { message: string; onRetry?: () => v
   );
 }
 
-function AgentBubble({ children, testid }: { children: ReactNode; testid?: string }) {
+/** `wide`: an answer with content blocks takes the thread's width (tables and charts need the room). */
+function AgentBubble({ children, testid, wide = false }: { children: ReactNode; testid?: string; wide?: boolean }) {
   return (
     <div className="flex">
-      <div className="max-w-[85%] rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900" data-testid={testid}>
+      <div className={cx("min-w-0 max-w-[85%] rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900", wide && "w-full")} data-testid={testid}>
         {children}
       </div>
     </div>
@@ -123,10 +130,16 @@ function LiveTurnView({ turn, onRetry }: { turn: LiveTurn; onRetry?: () => void 
       {turn.tools.map((t) => (
         <ToolCallRow key={t.id} call={t} />
       ))}
-      {turn.text && (
-        <AgentBubble testid="live-answer">
-          <Markdown text={turn.text} />
+      {turn.blocks?.length ? (
+        <AgentBubble testid="live-answer" wide>
+          <ContentBlocks blocks={turn.blocks} />
         </AgentBubble>
+      ) : (
+        turn.text && (
+          <AgentBubble testid="live-answer">
+            <Markdown text={hideBlockSources(turn.text)} />
+          </AgentBubble>
+        )
       )}
       {activity && (
         <p role="status" data-testid="turn-activity" className="animate-pulse text-sm text-slate-500 dark:text-slate-400">
@@ -140,6 +153,8 @@ function LiveTurnView({ turn, onRetry }: { turn: LiveTurn; onRetry?: () => void 
       )}
       {turn.state === "failed" && <FailedAnswer message={turn.error ?? ""} onRetry={onRetry} />}
       {turn.state === "stopped" && <p className="text-sm text-slate-500">Stopped.</p>}
+      {turn.state === "waiting" && turn.approval && <ApprovalWaitNotice wait={turn.approval} />}
+      {turn.state === "queued" && turn.runId && <QueuedTurnNotice runId={turn.runId} note={turn.note} conversation={turn.conversation} />}
     </>
   );
 }
@@ -197,9 +212,30 @@ export default function Chat() {
   const history = useQuery({ ...historyQuery(conversation), enabled: Boolean(found) });
 
   const live = turns.find((t) => t.state === "streaming");
+
+  // the conversation's last run without an answer (waiting for a tool approval, or running in the background):
+  // its status is read again until it ends, then the history brings its answer
+  const unanswered = live ? null : unansweredRun(history.data ?? []);
+  const runStatus = useQuery({
+    queryKey: runStatusKey(unanswered),
+    enabled: Boolean(unanswered),
+    queryFn: () => fetchRunStatus(unanswered ?? ""),
+    refetchInterval: (query) => pollWhileInFlight([query.state.data?.status]),
+    refetchOnWindowFocus: true,
+    retry: false,
+  });
+  const wait = unanswered ? waitOf(runStatus.data) : null;
+  const runState = unanswered ? runStatus.data?.status : undefined;
+  const refreshed = useRef(new Set<string>()); // runs whose end brought the history again (once each)
+  useEffect(() => {
+    if (!unanswered || !hasEnded(runState) || refreshed.current.has(unanswered)) return;
+    refreshed.current.add(unanswered);
+    void queryClient.invalidateQueries({ queryKey: ["history", conversation] });
+  }, [unanswered, runState, conversation, queryClient]);
+
   useEffect(() => {
     bottom.current?.scrollIntoView?.({ block: "end" });
-  }, [live?.text, live?.tools.length, history.data?.length, turns.length]);
+  }, [live?.text, live?.tools.length, history.data?.length, turns.length, wait?.status]);
 
   useEffect(() => setError(null), [agent, conversation]);
 
@@ -264,8 +300,15 @@ export default function Chat() {
     } catch (e) {
       turn = controller.signal.aborted ? { ...turn, state: "stopped" } : { ...turn, state: "failed", error: errorMessage(e) };
     }
+    if (turn.state === "failed" && turn.runId) {
+      // a run still waiting behind an earlier one did not fail: it runs in the background (no retry)
+      const now = await fetchRunStatus(turn.runId).catch(() => null);
+      turn = queuedIfStillRunning(turn, now?.status);
+    }
     update(turn);
     abort.current = null;
+    // a run waiting for a tool approval: the chat follows its status from here (kept after a reload)
+    if (turn.state === "waiting" && turn.approval) queryClient.setQueryData(runStatusKey(turn.approval.runId), statusOfWait(turn.approval));
     void queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
     if (turn.state === "stopped") return; // the server records the stop as it notices it: shown on the next load
     // answers and failures the server stored come back with the history; a turn it never stored stays here
@@ -277,7 +320,8 @@ export default function Chat() {
   // a turn is shown by the page until the stored history holds its run (then only there)
   const pending = turns.filter((t) => t.conversation === conversation && (t.state === "streaming" || !storedIn(t, storedRuns)));
   const streamingRuns = pending.map((t) => t.state === "streaming" && t.runId).filter(Boolean);
-  const items = toItems((history.data ?? []).filter((m) => !streamingRuns.includes(m.agent_run ?? "")));
+  const shown = toItems((history.data ?? []).filter((m) => !streamingRuns.includes(m.agent_run ?? "")));
+  const items = wait && isWaiting(wait.status) ? markWaitingItems(shown, wait.tool) : shown;
   const thread = interleave(items, pending);
   const agentList = agents.data ?? [];
   const loading = Boolean(conversation) && pending.length === 0 && (opened.isLoading || (Boolean(found) && history.isLoading));
@@ -360,8 +404,8 @@ export default function Chat() {
                   ) : entry.item.kind === "agent" && entry.item.m.kind === "Error" ? (
                     <FailedAnswer key={entry.item.m.name} message={entry.item.m.content ?? ""} onRetry={canSend ? retryStored(entry.index) : undefined} />
                   ) : entry.item.kind === "agent" ? (
-                    <AgentBubble key={entry.item.m.name} testid="agent-message">
-                      <Markdown text={entry.item.m.content ?? ""} />
+                    <AgentBubble key={entry.item.m.name} testid="agent-message" wide={Boolean(parseBlocks(entry.item.m.content_blocks))}>
+                      <AnswerBody content={entry.item.m.content} blocks={entry.item.m.content_blocks} />
                       <div className="flex flex-wrap items-center gap-1">
                         {canSend && <Feedback message={entry.item.m.name} />}
                         <CopyLink message={entry.item.m.name} />
@@ -371,6 +415,7 @@ export default function Chat() {
                     <ToolCallRow key={entry.item.key} call={entry.item.call} />
                   ),
                 )}
+              {!loading && wait && <ApprovalWaitNotice wait={wait} />}
               <div ref={bottom} />
             </div>
             {error && (

@@ -1,9 +1,13 @@
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router-dom";
 import { Markdown } from "../components/Markdown";
+import { AnswerBody } from "../components/blocks/ContentBlocks";
 import { Badge, Card, ErrorBanner, PageHeader, Spinner } from "../components/ui";
 import { errorMessage, getDoc, getList } from "../lib/api";
+import { useFlowRun } from "../flows/RunPanel";
 import { formatCost, formatDate, formatNumber } from "../lib/format";
+import { elapsedSeconds, formatElapsed, isInFlight, pollWhileInFlight } from "../lib/liveRuns";
+import { useNow } from "../lib/useNow";
 import { OrchestrationPanel } from "../orchestration/OrchestrationPanel";
 import { MESSAGE_FIELDS, ToolCallRow, toItems, type Message } from "../components/messages";
 
@@ -26,6 +30,7 @@ interface Run {
   total_tokens: number;
   total_cost: number;
   creation: string;
+  flow_run: string | null;
 }
 
 
@@ -40,11 +45,50 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** While the run is queued or running: how long it has been, counted every second. */
+function Elapsed({ run }: { run: Run }) {
+  const live = isInFlight(run.status);
+  const now = useNow(live);
+  const seconds = elapsedSeconds(run.status === "Started" ? (run.start_time ?? run.creation) : run.creation, now);
+  if (!live || seconds === null) return null;
+  return (
+    <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300" data-testid="run-elapsed">
+      <span className="h-2 w-2 animate-pulse rounded-full bg-amber-500" aria-hidden="true" />
+      {run.status === "Queued" ? "Waiting in the queue for" : "Running for"} {formatElapsed(seconds)}
+    </p>
+  );
+}
+
+/** The flow run this run is a step of, followed while it runs or waits. */
+function FlowRunLine({ id }: { id: string }) {
+  const flow = useFlowRun(id);
+  if (!flow.data) return null;
+  return (
+    <p className="text-sm" data-testid="run-flow">
+      Step of flow run{" "}
+      <Link className="text-indigo-600 hover:underline dark:text-indigo-400" to={`/flows/${encodeURIComponent(flow.data.flow_id)}`}>
+        {flow.data.flow_run_id}
+      </Link>{" "}
+      <Badge>{flow.data.status}</Badge>
+    </p>
+  );
+}
+
 export default function ExecutionDetail() {
   const { name = "" } = useParams();
-  const run = useQuery({ queryKey: ["doc", "Agent Run", name], queryFn: () => getDoc<Run>("Agent Run", name) });
+  // a run still queued or running is read again every 2 s (status, usage, its steps) until it finishes
+  const run = useQuery({
+    queryKey: ["doc", "Agent Run", name],
+    queryFn: () => getDoc<Run>("Agent Run", name),
+    refetchInterval: (query) => pollWhileInFlight([query.state.data?.status]),
+  });
+  const status = run.data?.status;
   const messages = useQuery({
-    queryKey: ["run-messages", name],
+    // keyed by the status too: the messages are read once more when the run finishes
+    queryKey: ["run-messages", name, status],
+    placeholderData: keepPreviousData,
+    enabled: Boolean(status),
+    refetchInterval: pollWhileInFlight([status]),
     queryFn: () =>
       getList<Message>("Agent Message", {
         fields: MESSAGE_FIELDS,
@@ -71,11 +115,13 @@ export default function ExecutionDetail() {
           </Link>
         }
       />
-      <Card>
+      <Card className="space-y-3">
         <div className="grid gap-4 sm:grid-cols-3 lg:grid-cols-6">
           <div>
             <p className="text-xs text-slate-500">Status</p>
-            <Badge>{r.status}</Badge>
+            <span aria-live="polite" data-testid="run-status">
+              <Badge>{r.status}</Badge>
+            </span>
           </div>
           <Stat label="Model" value={r.model ?? "—"} />
           <Stat label="Input tokens" value={formatNumber(r.input_tokens)} />
@@ -86,6 +132,8 @@ export default function ExecutionDetail() {
           <Stat label="Duration" value={seconds === null ? "—" : `${seconds.toFixed(1)} s`} />
           <Stat label="Cached tokens" value={formatNumber(r.cached_tokens)} />
         </div>
+        <Elapsed run={r} />
+        {r.flow_run && <FlowRunLine id={r.flow_run} />}
       </Card>
       {r.error_message && <ErrorBanner title="Error" message={r.error_message} />}
       <OrchestrationPanel run={r.name} runUser={r.user} />
@@ -104,11 +152,12 @@ export default function ExecutionDetail() {
             ) : (
               <div key={item.m.name} className={item.kind === "user" ? "rounded-md bg-indigo-50 p-2 text-sm dark:bg-indigo-950" : "text-sm"}>
                 <p className="mb-1 text-xs font-medium text-slate-500">{item.kind === "user" ? "Prompt" : "Answer"}</p>
-                {item.kind === "user" ? <p className="whitespace-pre-wrap">{item.m.content}</p> : <Markdown text={item.m.content ?? ""} />}
+                {item.kind === "user" ? <p className="whitespace-pre-wrap">{item.m.content}</p> : <AnswerBody content={item.m.content} blocks={item.m.content_blocks} />}
               </div>
             ),
           )
         )}
+        {isInFlight(r.status) && <Spinner label={r.status === "Queued" ? "Waiting for its turn…" : "Working on it…"} />}
         {r.conversation && (
           <Link className="text-sm text-indigo-600 hover:underline dark:text-indigo-400" to={`/chat/${encodeURIComponent(r.agent)}/${encodeURIComponent(r.conversation)}`}>
             Open the conversation

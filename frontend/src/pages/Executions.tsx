@@ -4,6 +4,7 @@ import { LinkSelect } from "../components/FormFields";
 import { Badge, EmptyState, ErrorBanner, Field, Input, PageHeader, Select, Spinner, Table } from "../components/ui";
 import { errorMessage, getList } from "../lib/api";
 import { formatCost, formatDate, formatNumber } from "../lib/format";
+import { pollWhileInFlight } from "../lib/liveRuns";
 
 interface RunRow {
   name: string;
@@ -16,7 +17,7 @@ interface RunRow {
   prompt: string | null;
 }
 
-const STATUSES = ["Queued", "Started", "Success", "Failed", "Cancelled"];
+const STATUSES = ["Queued", "Started", "Waiting Approval", "Success", "Failed", "Cancelled"];
 
 export default function Executions() {
   const [params, setParams] = useSearchParams();
@@ -46,6 +47,8 @@ export default function Executions() {
         order_by: "creation desc",
         limit: 200,
       }),
+    // runs still queued or running are read again until they finish: statuses, tokens and cost follow them
+    refetchInterval: (query) => pollWhileInFlight(query.state.data?.map((r) => r.status)),
   });
   const rows = data ?? [];
 
@@ -81,7 +84,7 @@ export default function Executions() {
       ) : (
         <Table head={["Run", "Agent", "Status", "Tokens", "Cost", "When"]}>
           {rows.map((r) => (
-            <tr key={r.name} data-testid="run-row">
+            <tr key={r.name} data-testid="run-row" data-run={r.name}>
               <td className="max-w-xs px-3 py-2">
                 <Link className="text-indigo-600 hover:underline dark:text-indigo-400" to={`/executions/${encodeURIComponent(r.name)}`}>
                   <span className="line-clamp-1">{r.prompt || r.name}</span>

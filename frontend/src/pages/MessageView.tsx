@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router-dom";
 import { CopyButton } from "../flows/CopyButton";
-import { Markdown } from "../components/Markdown";
+import { AnswerBody } from "../components/blocks/ContentBlocks";
 import { Card, EmptyState, PageHeader, Spinner } from "../components/ui";
 import { getDoc } from "../lib/api";
 import { formatDate } from "../lib/format";
@@ -11,6 +11,7 @@ interface SharedMessage {
   name: string;
   role: string;
   content: string | null;
+  content_blocks?: unknown;
   attachment: string | null;
   agent: string | null;
   conversation: string | null;
@@ -62,7 +63,7 @@ export default function MessageView() {
       />
       <Card>
         <article aria-label="Message" data-testid="shared-message">
-          {m.role === "user" ? <p className="whitespace-pre-wrap text-sm">{m.content}</p> : <Markdown text={m.content ?? ""} />}
+          {m.role === "user" ? <p className="whitespace-pre-wrap text-sm">{m.content}</p> : <AnswerBody content={m.content} blocks={m.content_blocks} />}
           {m.attachment && <p className="mt-2 text-xs text-slate-500">Attachment: {fileName(m.attachment)}</p>}
         </article>
       </Card>

@@ -6,6 +6,8 @@ const FIELDS: FieldDef[] = [
   { fieldname: "provider_name", label: "Provider Name", type: "data", required: true, help: "For example OpenAI, Anthropic or OpenRouter." },
   { fieldname: "api_key", label: "API Key", type: "password", help: "Stored encrypted. It is never shown again after saving." },
   { fieldname: "api_base", label: "Base URL", type: "data", help: "Only for self-hosted or compatible services." },
+  { fieldname: "requests_per_minute", label: "Requests per Minute", type: "int", min: 0, help: "At most this many model calls in any 60 seconds; a call waits for a free slot. 0: no limit." },
+  { fieldname: "requests_per_day", label: "Requests per Day", type: "int", min: 0, help: "At most this many model calls in any 24 hours. 0: no limit." },
 ];
 
 export default function Providers() {
@@ -26,7 +28,7 @@ export default function Providers() {
           name={name}
           fields={FIELDS}
           nameField="provider_name"
-          defaults={{ provider_name: "", api_key: "", api_base: "" }}
+          defaults={{ provider_name: "", api_key: "", api_base: "", requests_per_minute: 0, requests_per_day: 0 }}
           title={name ?? "New provider"}
           onSaved={(doc) => select(String(doc.name))}
           onDeleted={() => select(undefined)}

@@ -17,6 +17,7 @@ const FIELDS: FieldDef[] = [
   { fieldname: "types", label: "Kind", type: "select", options: ["", ...KINDS], required: true },
   { fieldname: "tool_type", label: "Category", type: "link", linkTo: "Agent Tool Type", required: true, help: "Filled in from the kind; change it if you like." },
   { fieldname: "description", label: "Description", type: "text", required: true, help: "Tell the agent when to use this tool." },
+  { fieldname: "requires_approval", label: "Requires approval", type: "check", help: "Each call waits in Approvals until an approver allows it (an agent's tool row can override this)." },
   { fieldname: "reference_doctype", label: "Record Type", type: "doctype", showIf: (d) => !!kind(d) && !NO_RECORD_TYPE.includes(kind(d)), help: "For example Customer or ToDo." },
   { fieldname: "function_path", label: "Function Path", type: "data", showIf: (d) => ["Custom Function", "App Provided"].includes(kind(d)), help: "For example my_app.tools.get_weather" },
   { fieldname: "pass_parameters_as_json", label: "Pass parameters as one JSON value", type: "check", showIf: (d) => kind(d) === "Custom Function" },

@@ -147,6 +147,7 @@ class ConversationManager:
 		attachment: str | None = None,
 		usage: Any = None,
 		cost: float | None = None,
+		content_blocks: list[dict] | None = None,
 	):
 		"""Append a message (numbered race-free within the conversation) and add `usage`/`cost` to its totals."""
 		name = conversation if isinstance(conversation, str) else conversation.name
@@ -182,6 +183,7 @@ class ConversationManager:
 			"reference_name": reference_name,
 			"visibility": visibility,
 			"token_estimate": token_estimate,
+			"content_blocks": _json(content_blocks),
 		}
 		message = frappe.get_doc({k: v for k, v in values.items() if v is not None})
 		message.insert(ignore_permissions=True)  # access to the conversation was checked above

@@ -28,6 +28,7 @@ from huf.ai.flows.edges import RoutingError, next_node
 from huf.ai.flows.graph import FlowGraph, node_config
 from huf.ai.flows.nodes import executor_for
 from huf.ai.flows.nodes.base import FAILURE, WAITING, NodeCall, NodeResult
+from huf.ai.observability import traces
 from huf.ai.runtime.locks import ConversationLock
 
 FLOW_RUN_JOB = "huf.ai.flows.engine.execute_flow_run"
@@ -102,15 +103,22 @@ def execute_flow_run(flow_run: str) -> str | None:
 	caller = frappe.session.user
 	try:
 		frappe.db.commit()  # read what others committed before the lock was ours
-		while True:
-			run = frappe.get_doc("Flow Run", flow_run)
-			if run.status not in RUNNABLE or lock.lost:
-				return run.status
-			if not step(run):
-				return run.status
+		run = frappe.get_doc("Flow Run", flow_run)
+		with traces.flow_run_span(run) as span:  # NOOP unless huf_otel_endpoint is set
+			run = run_steps(run, lock)
+			span.outcome(run.status not in ("Failed", "Cancelled"), run.last_error, run.status)
+		return run.status
 	finally:
 		frappe.set_user(caller)
 		lock.release()
+
+
+def run_steps(run: Any, lock: ConversationLock) -> Any:
+	"""Step the run until it ends, waits or the lock is lost; returns it as it was left."""
+	while True:
+		if run.status not in RUNNABLE or lock.lost or not step(run):
+			return run
+		run = frappe.get_doc("Flow Run", run.name)
 
 
 def step(run: Any) -> bool:
@@ -191,7 +199,10 @@ def run_node(run: Any, node: dict, graph: FlowGraph, context: dict, resume: dict
 	savepoint = f"flow_node_{cint(run.hop_count)}"
 	frappe.db.savepoint(savepoint)
 	try:
-		return executor(call)
+		with traces.flow_node_span(run, node) as span:  # parent of an agent node's run
+			result = executor(call)
+			span.outcome(result.status != FAILURE, result.error, result.status)
+		return result
 	except Exception as e:
 		try:
 			frappe.db.rollback(save_point=savepoint)

@@ -6,7 +6,7 @@ enabled OpenAI Settings, then Groq Settings, give the provider, model and (optio
 Audio comes from a File the caller may read, or from a public URL fetched with SSRF protection.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -70,7 +70,7 @@ def _settings_config() -> STTConfig | None:
 		api_base = _api_base(settings.get("api_url"))
 		if settings.get("provider"):
 			base = get_provider_config(settings.provider)
-			config = ProviderConfig(base.name, key or base.api_key, api_base or base.api_base)
+			config = replace(base, api_key=key or base.api_key, api_base=api_base or base.api_base)
 		else:
 			config = ProviderConfig(doctype.split(" ")[0], key, api_base)
 		prefix = "groq" if doctype.startswith("Groq") else "openai"

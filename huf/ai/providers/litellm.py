@@ -19,6 +19,7 @@ from typing import Any
 import frappe
 from frappe import _
 
+from huf.ai.observability import llm_calls
 from huf.ai.providers import ContextWindowError, ProviderError, ProviderNotConfiguredError
 from huf.ai.providers.model_names import (
 	ENV_API_KEYS,
@@ -28,7 +29,9 @@ from huf.ai.providers.model_names import (
 	normalize_model_name,
 	provider_prefix,
 )
+from huf.ai.providers.rate_limit import wait_for_slot
 from huf.ai.providers.retry import RetriesExhausted, RetryPolicy, call_with_retries, status_code
+from huf.huf.secret_text import mask_text
 
 DEFAULT_TIMEOUT = 120.0
 TRIM_RATIO = 0.75
@@ -46,7 +49,6 @@ _CONTEXT_LIMIT = re.compile(
 	r"(?:maximum context length|context window|limit) (?:is|of) (\d[\d,]*) tokens", re.I
 )
 _ERROR_PREFIX = re.compile(r"^\s*(litellm\.\w+:\s*|\w*(Error|Exception)\s*(:|-)\s*)")
-_TOKEN_LIKE = re.compile(r"\b(sk|pk|rk|key|xai|gsk)-[A-Za-z0-9_\-]{8,}|Bearer\s+[A-Za-z0-9._\-]{8,}")
 
 
 def get_litellm():
@@ -68,11 +70,13 @@ class ProviderConfig:
 	name: str
 	api_key: str | None = field(default=None, repr=False)
 	api_base: str | None = None
+	requests_per_minute: int = 0  # 0: no limit (huf.ai.providers.rate_limit)
+	requests_per_day: int = 0
 
 
 def get_provider_config(provider: str) -> ProviderConfig:
-	"""Read an AI Provider: its name, decrypted API key and `api_base`."""
-	fields = ["name", "provider_name", "api_base"]
+	"""Read an AI Provider: its name, decrypted API key, `api_base` and request limits."""
+	fields = ["name", "provider_name", "api_base", "requests_per_minute", "requests_per_day"]
 	row = frappe.db.get_value("AI Provider", provider, fields, as_dict=True) if provider else None
 	if not row and provider:
 		row = next(
@@ -88,7 +92,11 @@ def get_provider_config(provider: str) -> ProviderConfig:
 
 	api_key = get_decrypted_password("AI Provider", row.name, "api_key", raise_exception=False)
 	return ProviderConfig(
-		name=row.provider_name or row.name, api_key=api_key or None, api_base=row.api_base or None
+		name=row.provider_name or row.name,
+		api_key=api_key or None,
+		api_base=row.api_base or None,
+		requests_per_minute=max(0, int(row.requests_per_minute or 0)),
+		requests_per_day=max(0, int(row.requests_per_day or 0)),
 	)
 
 
@@ -286,15 +294,19 @@ def completion(
 		request["stream_options"] = {"include_usage": True}
 	request.update(kwargs)
 	policy = retry or default_retry_policy()
+	observed = llm_calls.observe(config.name, request)  # prompt log and traces; a no-op when both are off
 
 	if stream:
-		return CompletionStream(config, request, policy, repair_messages)
+		return CompletionStream(config, request, policy, repair_messages, observed)
 
 	litellm = get_litellm()
-	response, attempts, trimmed = _call(
-		config, request, policy, repair_messages, lambda kw: litellm.completion(**kw)
-	)
-	return _to_completion(response, config, litellm_model, attempts, trimmed)
+	with observed:
+		response, attempts, trimmed = _call(
+			config, request, policy, repair_messages, lambda kw: litellm.completion(**kw)
+		)
+		answer = _to_completion(response, config, litellm_model, attempts, trimmed)
+		observed.done(answer)
+	return answer
 
 
 class CompletionStream:
@@ -304,20 +316,29 @@ class CompletionStream:
 	token raise `ProviderError` right away; a failure mid-stream raises it during iteration.
 	"""
 
-	def __init__(self, config: ProviderConfig, request: dict, policy: RetryPolicy, repair_messages=None):
+	def __init__(
+		self,
+		config: ProviderConfig,
+		request: dict,
+		policy: RetryPolicy,
+		repair_messages=None,
+		observed: llm_calls.LLMCall = llm_calls.NOOP,
+	):
 		self.config = config
 		self.model = request["model"]
 		self.completion: Completion | None = None
 		self._request = request
+		self._observed = observed
 		self._litellm = get_litellm()
 
 		def start(kw: dict):
 			iterator = iter(self._litellm.completion(**kw))
 			return iterator, next(iterator, None)
 
-		(self._iterator, self._first), self.attempts, self.trimmed = _call(
-			config, request, policy, repair_messages, start
-		)
+		with observed:
+			(self._iterator, self._first), self.attempts, self.trimmed = _call(
+				config, request, policy, repair_messages, start
+			)
 
 	def __iter__(self) -> Iterator[Chunk]:
 		raw_chunks = []
@@ -335,11 +356,14 @@ class CompletionStream:
 		except Exception as exc:
 			failure = RetriesExhausted(exc, self.attempts, retryable=False)
 		if failure is not None:
-			raise _provider_error(failure, self.config, self._request)
+			error = _provider_error(failure, self.config, self._request)
+			self._observed.fail(error)
+			raise error
 
 		messages = self.trimmed or self._request["messages"]
 		built = self._litellm.stream_chunk_builder(raw_chunks, messages=messages) if raw_chunks else None
 		self.completion = _to_completion(built, self.config, self.model, self.attempts, self.trimmed)
+		self._observed.done(self.completion)
 		yield Chunk(completion=self.completion)
 
 
@@ -612,6 +636,7 @@ def _call(
 ):
 	"""Invoke with retries; on a context-window error trim once and retry. Returns (result, attempts, trimmed)."""
 	describe = f"LLM call to {config.name} ({request['model']})"
+	wait_for_slot(config)  # the provider's requests per minute / per day; free without limits
 	failed = None
 	try:
 		result, attempts = call_with_retries(lambda: invoke(request), policy, describe)
@@ -724,10 +749,7 @@ def _provider_error(
 
 def _clean_detail(text: str, secrets: list[str]) -> str:
 	"""The provider's own message without LiteLLM's class-name prefixes, secrets or excess length."""
-	for secret in secrets:
-		if len(secret) >= 4:
-			text = text.replace(secret, "***")
-	text = _TOKEN_LIKE.sub("***", text)
+	text = mask_text(text, secrets)
 	text = " ".join(text.split())
 	previous = None
 	while previous != text:

@@ -11,6 +11,7 @@
 | `recovery.py` | runs and locks left behind by a crashed process |
 | `events.py` | the event dicts the loop yields, and `validate_event` |
 | `sse.py` | the SSE wire format of those events |
+| `content_blocks.py` | an answer's content blocks (`content_block_schemas.py`: their JSON Schemas and caps) |
 | `tools.py` | the tool seam: `Tool`, `ToolContext`, `Toolset`, tool providers (`huf_tool_providers` hook) |
 | `knowledge.py` | the mandatory-knowledge seam (`huf_mandatory_knowledge` hook) |
 

@@ -16,6 +16,7 @@ from frappe.utils import flt
 from huf.ai.conversation.conversation_data import inject_conversation_data
 from huf.ai.providers.litellm import Usage
 from huf.ai.runtime import run_state
+from huf.ai.runtime.content_blocks import block_instructions
 from huf.ai.runtime.knowledge import KnowledgeContext, mandatory_knowledge
 from huf.ai.runtime.tools import ToolContext, Toolset, load_toolset
 from huf.huf.prompt_versions import template_body
@@ -128,11 +129,12 @@ class AgentManager:
 		return mandatory_knowledge(self.agent, query)
 
 	def build_system_prompt(self, conversation: Any, query: str) -> tuple[str, KnowledgeContext]:
-		"""Instructions, then Mandatory knowledge, then the conversation's injected memory."""
+		"""Instructions, Mandatory knowledge, the content blocks the agent may use, the injected memory."""
 		prompt = self.get_instructions().strip()
 		knowledge = self.get_knowledge(query)
-		if knowledge.text:
-			prompt = f"{prompt}\n\n{knowledge.text}".strip()
+		for part in (knowledge.text, block_instructions(self.agent)):
+			if part:
+				prompt = f"{prompt}\n\n{part}".strip()
 		return inject_conversation_data(prompt, conversation), knowledge
 
 	def take_over(self, run: Any, conversation: Any) -> RunAnswer | None:

@@ -2,21 +2,26 @@
 
 | type | keys |
 | --- | --- |
-| run_status | status (Queued, Started, Success, Failed, Cancelled), agent_run_id |
+| run_status | status (Queued, Started, Waiting Approval, Success, Failed, Cancelled), agent_run_id |
 | delta | content (a piece of the answer's text) |
 | tool_call | tool_call_id, name, arguments (dict) |
 | tool_result | tool_call_id, name, content (text), status (Success, Failed) |
+| content_block | index (its place in the answer, from 0), block (a content block: `content_blocks.py`) |
 | complete | full_response, agent_run_id, conversation_id, session_id, usage (dict), cost (float) |
 | error | content (readable message), agent_run_id |
+| approval_required | approval_id, tool_name, agent_run_id, content (readable message) |
 
 A run ends with `complete` (success) or `error` (failure), each preceded by the final `run_status`.
+A run that waits for a tool approval ends its events with `run_status` Waiting Approval and
+`approval_required`; once decided it goes on in the background (`huf.ai.runtime.approval_gate`).
+An answer with content blocks sends them, in order, just before its final `run_status`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-RUN_STATUSES = ("Queued", "Started", "Success", "Failed", "Cancelled")
+RUN_STATUSES = ("Queued", "Started", "Waiting Approval", "Success", "Failed", "Cancelled")
 TOOL_STATUSES = ("Success", "Failed")
 USAGE_KEYS = ("input_tokens", "output_tokens", "cached_tokens", "total_tokens")
 
@@ -25,6 +30,7 @@ EVENT_SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
 	"delta": {"content": (str,)},
 	"tool_call": {"tool_call_id": (str,), "name": (str,), "arguments": (dict,)},
 	"tool_result": {"tool_call_id": (str,), "name": (str,), "content": (str,), "status": (str,)},
+	"content_block": {"index": (int,), "block": (dict,)},
 	"complete": {
 		"full_response": (str,),
 		"agent_run_id": (str,),
@@ -34,6 +40,12 @@ EVENT_SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
 		"cost": (int, float),
 	},
 	"error": {"content": (str,), "agent_run_id": (str, type(None))},
+	"approval_required": {
+		"approval_id": (str,),
+		"tool_name": (str,),
+		"agent_run_id": (str,),
+		"content": (str,),
+	},
 }
 
 
@@ -59,6 +71,10 @@ def tool_result(tool_call_id: str, name: str, content: str, status: str) -> dict
 	}
 
 
+def content_block(index: int, block: dict) -> dict:
+	return {"type": "content_block", "index": index, "block": block}
+
+
 def complete(
 	full_response: str, agent_run_id: str, conversation_id: str, session_id: str, usage: dict, cost: float
 ) -> dict:
@@ -75,6 +91,18 @@ def complete(
 
 def error(content: str, agent_run_id: str | None) -> dict:
 	return {"type": "error", "content": content, "agent_run_id": agent_run_id}
+
+
+def approval_required(approval_id: str, tool_name: str, agent_run_id: str) -> dict:
+	from frappe import _
+
+	return {
+		"type": "approval_required",
+		"approval_id": approval_id,
+		"tool_name": tool_name,
+		"agent_run_id": agent_run_id,
+		"content": _("The run waits for an approver to allow the call of {0}.").format(tool_name),
+	}
 
 
 def validate_event(event: Any) -> None:
@@ -96,6 +124,12 @@ def validate_event(event: Any) -> None:
 		raise ValueError(f"unknown run status {event['status']!r}")
 	if kind == "tool_result" and event["status"] not in TOOL_STATUSES:
 		raise ValueError(f"unknown tool status {event['status']!r}")
+	if kind == "content_block":
+		from huf.ai.runtime.content_blocks import validate_block
+
+		if event["index"] < 0:
+			raise ValueError("content_block.index is negative")
+		validate_block(event["block"])  # a BlockError is a ValueError
 	if kind == "complete":
 		missing = [key for key in USAGE_KEYS if not isinstance(event["usage"].get(key), int)]
 		if missing:

@@ -24,10 +24,12 @@ from frappe.utils import cint, now, strip_html
 from huf.ai.conversation.manager import ConversationManager
 from huf.ai.conversation.repair import repair_message_sequence
 from huf.ai.conversation.usage import record_usage
+from huf.ai.observability import traces
 from huf.ai.providers import ProviderError
 from huf.ai.providers.litellm import Usage
-from huf.ai.runtime import events, locks, run_state
+from huf.ai.runtime import approval_gate, events, locks, run_state
 from huf.ai.runtime.attachments import user_content
+from huf.ai.runtime.content_blocks import answer_blocks
 from huf.ai.runtime.tools import ToolContext, ToolOutcome
 
 DEFAULT_MAX_TURNS = 20
@@ -70,10 +72,12 @@ class _Run:
 		self.tool_seconds = 0.0
 		self.started = time.monotonic()
 		self.response = ""
+		self.status, self.error, self.span = "Started", None, traces.NOOP
 
 	# --- lifecycle ---------------------------------------------------------------------------
 
 	def events(self) -> Iterator[dict]:
+		self.span = traces.agent_run_span(self.run)  # NOOP unless huf_otel_endpoint is set
 		try:
 			self._mark_started()
 			yield events.run_status("Started", self.name)
@@ -89,6 +93,9 @@ class _Run:
 			if not isinstance(exc, Exception):
 				raise  # e.g. the job timeout or KeyboardInterrupt: the run is recorded, the worker stops
 		finally:
+			traces.end_agent_run(
+				self.span, self.status, self.usage.as_dict(), self.cost, self.turns, self.error
+			)
 			frappe.flags.huf_conversation = None
 			frappe.flags.huf_agent_run = None
 			if self.lock is not None:
@@ -122,12 +129,15 @@ class _Run:
 		frappe.flags.huf_conversation = conversation.name
 		frappe.flags.huf_agent_run = self.name
 
+		parked = approval_gate.take_parked(self.context)  # resumed after a tool approval decision
 		history = []
-		if cint(manager.agent.get("persist_conversation")):
+		if cint(manager.agent.get("persist_conversation")) and parked is None:
 			history = conversations.get_conversation_history(conversation, agent_run=self.name)
 		content = user_content(run.prompt, self.context.get("attachments"), run.agent)
-		self._add_user_message(conversations, conversation, content.stored)
-		answer = manager.take_over(run, conversation)  # a huf_run_handlers hook answers instead
+		if parked is None:
+			self._add_user_message(conversations, conversation, content.stored)
+		# a huf_run_handlers hook answers instead
+		answer = manager.take_over(run, conversation) if parked is None else None
 		if answer is not None:
 			self.response, self.usage, self.cost = answer.response, answer.usage, answer.cost
 			yield events.delta(self.response)
@@ -158,8 +168,15 @@ class _Run:
 		max_turns = max(1, cint(manager.agent.get("max_turns")) or DEFAULT_MAX_TURNS)
 		schemas = toolset.schemas()
 
-		final = None
-		for turn in range(1, max_turns + 1):
+		final, first_turn = None, 1
+		if parked is not None:  # go on where the run parked: the calls of its last answer still to run
+			messages = messages[: 1 if system_prompt else 0] + parked.messages
+			self.usage, self.cost, self.tool_calls = parked.usage, parked.cost, parked.tool_calls
+			self.turns, first_turn = parked.turn, parked.turn + 1
+			args = (conversations, conversation, manager, toolset, tool_context, messages)
+			if (yield from self._execute_calls(parked.calls, *args)):
+				return
+		for turn in range(first_turn, max_turns + 1):
 			self._check_can_continue()
 			self.turns = turn
 			last_turn = turn == max_turns
@@ -178,9 +195,12 @@ class _Run:
 						"The agent reached its limit of {0} turns (Max Turns) while still calling tools ({1}) and gave no final answer."
 					).format(max_turns, names)
 				)
-			yield from self._run_tools(
-				answer, conversations, conversation, manager, toolset, tool_context, messages
-			)
+			if (
+				yield from self._run_tools(
+					answer, conversations, conversation, manager, toolset, tool_context, messages
+				)
+			):
+				return  # parked until an approver decides (approval_gate)
 
 		self.response = final or ""
 		yield from self._finish_success(conversations, conversation, manager)
@@ -258,9 +278,18 @@ class _Run:
 		messages.append(answer.to_message())
 		for call in calls:
 			yield events.tool_call(call.id, call.name, call.args if call.args is not None else {})
-		for call in calls:
+		args = (conversations, conversation, manager, toolset, tool_context, messages)
+		return (yield from self._execute_calls(calls, *args))
+
+	def _execute_calls(self, calls, conversations, conversation, manager, toolset, tool_context, messages):
+		"""Execute `calls` in order; True when the run parked to wait for a tool approval."""
+		for index, call in enumerate(calls):
 			self._check_can_continue()
-			outcome, record = self._execute_tool(call, manager, toolset, tool_context)
+			try:
+				outcome, record = self._execute_tool(call, manager, toolset, tool_context)
+			except approval_gate.ApprovalRequired as required:
+				yield from self._park(required, messages, calls[index:])
+				return True
 			content, policy, artifact = self._fit_result(outcome.content, manager, conversation.name)
 			record_status = "Completed" if outcome.ok else "Failed"
 			frappe.db.set_value(
@@ -291,9 +320,22 @@ class _Run:
 			frappe.db.commit()
 			messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
 			yield events.tool_result(call.id, call.name, content, outcome.status)
+		return False
+
+	def _park(self, required, messages: list[dict], calls: list) -> Iterator[dict]:
+		"""Store where the run is, end it as Waiting Approval (no worker waits); a decision resumes it."""
+		kept = messages[1:] if messages and messages[0].get("role") == "system" else messages
+		state = approval_gate.Parked(
+			required.request, self.turns, kept, calls, self.usage, self.cost, self.tool_calls
+		)
+		approval_gate.park(self.name, self.context, state)
+		self.status = approval_gate.WAITING
+		yield events.run_status(approval_gate.WAITING, self.name)
+		yield events.approval_required(required.request, required.tool_name, self.name)
 
 	def _execute_tool(self, call, manager, toolset, tool_context) -> tuple[ToolOutcome, str]:
 		tool = toolset.get(call.name)
+		refusal = approval_gate.check(tool, call, tool_context)  # raises ApprovalRequired: park the run
 		record = frappe.get_doc(
 			{
 				"doctype": "Agent Tool Call",
@@ -313,10 +355,12 @@ class _Run:
 		tool_context.tool_call_id, tool_context.tool_call = call.id, record.name
 		self.tool_calls += 1
 		started = time.monotonic()
-		try:
-			outcome = toolset.execute(call.name, call.arguments, tool_context)
-		finally:
-			self.tool_seconds += time.monotonic() - started
+		with traces.tool_span(call.name, call.id) as span:
+			try:
+				outcome = refusal or toolset.execute(call.name, call.arguments, tool_context)
+			finally:
+				self.tool_seconds += time.monotonic() - started
+			span.outcome(outcome.ok, outcome.error)
 		if not outcome.ok:
 			frappe.db.rollback()  # undo what a failing tool wrote halfway
 		return outcome, record.name
@@ -346,6 +390,7 @@ class _Run:
 
 	def _finish_success(self, conversations, conversation, manager) -> Iterator[dict]:
 		usage = self.usage.as_dict()
+		blocks = answer_blocks(manager.agent, self.response)  # None unless the agent uses content blocks
 		conversations.add_message(
 			conversation,
 			"agent",
@@ -357,6 +402,7 @@ class _Run:
 			status="Completed",
 			usage=usage,
 			cost=self.cost,
+			content_blocks=blocks,
 		)
 		self._save_run("Success", response=self.response)
 		frappe.db.sql(
@@ -367,6 +413,8 @@ class _Run:
 		conversations.schedule_context_strategy(conversation.name)
 		frappe.db.commit()
 		run_state.publish_status(self.name, "Success", run=self.run)
+		for index, block in enumerate(blocks or ()):
+			yield events.content_block(index, block)
 		yield events.run_status("Success", self.name)
 		yield events.complete(
 			self.response, self.name, conversation.name, self.session_id, usage, float(self.cost)
@@ -374,6 +422,7 @@ class _Run:
 
 	def _finish_failed(self, message: str, status: str = "Failed") -> None:
 		"""Record the failure: run fields, usage so far, an Error message in the conversation."""
+		self.status, self.error = status, message
 		try:
 			frappe.db.rollback()
 			record_usage(self.conversation, self.usage.input_tokens, self.usage.output_tokens, self.cost)
@@ -406,6 +455,7 @@ class _Run:
 			pass  # the user lost access to the conversation; the run still records the error
 
 	def _save_run(self, status: str, **values: Any) -> None:
+		self.status = status
 		usage = self.usage.as_dict()
 		self.context.update(
 			turns=self.turns,

@@ -78,10 +78,12 @@ def create_run(
 
 
 def queued_runs(conversation: str) -> list[Any]:
-	"""The Queued runs of a conversation in the order they run."""
+	"""The Queued runs of a conversation in the order they run, with the runs waiting for a tool
+	approval (status Waiting Approval): the runs behind such a run wait until it is decided and done."""
 	return frappe.db.sql(
-		"""select name, user, sequence, runtime_context from `tabAgent Run`
-		where conversation = %s and status = 'Queued' order by sequence asc, creation asc""",
+		"""select name, user, sequence, status, runtime_context from `tabAgent Run`
+		where conversation = %s and status in ('Queued', 'Waiting Approval')
+		order by sequence asc, creation asc""",
 		(conversation,),
 		as_dict=True,
 	)
@@ -106,7 +108,7 @@ def kick_drainer(conversation: str) -> None:
 def wake_after_release(conversation: str) -> None:
 	"""After releasing the lock: start a drainer if runs wait that no inline caller will run."""
 	head = head_run(conversation)
-	if head and not locks.is_claimed(head.name):
+	if head and head.status == "Queued" and not locks.is_claimed(head.name):
 		kick_drainer(conversation)
 
 
@@ -125,8 +127,13 @@ def drain_conversation(conversation: str) -> int:
 		while not lock.lost:
 			frappe.db.commit()  # a fresh snapshot: see every run committed so far (MariaDB)
 			head = head_run(conversation)
-			if head is None or locks.is_claimed(head.name) or head.name == previous:
-				break  # nothing left, or the inline caller waiting for it will run it
+			if (
+				head is None
+				or head.status != "Queued"
+				or locks.is_claimed(head.name)
+				or head.name == previous
+			):
+				break  # nothing left, waiting for an approval, or the inline caller waiting for it will run it
 			previous = head.name
 			frappe.set_user(head.user or "Guest")
 			for _event in execute_run(head.name, stream=False, lock=lock):
@@ -169,6 +176,15 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 				if status not in ("Queued", "Started"):  # already run by someone else (e.g. after a recovery)
 					yield from final_events(run_name)
 					return
+				if head and head.status != "Queued":  # an earlier run waits for a tool approval
+					locks.unclaim_run(run_name)
+					yield events.error(
+						_(
+							"The run waits behind run {0}, which waits for a tool approval; it will run in the background after that."
+						).format(head.name),
+						run_name,
+					)
+					return
 				if head and not locks.is_claimed(head.name):
 					kick_drainer(conversation)
 				time.sleep(0.005)
@@ -195,13 +211,19 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 
 
 def run_inline_to_end(run_name: str, conversation: str) -> tuple[dict | None, dict | None]:
-	"""`run_inline` without streaming, drained: its (`complete`, `error`) events, either may be None."""
+	"""`run_inline` without streaming, drained: its (`complete`, `error`) events, either may be None.
+
+	An answer's content blocks come with `complete`, as its `content_blocks` (only when there are some).
+	"""
 	complete = error = None
+	blocks = []
 	for event in run_inline(run_name, conversation, stream=False):
 		if event["type"] == "complete":
-			complete = event
+			complete = {**event, "content_blocks": blocks} if blocks else event
 		elif event["type"] == "error":
 			error = event
+		elif event["type"] == "content_block":
+			blocks.append(event["block"])
 	return complete, error
 
 

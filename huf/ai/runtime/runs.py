@@ -19,11 +19,11 @@ from frappe import _
 from frappe.utils import cint
 
 from huf.ai.conversation.manager import ConversationManager
-from huf.ai.runtime import events, locks, queue, run_state
+from huf.ai.runtime import approval_gate, events, locks, queue, run_state
 from huf.ai.runtime.run_options import run_options
 from huf.huf import run_access
 from huf.huf.validators import validate_model_of_provider
-from huf.request_limits import check_prompt_length
+from huf.request_limits import check_prompt_length, check_run_rate
 
 
 def queue_agent_run(
@@ -104,7 +104,9 @@ def start_run(
 	"""Run an agent: queued by default, inline with `now=1` (or the Agent's Run Immediately).
 
 	`options`: the run's optional arguments (`huf.ai.runtime.run_options`); `create_new`: a new conversation.
+	A web request over the caller's runs-per-minute limit is refused with 429 first (`check_run_rate`).
 	"""
+	check_run_rate()
 	inline = _truthy(now) or cint(
 		frappe.db.get_value("Agent", agent_name, "run_immediately") if isinstance(agent_name, str) else 0
 	)
@@ -149,9 +151,14 @@ def _inline_result(run: Any, session_id: str) -> dict:
 		"usage": complete["usage"] if complete else None,
 		"cost": complete["cost"] if complete else None,
 	}
+	if complete and complete.get("content_blocks"):
+		result["content_blocks"] = complete["content_blocks"]
 	if complete is None:
 		status = run_state.run_status(run.name)
 		result["error"] = error["content"] if error else _("The run did not finish.")
+		if status == approval_gate.WAITING:  # parked until an approver decides on a tool call
+			del result["error"]
+			result.update(approval_gate.waiting_answer(run.name))
 		if status == "Queued":
 			result["queued"] = True
 		else:
@@ -192,6 +199,8 @@ def run_status_of(agent_run_id: str, session_id: str | None = None) -> dict:
 		"start_time": run.start_time,
 		"end_time": run.end_time,
 	}
+	if run.status == approval_gate.WAITING:
+		result.update(approval_gate.waiting_answer(run.name))
 	if run.status == "Queued":
 		waiting = [r.name for r in queue.queued_runs(run.conversation)]
 		result["queue_position"] = waiting.index(run.name) + 1 if run.name in waiting else None

@@ -66,6 +66,7 @@ class Tool:
 	handler: Callable[[dict, ToolContext], Any] | None = None
 	is_mcp_tool: bool = False
 	mcp_server: str | None = None
+	requires_approval: bool = False  # each call waits for an approver (huf.ai.runtime.approval_gate)
 
 	def schema(self) -> dict:
 		"""The tool in OpenAI's function format."""

@@ -27,7 +27,12 @@ class FunctionTool(Tool):
 	"""A `Tool` backed by an Agent Tool Function; the loop calls `run`, which is `execute`."""
 
 	def __init__(self, spec: ToolSpec):
-		super().__init__(name=spec.name, description=spec.description, parameters=spec.parameters)
+		super().__init__(
+			name=spec.name,
+			description=spec.description,
+			parameters=spec.parameters,
+			requires_approval=spec.requires_approval,
+		)
 		self.spec = spec
 
 	def run(self, args: dict, context: ToolContext) -> Any:

@@ -23,7 +23,9 @@ CONVERSATION_DATA_TOOLS = ("get_conversation_data", "set_conversation_data", "lo
 
 def agent_tool_provider(agent: Any, context: ToolContext) -> list[Tool]:
 	"""The tools of `agent`'s Agent Tool rows (+ conversation-data tools), each name once."""
-	records = [row.get("tool") for row in agent.get("agent_tool") or []]
+	rows = agent.get("agent_tool") or []
+	records = [row.get("tool") for row in rows]
+	overrides = {row.get("tool"): row.get("requires_approval") for row in rows}
 	if cint(agent.get("enable_conversation_data")):
 		records.extend(CONVERSATION_DATA_TOOLS)
 	tools: list[Tool] = []
@@ -32,8 +34,18 @@ def agent_tool_provider(agent: Any, context: ToolContext) -> list[Tool]:
 		tool = load_tool(record)
 		if tool is not None and tool.name not in names:
 			names.add(tool.name)
+			tool.requires_approval = requires_approval(tool.requires_approval, overrides.get(record))
 			tools.append(tool)
 	return tools
+
+
+def requires_approval(tool_setting: bool, row_setting: str | None) -> bool:
+	"""An agent's tool row overrides the tool's Requires Approval: Always / Never, else Inherit."""
+	if row_setting == "Always":
+		return True
+	if row_setting == "Never":
+		return False
+	return bool(tool_setting)
 
 
 def load_tool(name: str | None) -> FunctionTool | None:

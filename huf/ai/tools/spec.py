@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from frappe.utils import cint
+
 from huf.huf.tool_schema import build_parameters
 
 
@@ -23,6 +25,7 @@ class ToolSpec:
 	agent: str | None = None
 	base_url: str | None = None
 	record: str | None = None  # the Agent Tool Function
+	requires_approval: bool = False
 
 	@classmethod
 	def from_doc(cls, doc: Any) -> ToolSpec:
@@ -38,4 +41,5 @@ class ToolSpec:
 			agent=doc.get("agent"),
 			base_url=doc.get("base_url"),
 			record=doc.name,
+			requires_approval=bool(cint(doc.get("requires_approval"))),
 		)

@@ -9,6 +9,7 @@ from huf.ai.triggers.common import RunRefused, acting_user, queue_run
 from huf.ai.triggers.rules import RUN_AS_TYPES, TEMPLATE_NEEDS_EVENT, trigger_metadata
 from huf.huf import run_access
 from huf.huf.session_user import acting_as
+from huf.request_limits import check_run_rate
 
 
 def run_now(name: str) -> dict:
@@ -24,6 +25,7 @@ def run_now(name: str) -> dict:
 			frappe.ValidationError,
 		)
 	run_access.check_can_run(run_access.load_agent(trigger.agent))  # the caller may run the agent too
+	check_run_rate()
 	caller = frappe.session.user
 	try:
 		user = acting_user(trigger) if trigger.trigger_type in RUN_AS_TYPES else caller

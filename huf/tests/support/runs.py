@@ -229,6 +229,7 @@ def delete_runs_of(agents: list[str]) -> None:
 	if messages:
 		frappe.db.delete("Agent Run Feedback", {"agent_message": ("in", messages)})
 	frappe.db.delete("Agent Run Feedback", {"agent": ("in", agents)})
+	frappe.db.delete("Agent Tool Approval", {"agent": ("in", agents)})
 	frappe.db.delete("Agent Message", {"agent": ("in", agents)})
 	if conversations:
 		for doctype in ("Agent Message", "Agent Tool Call", "Agent Context Artifact"):

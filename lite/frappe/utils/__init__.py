@@ -136,3 +136,19 @@ class CallbackManager:
 
 	def __len__(self) -> int:
 		return len(self._functions)
+
+
+def get_sites(sites_path=None):
+	"""The sites of the sites folder (folders with a site_config.json), sorted."""
+	if not sites_path:
+		sites_path = getattr(frappe.local, "sites_path", None) or "."
+	sites = []
+	for site in os.listdir(sites_path):
+		path = os.path.join(sites_path, site)
+		if (
+			os.path.isdir(path)
+			and not os.path.islink(path)
+			and os.path.exists(os.path.join(path, "site_config.json"))
+		):
+			sites.append(site)
+	return sorted(sites)

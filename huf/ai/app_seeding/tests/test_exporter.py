@@ -73,7 +73,10 @@ class TestExport(SeedTestCase):
 		self.assertEqual(exports["prompts"]["slug"], PROMPT["slug"])
 		self.assertNotIn("version", exports["prompts"])
 		self.assertEqual(exports["agents"]["agent_prompt"], PROMPT["slug"])  # the slug, not the hash name
-		self.assertEqual(exports["agents"]["agent_tool"], [{"tool": "seed_test_create_todo"}])
+		self.assertEqual(
+			exports["agents"]["agent_tool"],
+			[{"tool": "seed_test_create_todo", "requires_approval": "Inherit"}],
+		)
 		self.assertEqual(list(exports["agents"])[0], "agent_name")
 
 	def test_an_export_reimports_to_the_same_record(self):

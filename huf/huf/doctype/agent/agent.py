@@ -15,6 +15,7 @@ class Agent(Document):
 		self.validate_model()
 		self.validate_ranges()
 		self.validate_prompt_templates()
+		self.validate_content_block_types()
 		throw_if_duplicate_rows(self.agent_knowledge, "knowledge_source", _("Knowledge Sources"))
 		throw_if_duplicate_rows(self.agent_tool, "tool", _("Agent Tool"))
 		throw_if_duplicate_rows(self.agent_mcp_server, "mcp_server", _("MCP Servers"))
@@ -46,6 +47,19 @@ class Agent(Document):
 		for row in self.agent_knowledge or []:
 			if cint(row.token_budget) < 0:
 				frappe.throw(_("Knowledge Sources row {0}: Token Budget cannot be negative.").format(row.idx))
+
+	def validate_content_block_types(self) -> None:
+		from huf.ai.runtime.content_block_schemas import BLOCK_TYPES
+		from huf.ai.runtime.content_blocks import parse_types, unknown_types
+
+		unknown = unknown_types(self.content_block_types)
+		if unknown:
+			frappe.throw(
+				_("Allowed Block Types: {0} is no block type (use {1}).").format(
+					", ".join(unknown), ", ".join(BLOCK_TYPES)
+				)
+			)
+		self.content_block_types = ", ".join(parse_types(self.content_block_types)) or None
 
 	def validate_prompt_templates(self) -> None:
 		if self.prompt_mode == "Template":

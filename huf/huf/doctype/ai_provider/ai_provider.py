@@ -19,6 +19,11 @@ class AIProvider(Document):
 		self.slug = frappe.scrub(self.slug or self.provider_name)
 		if self.api_base:
 			self.api_base = validate_http_url(self.api_base, _("API Base URL")).rstrip("/")
+		for fieldname in ("requests_per_minute", "requests_per_day"):
+			if (self.get(fieldname) or 0) < 0:
+				frappe.throw(
+					_("{0} cannot be negative (0 means no limit).").format(_(self.meta.get_label(fieldname)))
+				)
 
 	def validate_unique_name(self) -> None:
 		"""Provider names are routed without regard to case, so 'openai' and 'OpenAI' would clash."""
