@@ -88,7 +88,9 @@ class TestTriggersInBrowser(BrowserTestCase):
 		self.assertEqual(new.status_code, 200, new.text)
 		self.assertTrue(any(hook in d and "new key" in d for d in result["dialogs"]), result["dialogs"])
 		# closing a trigger form with unsaved edits asked first
-		self.assertIn("This trigger has unsaved changes. Leave without saving?", result["dialogs_after_close"])
+		self.assertIn(
+			"This trigger has unsaved changes. Leave without saving?", result["dialogs_after_close"]
+		)
 
 		# Run now queued a run of the agent, linked on the page, which opened its detail page
 		run = frappe.db.get_value("Agent Run", result["run"], ["agent", "status"], as_dict=True)
