@@ -85,6 +85,8 @@ def get_boot() -> dict:
 		},
 		"csrf_token": get_csrf_token() or "",
 		"site_name": frappe.local.site,
+		# the server's clock in its time zone: the browser measures how long runs take against it
+		"server_now": frappe.utils.now(),
 	}
 
 

@@ -7,6 +7,7 @@ import re
 
 import frappe
 import httpx
+from frappe.utils import get_datetime, now_datetime
 from frappe.utils.password import update_password
 
 from huf.huf.factories import make_user
@@ -66,6 +67,8 @@ class TestHufPage(HufTestCase):
 		self.assertEqual(boot["user"], VIEWER)
 		self.assertEqual(boot["full_name"], frappe.db.get_value("User", VIEWER, "full_name"))
 		self.assertEqual(boot["site_name"], frappe.local.site)
+		# the server's clock in its time zone, for the run page's elapsed-time counter
+		self.assertLess(abs((get_datetime(boot["server_now"]) - now_datetime()).total_seconds()), 120)
 		self.assertIn("Huf Viewer", boot["roles"])
 		self.assertEqual(boot["capabilities"], ["agent.view", "chat.view_own"])
 		self.assertEqual(

@@ -11,6 +11,8 @@ export interface BootData {
   csrf_token: string;
   site_name?: string;
   version?: string;
+  /** The server's time when the page was made ("YYYY-MM-DD HH:MM:SS.ffffff", its own time zone). */
+  server_now?: string;
 }
 
 declare global {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { elapsedSeconds, formatElapsed, isInFlight, isWaiting, pollWhileInFlight } from "./liveRuns";
+import { clockOffset } from "./serverClock";
 
 describe("pollWhileInFlight", () => {
   it("polls while a shown run is queued or started", () => {
@@ -33,6 +34,15 @@ describe("elapsed time", () => {
     expect(elapsedSeconds(start, at("2026-01-02T09:59:58"))).toBe(0);
     expect(elapsedSeconds(null, Date.now())).toBeNull();
     expect(elapsedSeconds("not a date", Date.now())).toBeNull();
+  });
+
+  it("counts on the server's clock when the server is in another time zone (or its clock is off)", () => {
+    // the page was made at 15:30:00 on the server while the browser's clock said 10:00:00 (UTC+5:30)
+    const offset = clockOffset("2026-01-02 15:30:00.000000", new Date("2026-01-02T10:00:00").getTime());
+    const browserNow = new Date("2026-01-02T10:00:20").getTime();
+    expect(elapsedSeconds("2026-01-02 15:30:05", browserNow, offset)).toBe(15);
+    expect(elapsedSeconds("2026-01-02 15:30:05", browserNow)).toBe(0); // without it: the start looks ahead
+    expect(clockOffset(undefined, Date.now())).toBe(0);
   });
 
   it("reads as seconds, minutes or hours", () => {

@@ -1,5 +1,7 @@
 /** Runs that may still change by themselves: the pages showing them read them again until they settle. */
 
+import { serverClockOffset, serverTime } from "./serverClock";
+
 /** Agent Run statuses of a run that has not finished (waiting in its conversation's queue, or running). */
 export const RUN_IN_FLIGHT = ["Queued", "Started"];
 /** Agent Run statuses of a run waiting for a person (an approval): it changes, but seldom by the second. */
@@ -24,11 +26,10 @@ export function pollWhileInFlight(statuses: Iterable<string | null | undefined> 
 }
 
 /** Seconds from a server datetime ("2026-01-02 10:11:12.123", local time) to `now` (ms); null without a start. */
-export function elapsedSeconds(from: string | null | undefined, now: number): number | null {
-  if (!from) return null;
-  const start = new Date(from.replace(" ", "T")).getTime();
-  if (Number.isNaN(start)) return null;
-  return Math.max(0, Math.floor((now - start) / 1000));
+export function elapsedSeconds(from: string | null | undefined, now: number, offset: number = serverClockOffset()): number | null {
+  const start = serverTime(from);
+  if (start === null) return null;
+  return Math.max(0, Math.floor((now + offset - start) / 1000));
 }
 
 /** "8 s", "1 min 05 s", "1 h 02 min": how long something has been going on. */

@@ -10,6 +10,7 @@ import { formatDate } from "../lib/format";
 import { TriggerEditor } from "../triggers/TriggerEditor";
 import { listTriggers, regenerateWebhookKey, revealWebhookKey, runTriggerNow, triggersKey, type RunNowResult, type TriggerSummary, type WebhookKey } from "../triggers/triggerApi";
 import { describeTrigger } from "../triggers/triggerForm";
+import { serverNow, serverTime } from "../lib/serverClock";
 
 /** A webhook key shown this once, with the URL to POST to. */
 function KeyOnce({ trigger, shown, onDismiss }: { trigger: string; shown: WebhookKey; onDismiss: () => void }) {
@@ -34,7 +35,7 @@ function KeyOnce({ trigger, shown, onDismiss }: { trigger: string; shown: Webhoo
 
 function Backoff({ t }: { t: TriggerSummary }) {
   const failures = Number(t.failures ?? 0);
-  const waiting = t.backoff_until && new Date(t.backoff_until.replace(" ", "T")).getTime() > Date.now();
+  const waiting = t.backoff_until && (serverTime(t.backoff_until) ?? 0) > serverNow();
   if (!failures && !waiting) return <span className="text-slate-500">—</span>;
   return (
     <span data-testid="trigger-failures">
