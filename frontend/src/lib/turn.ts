@@ -1,5 +1,5 @@
 import type { Item, ToolCall } from "../components/messages";
-import { markWaiting, type ApprovalWait } from "./approvalWait";
+import { hasEnded, markWaiting, type ApprovalWait } from "./approvalWait";
 import { withBlock, type ContentBlock } from "./blocks";
 import { fileName, withoutFileList } from "./files";
 import type { StreamEvent } from "./stream";
@@ -120,6 +120,6 @@ export function retryOf(items: Item[], index: number): { prompt: string; attachm
  * Such a turn becomes `queued` (nothing to retry: a retry would send the message twice).
  */
 export function queuedIfStillRunning(turn: LiveTurn, status: string | null | undefined): LiveTurn {
-  if (turn.state !== "failed" || !turn.runId || !status || !["Queued", "Started", "Waiting Approval"].includes(status)) return turn;
+  if (turn.state !== "failed" || !turn.runId || !status || hasEnded(status)) return turn;
   return { ...turn, state: "queued", note: turn.error, error: undefined };
 }

@@ -37,8 +37,7 @@ class TestChatApprovalsInBrowser(BrowserTestCase):
 		cls.addClassCleanup(remove_chat_e2e_records, "Approvals", cls.suffix, USER, MANAGER)
 		cls.user_login = cls.browser_user(USER, "Huf User")
 		cls.manager_login = cls.browser_user(MANAGER, "Huf Manager")
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 		cls.llm.queue(
 			Reply(content="", tool_calls=[tool_call(cls.tool, {}, "call_wait_user")]),
 			APPROVED_ANSWER,  # after the approval: the run goes on with the tool's result

@@ -51,8 +51,7 @@ class TestChatStatesInBrowser(BrowserTestCase):
 		cls.addClassCleanup(remove_records, cls.suffix)
 		cls.owner_login = cls.browser_user(OWNER, "Huf User")
 		cls.other_login = cls.browser_user(OTHER, "Huf User")
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 		cls.llm.queue(
 			# turn 1: nothing for 2 s (waiting), a tool (running), 2 s more (thinking), the answer
 			Reply(content="", tool_calls=[tool_call("list_todos", {}, "call_todos_1")], delay=2.0),

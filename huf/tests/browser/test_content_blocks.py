@@ -78,8 +78,7 @@ class TestContentBlocksInBrowser(BrowserTestCase):
 		remove_records(cls.suffix)
 		cls.addClassCleanup(remove_records, cls.suffix)
 		cls.owner_login = cls.browser_user(OWNER, "Huf User")
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 		cls.llm.queue(Reply(content=ANSWER, chunk_size=60, delay=0.05))
 		cls.agent = make_chat_e2e_agent(
 			"Blocks", cls.suffix, cls.llm.api_base, allow_chat=1, content_blocks=1

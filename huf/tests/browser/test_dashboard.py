@@ -63,8 +63,7 @@ class TestDashboardInBrowser(BrowserTestCase):
 		frappe.db.commit()
 		cls.addClassCleanup(remove_records)
 
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 		cls.llm.queue(
 			Reply(content="", tool_calls=[tool_call("get_weather", {"city": "Paris"}, "call_weather_1")]),
 			Reply(content=ANSWER, chunk_size=6, delay=0.08),

@@ -41,8 +41,7 @@ class TestLiveRunsInBrowser(BrowserTestCase):
 		remove_records(cls.suffix)
 		cls.addClassCleanup(remove_records, cls.suffix)
 		cls.login = cls.browser_user(USER, "System Manager")
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 		cls.tool = (
 			frappe.get_doc(
 				{

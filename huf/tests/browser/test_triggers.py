@@ -50,8 +50,7 @@ class TestTriggersInBrowser(BrowserTestCase):
 		remove_records(cls.suffix)
 		cls.addClassCleanup(remove_records, cls.suffix)
 		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 		provider = make_runtime_provider(
 			cls.llm.api_base, name=f"E2E Trigger LLM {cls.suffix}", model=f"e2e-trigger-model-{cls.suffix}"
 		)

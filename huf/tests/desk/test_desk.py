@@ -98,8 +98,7 @@ class TestDeskInBrowser(HufTestCase):
 		)
 		cls.addClassCleanup(cls.remove_records)
 
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 		# the console's run first, then the chat's (streamed in small pieces)
 		cls.llm.queue(Reply(content=CONSOLE_ANSWER), Reply(content=CHAT_ANSWER, chunk_size=6, delay=0.05))
 

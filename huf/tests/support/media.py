@@ -24,10 +24,8 @@ class MediaTestCase(HufTestCase):
 		from huf.tests.support.llm_server import ScriptedLLM
 
 		super().setUpClass()
-		cls.llm = ScriptedLLM().__enter__()
-		cls.voice = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
-		cls.addClassCleanup(cls.voice.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
+		cls.voice = cls.enterClassContext(ScriptedLLM())
 
 	def setUp(self) -> None:
 		for server in (self.llm, self.voice):

@@ -44,8 +44,7 @@ class RuntimeTestCase(HufTestCase):
 		from huf.tests.support.llm_server import ScriptedLLM
 
 		super().setUpClass()
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 		cls.addClassCleanup(cleanup_runtime_records, cls.PROVIDER)
 		frappe.conf.huf_llm_retry_attempts = 3  # in this process only: inline runs give up sooner
 		cls.addClassCleanup(frappe.conf.pop, "huf_llm_retry_attempts", None)

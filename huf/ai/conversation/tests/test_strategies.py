@@ -26,8 +26,7 @@ class StrategyTestCase(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 
 	def setUp(self):
 		self.started = now_datetime()

@@ -57,8 +57,7 @@ class TestCompletion(HufUnitTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 
 	def setUp(self):
 		self.llm.reset()
@@ -325,12 +324,7 @@ class TestProviderFromDocType(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.llm = ScriptedLLM().__enter__()
-
-	@classmethod
-	def tearDownClass(cls):
-		cls.llm.close()
-		super().tearDownClass()
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 
 	def setUp(self):
 		self.llm.reset()

@@ -40,8 +40,7 @@ class TestProviderRateLimit(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 
 	def setUp(self):
 		super().setUp()

@@ -44,8 +44,7 @@ class TestAIProviderConnection(HufTestCase):
 		from huf.tests.support.llm_server import ScriptedLLM
 
 		super().setUpClass()
-		cls.llm = ScriptedLLM().__enter__()
-		cls.addClassCleanup(cls.llm.close)
+		cls.llm = cls.enterClassContext(ScriptedLLM())
 
 	def setUp(self):
 		self.llm.reset()
