@@ -386,13 +386,14 @@ class TestRunStatusEvents(RuntimeTestCase):
 			with self.set_user("Guest"):
 				result = run_agent_sync(agent, "hi", now=1)
 		targets = [
-			call.kwargs
+			{key: call.kwargs.get(key) for key in ("user", "doctype", "docname")}
 			for call in publish.call_args_list
 			if call.args[:1] == ("agent_run_status",)
 			and call.args[1]["agent_run_id"] == result["agent_run_id"]
 		]
 		self.assertEqual(
-			targets, [{"doctype": "Agent Conversation", "docname": result["conversation_id"]}] * 3
+			targets,
+			[{"user": None, "doctype": "Agent Conversation", "docname": result["conversation_id"]}] * 3,
 		)
 
 

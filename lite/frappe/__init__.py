@@ -662,6 +662,10 @@ def get_document_cache_key(doctype: str, name: str):
 def clear_document_cache(doctype: str, name: str | None = None) -> None:
 	"""Forget cached documents of `doctype` (one of them with `name`), now and when the transaction ends."""
 
+	if name is not None and getattr(getattr(local, "db", None), "in_transaction", False):
+		cache._forget_at_transaction_end(get_document_cache_key(doctype, name))
+		return
+
 	def clear_in_redis():
 		if name is not None:
 			cache.delete_value(get_document_cache_key(doctype, name))

@@ -58,8 +58,10 @@ def _emit_via_redis(payload: dict) -> None:
 		return
 	try:
 		from frappe_lite.cache import get_backend
+		from frappe_lite.held_writes import send
 
-		get_backend(url).publish("events", json.dumps(payload, default=cstr))
+		# inside a commit's callbacks: sent with the commit's other writes (frappe_lite.held_writes)
+		send(get_backend(url), "publish", "events", json.dumps(payload, default=cstr))
 	except Exception:
 		pass  # realtime is best effort, as in Frappe
 

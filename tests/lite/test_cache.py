@@ -217,6 +217,30 @@ class CacheBehaviour:
 		self.assertEqual(cache.zcard(name), 0)
 		self.assertEqual(cache.zrange(name, 0, -1), [])
 
+	def test_a_changed_document_is_forgotten_in_its_transaction_and_deleted_at_its_end(self):
+		todo = frappe.get_doc({"doctype": "ToDo", "description": "test_cache committed"}).insert()
+		frappe.db.commit()
+		self.addCleanup(frappe.db.commit)
+		self.addCleanup(frappe.delete_doc, "ToDo", todo.name, force=True)
+		self.assertEqual(frappe.get_cached_doc("ToDo", todo.name).description, "test_cache committed")
+		key = self.cache().make_key(frappe.get_document_cache_key("ToDo", todo.name))
+
+		frappe.db.set_value("ToDo", todo.name, "description", "test_cache changed")
+		# this transaction reads its change; other processes still find what is committed
+		self.assertEqual(frappe.get_cached_doc("ToDo", todo.name).description, "test_cache changed")
+		frappe.local.cache = {}  # (a new request of this process reads from the store again)
+		frappe.db.set_value("ToDo", todo.name, "description", "test_cache changed twice")
+		self.assertIn(b"test_cache changed", self.cache().client.get(key))  # cached by the read above
+		frappe.db.commit()
+		self.assertIsNone(self.cache().client.get(key))
+		self.assertEqual(frappe.get_cached_doc("ToDo", todo.name).description, "test_cache changed twice")
+
+		frappe.db.set_value("ToDo", todo.name, "description", "test_cache rolled back")
+		self.assertEqual(frappe.get_cached_doc("ToDo", todo.name).description, "test_cache rolled back")
+		frappe.db.rollback()  # what this transaction cached is gone with it
+		self.assertIsNone(self.cache().client.get(key))
+		self.assertEqual(frappe.get_cached_doc("ToDo", todo.name).description, "test_cache changed twice")
+
 
 class TestCache(CacheBehaviour, IntegrationTestCase):
 	def test_default_cache_is_in_process(self):

@@ -127,3 +127,30 @@ class TestRealtimeRedis(IntegrationTestCase):
 			(data["event"], data["message"], data["room"], data["namespace"]),
 			("via_redis", {"n": 1}, "user:Administrator", frappe.local.site),
 		)
+
+	def test_a_commits_events_go_out_in_order_before_those_of_a_commit_in_its_callbacks(self):
+		import redis
+
+		pubsub = redis.Redis.from_url(self.redis.url).pubsub()
+		pubsub.subscribe("events")
+		pubsub.get_message(timeout=2)  # the subscribe confirmation
+		frappe.local.conf["redis_socketio"] = self.redis.url
+
+		def commit_again():  # e.g. an inline agent run started after the save's commit
+			frappe.publish_realtime("ordered", {"n": 3}, user="Administrator")
+			frappe.publish_realtime("ordered", {"n": 4}, user="Administrator", after_commit=True)
+			frappe.db.commit()
+
+		frappe.publish_realtime("ordered", {"n": 1}, user="Administrator", after_commit=True)
+		frappe.publish_realtime("ordered", {"n": 2}, user="Administrator", after_commit=True)
+		frappe.db.after_commit.add(commit_again)
+		frappe.publish_realtime("ordered", {"n": 5}, user="Administrator")  # not held: out at once
+		frappe.db.commit()
+		received = []
+		deadline = time.monotonic() + 5
+		while len(received) < 5 and time.monotonic() < deadline:
+			message = pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+			if message:
+				received.append(json.loads(message["data"])["message"]["n"])
+		pubsub.close()
+		self.assertEqual(received, [5, 1, 2, 3, 4])

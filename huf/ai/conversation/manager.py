@@ -87,6 +87,7 @@ class ConversationManager:
 			doc.insert(ignore_permissions=True)
 		else:
 			doc.insert()  # DocPerm create + the agent's allowed users and roles
+		doc.flags.huf_new_in_transaction = True  # its first run needs no fresh snapshot (queue.create_run)
 		self._allowed.add(doc.name)
 		return doc
 

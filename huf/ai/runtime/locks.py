@@ -2,7 +2,7 @@
 
 All three are keys in the site cache with an expiry, so whatever a crashed process held frees itself:
 - `huf:run_lock:<conversation>` holds the token of the process running that conversation's runs;
-  a heartbeat thread extends it every `HEARTBEAT_SECONDS` while the holder lives;
+  the process's heartbeat thread (`heartbeat.py`) extends it every `HEARTBEAT_SECONDS` while the holder lives;
 - `huf:run_alive:<run>` holds the id of the process executing that Started run (same heartbeat); a
   Started run without it was left behind by a crash (see `recovery.py`);
 - `huf:run_claim:<run>` exists while an inline caller (`now=1`, the stream) waits to run its own
@@ -19,12 +19,13 @@ so they hold across every process that shares the cache: on a bench, and standal
 from __future__ import annotations
 
 import os
-import threading
 import time
 import uuid
 
 import frappe
 from frappe.utils import cint
+
+from huf.ai.runtime import heartbeat
 
 LOCK_TTL = 60  # seconds a lock (or liveness key) survives its holder's last heartbeat
 HEARTBEAT_SECONDS = 15
@@ -42,7 +43,7 @@ def _key(kind: str, name: str) -> bytes:
 
 
 class ConversationLock:
-	"""Mutual exclusion for the runs of one conversation, kept alive by a heartbeat thread."""
+	"""Mutual exclusion for the runs of one conversation, kept alive by the process's heartbeat thread."""
 
 	def __init__(self, conversation: str):
 		self.conversation = conversation
@@ -52,9 +53,9 @@ class ConversationLock:
 		self.lost = False
 		self.current_run: str | None = None
 		self._alive_key: bytes | None = None
-		self._stop = threading.Event()
-		self._thread: threading.Thread | None = None
+		self._ended_alive_key: bytes | None = None  # deleted with the next write (see set_current_run)
 		self._busy_since = 0.0  # when the current run (or, before one, the lock) was taken
+		self._extended_at = 0.0  # when the lock's expiry was last set (monotonic clock)
 		self._max_seconds = max_run_seconds()
 
 	def acquire(self, blocking_timeout: float = 0.0, poll: float = 0.02) -> bool:
@@ -64,8 +65,9 @@ class ConversationLock:
 		while True:
 			if self.cache.set(self.key, token, nx=True, ex=LOCK_TTL):
 				self.token, self.lost = token, False
+				self._extended_at = time.monotonic()
 				self._busy_since = time.monotonic()
-				self._start_heartbeat()
+				heartbeat.add(self, HEARTBEAT_SECONDS)
 				return True
 			if time.monotonic() >= deadline:
 				return False
@@ -74,14 +76,28 @@ class ConversationLock:
 	def owned(self) -> bool:
 		return self.token is not None and not self.lost and self.cache.get(self.key) == self.token
 
-	def release(self) -> None:
-		"""Stop the heartbeat and free the lock if it is still ours."""
-		self._stop.set()
-		if self._thread is not None and self._thread is not threading.current_thread():
-			self._thread.join(timeout=5)
-		self._thread = None
+	def release(self, unclaim: str | None = None) -> None:
+		"""Stop the heartbeat and free the lock if it is still ours (and drop the claim on `unclaim`).
+
+		One round trip to the cache while the lock was set or extended less than LOCK_TTL/2 seconds ago
+		(it cannot have expired, so it is ours); else the lock is read first and deleted only if ours."""
+		heartbeat.discard(self)
 		self.set_current_run(None)
-		if self.token is not None and self.cache.get(self.key) == self.token:
+		pipe = self.cache.pipeline(transaction=False)
+		self._delete_ended_alive_key(pipe)
+		if unclaim:
+			claim = _key("run_claim", unclaim)
+			_claimed_at().pop(claim, None)
+			pipe.delete(claim)
+		fresh = (
+			self.token is not None and not self.lost and time.monotonic() - self._extended_at < LOCK_TTL / 2
+		)
+		if fresh:
+			pipe.delete(self.key)
+		else:
+			pipe.get(self.key)
+		holder = pipe.execute()[-1]
+		if not fresh and self.token is not None and holder == self.token:
 			self.cache.delete(self.key)
 		self.token = None
 
@@ -89,16 +105,26 @@ class ConversationLock:
 		"""Mark `run_name` alive in this process (or stop marking the previous run) while the lock is held.
 
 		A drainer holds one lock for many runs, so the time limit counts from the start of each run.
+		The previous run's key is deleted with the next write to the cache (the next run's key, or the
+		release): only Started runs are asked whether they are alive, and the run has ended.
 		"""
 		if self._alive_key and self.current_run != run_name:
-			self.cache.delete(self._alive_key)
+			self._ended_alive_key = self._alive_key
 		if run_name and run_name != self.current_run:
 			self._busy_since = time.monotonic()
 		self.current_run = run_name
 		# computed here: the heartbeat thread has no site context to build keys in
 		self._alive_key = _key("run_alive", run_name) if run_name else None
 		if self._alive_key:
-			self.cache.set(self._alive_key, str(os.getpid()), ex=LOCK_TTL)
+			pipe = self.cache.pipeline(transaction=False)
+			self._delete_ended_alive_key(pipe)
+			pipe.set(self._alive_key, str(os.getpid()), ex=LOCK_TTL)
+			pipe.execute()
+
+	def _delete_ended_alive_key(self, pipe) -> None:
+		if self._ended_alive_key:
+			pipe.delete(self._ended_alive_key)
+			self._ended_alive_key = None
 
 	def __enter__(self) -> ConversationLock:
 		return self
@@ -106,27 +132,23 @@ class ConversationLock:
 	def __exit__(self, *exc) -> None:
 		self.release()
 
-	def _start_heartbeat(self) -> None:
-		self._stop = threading.Event()
-		self._thread = threading.Thread(target=self._beat, name=f"huf-lock-{self.conversation}", daemon=True)
-		self._thread.start()
-
-	def _beat(self) -> None:
-		while not self._stop.wait(HEARTBEAT_SECONDS):
-			try:
-				if time.monotonic() - self._busy_since > self._max_seconds:
-					self.lost = True  # hung: let the lock expire so the conversation can move on
-					return
-				if self.cache.get(self.key) != self.token:
-					self.lost = True
-					return
-				# extend, never rewrite: a lock that expired and was taken meanwhile stays its new holder's
-				self.cache.expire(self.key, LOCK_TTL)
-				alive_key = self._alive_key
-				if alive_key:
-					self.cache.expire(alive_key, LOCK_TTL)
-			except Exception:
-				continue  # the cache may be briefly unreachable; the next beat tries again
+	def beat(self) -> bool:
+		"""Extend the lock and the current run's liveness (called by the heartbeat thread); False when
+		the lock is lost: taken over after it expired, or held by a run longer than its time limit."""
+		if time.monotonic() - self._busy_since > self._max_seconds:
+			self.lost = True  # hung: let the lock expire so the conversation can move on
+			return False
+		if self.cache.get(self.key) != self.token:
+			self.lost = True
+			return False
+		# extend, never rewrite: a lock that expired and was taken meanwhile stays its new holder's
+		extending_at = time.monotonic()
+		if self.cache.expire(self.key, LOCK_TTL):
+			self._extended_at = extending_at
+		alive_key = self._alive_key
+		if alive_key:
+			self.cache.expire(alive_key, LOCK_TTL)
+		return True
 
 
 def is_locked(conversation: str) -> bool:
@@ -145,11 +167,30 @@ def run_owner(run_name: str) -> int | None:
 
 def claim_run(run_name: str) -> None:
 	"""(Re)mark the run as waited for by its inline caller; call at least every CLAIM_TTL/2 seconds."""
-	frappe.cache().set(_key("run_claim", run_name), b"1", ex=CLAIM_TTL)
+	key = _key("run_claim", run_name)
+	frappe.cache().set(key, b"1", ex=CLAIM_TTL)
+	_claimed_at()[key] = time.monotonic()
+
+
+def keep_claimed(run_name: str) -> None:
+	"""`claim_run`, unless this request (or job) claimed the run less than CLAIM_TTL/4 seconds ago."""
+	claimed = _claimed_at().get(_key("run_claim", run_name))
+	if claimed is None or time.monotonic() - claimed > CLAIM_TTL / 4:
+		claim_run(run_name)
 
 
 def unclaim_run(run_name: str) -> None:
-	frappe.cache().delete(_key("run_claim", run_name))
+	key = _key("run_claim", run_name)
+	_claimed_at().pop(key, None)
+	frappe.cache().delete(key)
+
+
+def _claimed_at() -> dict[bytes, float]:
+	"""When this request (or job) last claimed each run it waits for."""
+	claims = getattr(frappe.local, "huf_run_claims", None)
+	if claims is None:
+		claims = frappe.local.huf_run_claims = {}
+	return claims
 
 
 def is_claimed(run_name: str) -> bool:

@@ -108,9 +108,9 @@ class _Run:
 		frappe.db.set_value(
 			"Agent Run", self.name, {"status": "Started", "start_time": now()}, update_modified=False
 		)
+		run_state.publish_status(self.name, "Started", run=self.run, after_commit=True)
 		frappe.db.commit()
 		self.context["queued_seconds"] = _seconds_since(queued_at)
-		run_state.publish_status(self.name, "Started", run=self.run)
 
 	def _execute(self) -> Iterator[dict]:
 		from huf.ai.runtime.agent import AgentManager
@@ -409,10 +409,10 @@ class _Run:
 			"update `tabAgent` set total_run = coalesce(total_run, 0) + 1, last_run = %s where name = %s",
 			(now(), manager.agent.name),
 		)
+		run_state.publish_status(self.name, "Success", run=self.run, after_commit=True)
 		frappe.db.commit()
 		conversations.schedule_context_strategy(conversation.name)
 		frappe.db.commit()
-		run_state.publish_status(self.name, "Success", run=self.run)
 		for index, block in enumerate(blocks or ()):
 			yield events.content_block(index, block)
 		yield events.run_status("Success", self.name)

@@ -44,15 +44,18 @@ def create_run(
 	With `claim` the run is claimed for its inline caller before anyone can see it.
 	"""
 	name = conversation.name
-	# Touching the conversation row first serialises concurrent writers (row lock; on SQLite the
-	# database write lock), so two runs never get the same sequence. The transaction starts anew
-	# first: on MariaDB a read sees the snapshot taken by the transaction's first read, so only a
-	# snapshot taken after the row lock sees the run another writer committed while this one waited.
-	# (A locking read would also see it, but its gap locks deadlock the inserts of other conversations.)
-	frappe.db.commit()
-	frappe.db.sql("update `tabAgent Conversation` set last_activity = %s where name = %s", (now(), name))
-	latest = frappe.db.sql("select max(sequence) from `tabAgent Run` where conversation = %s", (name,))
-	sequence = cint(latest[0][0]) + 1
+	if conversation.flags.pop("huf_new_in_transaction", False):
+		sequence = 1  # nobody else can add runs to a conversation this transaction has not committed yet
+	else:
+		# Touching the conversation row first serialises concurrent writers (row lock; on SQLite the
+		# database write lock), so two runs never get the same sequence. The transaction starts anew
+		# first: on MariaDB a read sees the snapshot taken by the transaction's first read, so only a
+		# snapshot taken after the row lock sees the run another writer committed while this one waited.
+		# (A locking read would also see it, but its gap locks deadlock the inserts of other conversations.)
+		frappe.db.commit()
+		frappe.db.sql("update `tabAgent Conversation` set last_activity = %s where name = %s", (now(), name))
+		latest = frappe.db.sql("select max(sequence) from `tabAgent Run` where conversation = %s", (name,))
+		sequence = cint(latest[0][0]) + 1
 	run = frappe.get_doc(
 		{
 			"doctype": "Agent Run",
@@ -72,8 +75,8 @@ def create_run(
 	run.insert(ignore_permissions=True)  # access to the agent and conversation was checked by the caller
 	if claim:
 		locks.claim_run(run.name)
+	publish_status(run.name, "Queued", run=run, after_commit=True)
 	frappe.db.commit()
-	publish_status(run.name, "Queued", run=run)
 	return run
 
 
@@ -162,7 +165,7 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 	deadline = time.monotonic() + inline_wait_seconds()
 	try:
 		while lock is None:
-			locks.claim_run(run_name)
+			locks.keep_claimed(run_name)
 			candidate = locks.ConversationLock(conversation)
 			if candidate.acquire(blocking_timeout=1.0):
 				# a new transaction: on MariaDB the previous one's snapshot would still show the
@@ -204,10 +207,11 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 			cancel_unstarted(run_name)
 		raise
 	finally:
-		locks.unclaim_run(run_name)
 		if lock is not None:
-			lock.release()
+			lock.release(unclaim=run_name)
 			wake_after_release(conversation)
+		else:
+			locks.unclaim_run(run_name)
 
 
 def run_inline_to_end(run_name: str, conversation: str) -> tuple[dict | None, dict | None]:

@@ -32,8 +32,13 @@ def run_status(run_name: str) -> str | None:
 	return rows[0][0] if rows else None
 
 
-def publish_status(run_name: str, status: str, run: Any = None, **extra: Any) -> None:
-	"""Publish `agent_run_status` to the run's user (a guest run: to its conversation's room)."""
+def publish_status(
+	run_name: str, status: str, run: Any = None, after_commit: bool = False, **extra: Any
+) -> None:
+	"""Publish `agent_run_status` to the run's user (a guest run: to its conversation's room).
+
+	With `after_commit` it goes out when the transaction that records the status commits, together
+	with the transaction's other events (nothing on a rollback)."""
 	if run is None:
 		run = frappe.db.get_value(
 			"Agent Run", run_name, ["name", "user", "conversation", "agent", "sequence"], as_dict=True
@@ -55,7 +60,7 @@ def publish_status(run_name: str, status: str, run: Any = None, **extra: Any) ->
 		else {"doctype": "Agent Conversation", "docname": run.get("conversation")}
 	)
 	try:
-		frappe.publish_realtime(STATUS_EVENT, message, **target)
+		frappe.publish_realtime(STATUS_EVENT, message, after_commit=after_commit, **target)
 	except Exception:
 		frappe.logger("huf").warning("could not publish %s for %s", STATUS_EVENT, run_name, exc_info=True)
 

@@ -108,17 +108,13 @@ class TestRunAgentSync(RuntimeTestCase):
 		with patch.object(frappe, "publish_realtime", wraps=frappe.publish_realtime) as publish:
 			result = run_agent_sync(agent, "Tell everyone", now=1)
 		published = [
-			(call.args[1]["status"], call.kwargs)
+			(call.args[1]["status"], call.kwargs.get("user"))
 			for call in publish.call_args_list
 			if call.args[0] == "agent_run_status" and call.args[1]["agent_run_id"] == result["agent_run_id"]
 		]
 		self.assertEqual(
 			published,
-			[
-				("Queued", {"user": "Administrator"}),
-				("Started", {"user": "Administrator"}),
-				("Success", {"user": "Administrator"}),
-			],
+			[("Queued", "Administrator"), ("Started", "Administrator"), ("Success", "Administrator")],
 		)
 
 	def test_run_immediately_agents_answer_without_now(self):

@@ -13,9 +13,12 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
+from frappe_lite.held_writes import holding
+
 import frappe
 from frappe import _dict
 from frappe.utils import CallbackManager
+from frappe.utils.redis_wrapper import _delete_stale_keys
 
 _DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
 _WRITE_STATEMENT = re.compile(r"^\s*(insert|update|delete|replace|create|alter|drop)\b", re.I)
@@ -161,6 +164,7 @@ class Database:
 		self.after_rollback = CallbackManager()
 		self.before_rollback = CallbackManager()
 		self.value_cache: dict = {}
+		self._stale_cache_keys: dict[bytes, object] = {}  # see RedisWrapper._forget_at_transaction_end
 		self._columns_cache: dict[str, list[str]] = {}
 		self.auto_commit_on_many_writes = False
 		self.last_query = None
@@ -326,7 +330,9 @@ class Database:
 		# value_cache is kept: it lives as long as this context (request or job), as on Frappe
 		self.after_rollback.reset()
 		self.before_rollback.reset()
-		self.after_commit.run()
+		with holding():
+			self.after_commit.run()
+			_delete_stale_keys(self)
 
 	def rollback(self, *, save_point=None) -> None:
 		# Unlike Frappe, any rollback also forgets value_cache: it may hold what was rolled back.
@@ -346,7 +352,9 @@ class Database:
 		self._columns_cache.clear()
 		self.before_commit.reset()
 		self.after_commit.reset()
-		self.after_rollback.run()
+		with holding():
+			self.after_rollback.run()
+			_delete_stale_keys(self)
 
 	def savepoint(self, save_point: str) -> None:
 		"""Mark a point to roll back to. Outside a write transaction it takes no lock (as a savepoint on

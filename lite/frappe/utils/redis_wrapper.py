@@ -87,10 +87,11 @@ class RedisWrapper:
 		if use_local_cache and local_cache is not None and name in local_cache:
 			return local_cache[name]
 		val = None
-		with _ignore_connection_error():
-			raw = self.client.get(name)
-			if raw is not None:
-				val = pickle.loads(raw)
+		if name not in _stale_keys():
+			with _ignore_connection_error():
+				raw = self.client.get(name)
+				if raw is not None:
+					val = pickle.loads(raw)
 		if not expires:
 			if val is None and generator:
 				val = generator()
@@ -140,6 +141,22 @@ class RedisWrapper:
 		with _ignore_connection_error():
 			if names:
 				self.client.delete(*names)
+
+	def _forget_at_transaction_end(self, key: str) -> None:
+		"""(Frappe Lite) Forget `key` for this transaction and delete it when the transaction ends.
+
+		Frappe deletes a changed document's key at the change and again after the commit (a process that
+		missed it in between may have cached what was still committed). Here this process stops reading it
+		at the change and the commit (or rollback) deletes it, with every other key the transaction
+		changed, in the round trip of its realtime events (`frappe_lite.held_writes`). Other processes see
+		what they would see on Frappe: the committed value until the commit, nothing after it.
+		"""
+		db = frappe.local.db
+		name = self.make_key(key)
+		local_cache = _local_cache()
+		if local_cache is not None:
+			local_cache.pop(name, None)
+		db._stale_cache_keys[name] = self.client
 
 	def exists(self, *names: str, user: str | bool | None = None, shared: bool = False) -> int:
 		"""How many of `names` exist."""
@@ -284,6 +301,31 @@ class _ignore_connection_error:
 		except ImportError:
 			return False
 		return issubclass(exc_type, RedisConnectionError)
+
+
+def _delete_stale_keys(db) -> None:
+	"""(Frappe Lite) At the end of `db`'s transaction: delete the keys it changed (see
+	`RedisWrapper._forget_at_transaction_end`), held with the transaction's other after-commit writes."""
+	from frappe_lite.held_writes import send
+
+	stale = db._stale_cache_keys
+	if not stale:
+		return
+	by_client: dict[int, tuple[object, list[bytes]]] = {}
+	for name, client in stale.items():
+		by_client.setdefault(id(client), (client, []))[1].append(name)
+	local_cache = _local_cache()
+	if local_cache is not None:
+		for name in stale:
+			local_cache.pop(name, None)
+	stale.clear()
+	for client, names in by_client.values():
+		send(client, "delete", *names)
+
+
+def _stale_keys() -> dict:
+	db = getattr(frappe.local, "db", None)
+	return db._stale_cache_keys if db is not None else {}
 
 
 def _local_cache() -> dict | None:

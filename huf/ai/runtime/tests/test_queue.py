@@ -164,6 +164,41 @@ class TestOneConversation(QueueTestCase):
 		self.assertTrue(all(r["success"] for r in results if not r.get("queued")))
 		assert_strictly_in_order(self, conversation, {f"mixed {i}" for i in range(8)})
 
+	def test_an_inline_caller_keeps_its_run_claimed_while_it_waits(self):
+		# a claim expires after CLAIM_TTL seconds; the waiting caller renews it, so no drainer takes the run
+		saved = locks.CLAIM_TTL
+		locks.CLAIM_TTL = 2
+		self.addCleanup(setattr, locks, "CLAIM_TTL", saved)
+		agent = self.make_agent("Runtime FIFO Agent")
+		self.llm.queue("hello")
+		conversation = run_agent_sync(agent, "first", now=1)["conversation_id"]
+		holder = locks.ConversationLock(conversation)
+		self.assertTrue(holder.acquire())  # another run is busy with the conversation
+		try:
+			context = SiteContext()
+
+			def wait_for_the_conversation() -> None:
+				with context:
+					run_agent_sync(agent, "patient", conversation_id=conversation, now=1)
+
+			waiting = threading.Thread(target=wait_for_the_conversation)
+			waiting.start()
+			run = wait_until(
+				lambda: frappe.db.get_value("Agent Run", {"conversation": conversation, "prompt": "patient"}),
+				30,
+				message="the waiting run was not queued",
+			)
+			deadline = time.monotonic() + 2 * locks.CLAIM_TTL + 0.5
+			while time.monotonic() < deadline:
+				self.assertTrue(locks.is_claimed(run))
+				time.sleep(0.1)
+		finally:
+			holder.release()
+		waiting.join(timeout=60)
+		frappe.db.commit()
+		self.assertEqual(frappe.db.get_value("Agent Run", run, "status"), "Success")
+		self.assertFalse(locks.is_claimed(run))
+
 	def test_a_stream_closed_while_waiting_cancels_its_run(self):
 		from huf.ai.runtime.runs import stream_agent_run
 

@@ -5,13 +5,14 @@ Real processes killed while they run (a worker, an inline caller) are in `test_a
 
 import json
 import os
+import threading
 import time
 
 import frappe
 from frappe.utils import now
 
 from huf.ai.agent_integration import get_agent_run_status, run_agent_sync
-from huf.ai.runtime import locks
+from huf.ai.runtime import heartbeat, locks
 from huf.ai.runtime.recovery import recover_run, recover_stale_runs
 from huf.tests.support.config import set_site_config
 from huf.tests.support.jobs import wait_until
@@ -119,6 +120,20 @@ class TestConversationLock(RuntimeTestCase):
 		self.assertTrue(other.acquire())
 		other.release()
 
+	def test_one_thread_keeps_every_lock_of_the_process_alive(self):
+		held = [locks.ConversationLock(f"runtime-many-{i}") for i in range(3)]
+		try:
+			for lock in held:
+				self.assertTrue(lock.acquire())
+			time.sleep(2.0)  # twice the TTL
+			self.assertTrue(all(lock.owned() for lock in held))
+			beating = [t for t in threading.enumerate() if t.name == "huf-lock-heartbeat"]
+			self.assertEqual(len(beating), 1)
+		finally:
+			for lock in held:
+				lock.release()
+		self.assertFalse(any(locks.is_locked(f"runtime-many-{i}") for i in range(3)))
+
 	def test_a_live_run_names_its_process(self):
 		lock = locks.ConversationLock("runtime-owner-test")
 		self.assertTrue(lock.acquire())
@@ -136,11 +151,17 @@ class TestConversationLock(RuntimeTestCase):
 		lock = locks.ConversationLock("runtime-drainer-test")
 		self.assertTrue(lock.acquire())
 		try:
+			previous = None
 			for run in ("runtime-run-1", "runtime-run-2", "runtime-run-3"):  # one drainer, three short runs
 				lock.set_current_run(run)
+				if previous:
+					self.assertFalse(
+						locks.is_run_alive(previous), previous
+					)  # ended with the next run's start
 				time.sleep(1.2)
 				self.assertTrue(lock.owned(), run)
 				self.assertTrue(locks.is_run_alive(run), run)
+				previous = run
 			time.sleep(2.0)  # the third run now takes too long: it is hung
 			self.assertTrue(lock.lost)
 		finally:
@@ -149,7 +170,7 @@ class TestConversationLock(RuntimeTestCase):
 	def test_a_lock_whose_holder_died_expires(self):
 		dead = locks.ConversationLock("runtime-dead-lock")
 		self.assertTrue(dead.acquire())
-		dead._stop.set()  # the holder's heartbeat stops, as when its process is killed
+		heartbeat.discard(dead)  # the holder's heartbeat stops, as when its process is killed
 		self.assertFalse(locks.ConversationLock("runtime-dead-lock").acquire(blocking_timeout=0.2))
 		taker = locks.ConversationLock("runtime-dead-lock")
 		self.assertTrue(taker.acquire(blocking_timeout=3))
