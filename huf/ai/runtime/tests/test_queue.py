@@ -164,16 +164,21 @@ class TestOneConversation(QueueTestCase):
 		self.assertTrue(all(r["success"] for r in results if not r.get("queued")))
 		assert_strictly_in_order(self, conversation, {f"mixed {i}" for i in range(8)})
 
+	def busy_conversation(self) -> tuple[str, str, locks.ConversationLock]:
+		"""An agent, its conversation (one run done) and the conversation's lock, held as by another run."""
+		agent = self.make_agent("Runtime FIFO Agent")
+		self.llm.queue("hello")
+		conversation = run_agent_sync(agent, "first", now=1)["conversation_id"]
+		holder = locks.ConversationLock(conversation)
+		self.assertTrue(holder.acquire())
+		return agent, conversation, holder
+
 	def test_an_inline_caller_keeps_its_run_claimed_while_it_waits(self):
 		# a claim expires after CLAIM_TTL seconds; the waiting caller renews it, so no drainer takes the run
 		saved = locks.CLAIM_TTL
 		locks.CLAIM_TTL = 2
 		self.addCleanup(setattr, locks, "CLAIM_TTL", saved)
-		agent = self.make_agent("Runtime FIFO Agent")
-		self.llm.queue("hello")
-		conversation = run_agent_sync(agent, "first", now=1)["conversation_id"]
-		holder = locks.ConversationLock(conversation)
-		self.assertTrue(holder.acquire())  # another run is busy with the conversation
+		agent, conversation, holder = self.busy_conversation()
 		try:
 			context = SiteContext()
 
@@ -202,11 +207,7 @@ class TestOneConversation(QueueTestCase):
 	def test_a_stream_closed_while_waiting_cancels_its_run(self):
 		from huf.ai.runtime.runs import stream_agent_run
 
-		agent = self.make_agent("Runtime FIFO Agent")
-		self.llm.queue("hello")
-		conversation = run_agent_sync(agent, "first", now=1)["conversation_id"]
-		holder = locks.ConversationLock(conversation)
-		self.assertTrue(holder.acquire())  # another run is busy with the conversation
+		agent, conversation, holder = self.busy_conversation()
 		try:
 			stream = stream_agent_run(agent, "waiting", conversation_id=conversation)
 			self.assertEqual(next(stream)["status"], "Queued")
