@@ -44,15 +44,18 @@ def calculate_cost(
 	provider: str | None = None,
 	response: Any = None,
 	cache_creation_tokens: int = 0,
+	pricing: dict | None = None,
 ) -> Cost:
-	"""Cost of one call to AI Model `model`. `input_tokens` are the prompt tokens as reported (cached included)."""
+	"""Cost of one call to AI Model `model`. `input_tokens` are the prompt tokens as reported (cached included).
+
+	`pricing` is the model's `pricing_of(row)` when the caller has read its AI Model row already."""
 	input_tokens, output_tokens = max(0, int(input_tokens or 0)), max(0, int(output_tokens or 0))
 	cached_tokens = min(max(0, int(cached_tokens or 0)), input_tokens)
-	pricing = None
-	try:
-		pricing = get_model_pricing(model)
-	except Exception as exc:
-		logger.debug("custom pricing lookup failed for %s: %s", model, exc)
+	if pricing is None:
+		try:
+			pricing = get_model_pricing(model)
+		except Exception as exc:
+			logger.debug("custom pricing lookup failed for %s: %s", model, exc)
 
 	if pricing and pricing.get("custom"):
 		return Cost(cost_from_prices(pricing, input_tokens, output_tokens, cached_tokens), "custom")
@@ -138,29 +141,34 @@ def invalidate_pricing_cache(model: str | None = None) -> None:
 	frappe.cache().delete_value(PRICING_CACHE_KEY)
 
 
+# the AI Model fields `pricing_of` reads
+PRICING_FIELDS = (
+	"provider",
+	"use_custom_pricing",
+	"input_cost_per_1m_tokens",
+	"output_cost_per_1m_tokens",
+	"cached_input_cost_per_1m_tokens",
+)
+
+
+def pricing_of(row: Any) -> dict:
+	"""{"provider", "custom", prices...} of an AI Model row holding PRICING_FIELDS."""
+	input_price, output_price = row.input_cost_per_1m_tokens, row.output_cost_per_1m_tokens
+	return {
+		"provider": row.provider,
+		"custom": bool(row.use_custom_pricing) or bool(input_price and output_price),
+		"input_cost_per_1m_tokens": float(input_price or 0),
+		"output_cost_per_1m_tokens": float(output_price or 0),
+		"cached_input_cost_per_1m_tokens": float(row.cached_input_cost_per_1m_tokens or 0) or None,
+	}
+
+
 def _pricing_table() -> dict[str, dict]:
 	cache = frappe.cache()
 	table = cache.get_value(PRICING_CACHE_KEY)
 	if table is not None:
 		return table
-	fields = [
-		"name",
-		"provider",
-		"use_custom_pricing",
-		"input_cost_per_1m_tokens",
-		"output_cost_per_1m_tokens",
-		"cached_input_cost_per_1m_tokens",
-	]
-	table = {}
-	for row in frappe.get_all("AI Model", fields=fields):
-		input_price, output_price = row.input_cost_per_1m_tokens, row.output_cost_per_1m_tokens
-		custom = bool(row.use_custom_pricing) or bool(input_price and output_price)
-		table[row.name] = {
-			"provider": row.provider,
-			"custom": custom,
-			"input_cost_per_1m_tokens": float(input_price or 0),
-			"output_cost_per_1m_tokens": float(output_price or 0),
-			"cached_input_cost_per_1m_tokens": float(row.cached_input_cost_per_1m_tokens or 0) or None,
-		}
+	rows = frappe.get_all("AI Model", fields=["name", *PRICING_FIELDS])
+	table = {row.name: pricing_of(row) for row in rows}
 	cache.set_value(PRICING_CACHE_KEY, table, expires_in_sec=PRICING_CACHE_TTL)
 	return table

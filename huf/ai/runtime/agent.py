@@ -14,6 +14,7 @@ from frappe import _
 from frappe.utils import flt
 
 from huf.ai.conversation.conversation_data import inject_conversation_data
+from huf.ai.providers.cost import PRICING_FIELDS, calculate_cost, pricing_of
 from huf.ai.providers.litellm import Usage
 from huf.ai.runtime import run_state
 from huf.ai.runtime.content_blocks import block_instructions
@@ -49,7 +50,9 @@ class AgentManager:
 					frappe.bold(self.agent_name)
 				)
 			)
-		self.model_name = frappe.db.get_value("AI Model", self.model, "model_name") or self.model
+		row = frappe.db.get_value("AI Model", self.model, ["model_name", *PRICING_FIELDS], as_dict=True)
+		self.model_name = (row and row.model_name) or self.model
+		self.pricing = pricing_of(row) if row else None  # None: calculate_cost looks the model up
 		self.run_context = run_state.runtime_context(run) if run is not None else {}
 		self._config = None
 
@@ -109,8 +112,6 @@ class AgentManager:
 
 	def answer_cost(self, answer) -> float:
 		"""What one model answer cost, from its usage (cached and cache-creation tokens included)."""
-		from huf.ai.providers.cost import calculate_cost
-
 		usage = answer.usage
 		return calculate_cost(
 			self.model,
@@ -120,6 +121,7 @@ class AgentManager:
 			provider=self.provider,
 			response=answer.raw,
 			cache_creation_tokens=usage.cache_creation_tokens,
+			pricing=self.pricing,
 		).cost
 
 	def get_tools(self, context: ToolContext) -> Toolset:

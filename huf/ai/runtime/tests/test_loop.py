@@ -337,6 +337,16 @@ class TestCosts(RuntimeTestCase):
 				cached_input_cost_per_1m_tokens=0,
 			)
 
+	def test_a_changed_price_applies_to_the_next_run(self):
+		agent = self.make_agent("Runtime Cost Agent")
+		self.addCleanup(make_runtime_model, MODEL, use_custom_pricing=0, input_cost_per_1m_tokens=0)
+		costs = []
+		for price in (2.0, 5.0):
+			make_runtime_model(MODEL, use_custom_pricing=1, input_cost_per_1m_tokens=price)
+			self.llm.queue(Reply(content="ok", prompt_tokens=1_000_000, completion_tokens=0))
+			costs.append(run_agent_sync(agent, "price?", now=1)["cost"])
+		self.assertEqual(costs, [2.0, 5.0])
+
 	def test_litellm_price_table_when_no_custom_price(self):
 		from huf.ai.providers.litellm import get_litellm
 
