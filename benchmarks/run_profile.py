@@ -3,12 +3,15 @@
 	.venv/bin/python benchmarks/run_profile.py                  # 50 simple runs, 30 one-tool runs
 	.venv/bin/python benchmarks/run_profile.py --sql             # also list each run's statements
 	.venv/bin/python benchmarks/run_profile.py --top 40
+	.venv/bin/python benchmarks/run_profile.py --redis --sql    # the cache in Redis: its round trips too
 
 The same throw-away site as benchmarks/rest_overhead.py (scripted OpenAI-compatible server on
 127.0.0.1, real LiteLLM, `run_agent_sync(now=1)` as Administrator). Prints, for a simple run and a
 run with one tool call (a Custom Function calling `frappe.ping`): the SQL statements one run sends
 (by kind, the last run's list with `--sql`), the commits, and the functions with the most
-cumulative and own time under cProfile over all the runs.
+cumulative and own time under cProfile over all the runs. With `--redis` the cache is a throw-away
+redis-server, as in production, and the Redis round trips of one run are counted (and listed with
+`--sql`); each run starts with an empty request cache (`frappe.local.cache`), as a request does.
 """
 
 from __future__ import annotations
@@ -61,6 +64,21 @@ class StatementLog:
 
 		setattr(cls, name, wrapper)
 
+	def install_redis(self) -> None:
+		"""Also record each round trip to Redis (a command, or a pipeline of them) as `<redis ...>`."""
+		from redis.connection import AbstractConnection
+
+		original = AbstractConnection.send_packed_command
+
+		def send_packed_command(connection, command, check_health=True):
+			if self.active:
+				packed = b"".join(command) if isinstance(command, list | tuple) else bytes(command)
+				words = [w.decode(errors="replace") for w in packed.split(b"\r\n")[2::2]]
+				self.statements.append(f"<redis {' '.join(words[:2])[:100]}>")
+			return original(connection, command, check_health)
+
+		AbstractConnection.send_packed_command = send_packed_command
+
 
 def kind_of(statement: str) -> str:
 	"""`VERB table` of a statement (`<commit()>` as it is)."""
@@ -77,6 +95,11 @@ def main() -> None:
 	parser.add_argument("--tool-runs", type=int, default=30, help="one-tool runs profiled")
 	parser.add_argument("--top", type=int, default=25, help="functions listed per ordering")
 	parser.add_argument("--sql", action="store_true", help="list the statements of one run")
+	parser.add_argument(
+		"--redis",
+		action="store_true",
+		help="the cache in a redis-server (as in production); count its round trips",
+	)
 	args = parser.parse_args()
 	os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
@@ -90,14 +113,23 @@ def main() -> None:
 	llm = ScriptedLLM().__enter__()
 	log = StatementLog()
 	log.install()
+	redis_server = None
 	try:
 		make_site(sites_path, llm.api_base)
+		if args.redis:
+			from huf.tests.support.redis_server import RedisServer
+
+			redis_server = RedisServer().start()
+			frappe.local.conf["redis_cache"] = redis_server.url
+			log.install_redis()
 
 		def simple(i: int) -> None:
+			frappe.local.cache = {}  # each run as in a new request
 			result = run_agent_sync(AGENT, f"question {i}", channel_id="bench", external_id=f"s{i}", now=1)
 			assert result.get("success"), result
 
 		def with_tool(i: int) -> None:
+			frappe.local.cache = {}
 			llm.queue(Reply(tool_calls=[tool_call(TOOL, {})]), Reply(content="pong it is"))
 			result = run_agent_sync(TOOL_AGENT, f"ping {i}", channel_id="bench", external_id=f"t{i}", now=1)
 			assert result.get("success") and result["response"] == "pong it is", result
@@ -121,13 +153,18 @@ def main() -> None:
 	finally:
 		llm.close()
 		frappe.destroy()
+		if redis_server is not None:
+			redis_server.stop()
 		shutil.rmtree(sites_path, ignore_errors=True)
 
 
 def report(name: str, statements: list[str], profile: cProfile.Profile, runs: int, args) -> None:
 	sql = [s for s in statements if not s.startswith("<")]
+	redis = [s for s in statements if s.startswith("<redis")]
 	print(f"\n=== {name}: {len(sql)} SQL statements per run, {statements.count('<commit()>')} commit() calls")
-	for kind, n in Counter(kind_of(s) for s in statements).most_common():
+	if redis:
+		print(f"    {len(redis)} Redis round trips per run")
+	for kind, n in Counter(kind_of(s) for s in statements if s not in redis).most_common():
 		print(f"  {n:3d}  {kind}")
 	if args.sql:
 		for statement in statements:
