@@ -331,8 +331,10 @@ class Database:
 		self.after_rollback.reset()
 		self.before_rollback.reset()
 		with holding():
-			self.after_commit.run()
-			_delete_stale_keys(self)
+			try:
+				self.after_commit.run()
+			finally:
+				_delete_stale_keys(self)
 
 	def rollback(self, *, save_point=None) -> None:
 		# Unlike Frappe, any rollback also forgets value_cache: it may hold what was rolled back.
@@ -353,8 +355,10 @@ class Database:
 		self.before_commit.reset()
 		self.after_commit.reset()
 		with holding():
-			self.after_rollback.run()
-			_delete_stale_keys(self)
+			try:
+				self.after_rollback.run()
+			finally:
+				_delete_stale_keys(self)
 
 	def savepoint(self, save_point: str) -> None:
 		"""Mark a point to roll back to. Outside a write transaction it takes no lock (as a savepoint on
