@@ -32,7 +32,10 @@ def source_lock(source_name: str, wait: float = LOCK_WAIT) -> Iterator[None]:
 	"""Hold the single-writer lock of a source."""
 	from redis.exceptions import LockError
 
-	lock = frappe.cache().lock(f"knowledge_index_{source_name}", timeout=LOCK_TIMEOUT, blocking_timeout=wait)
+	cache = frappe.cache()
+	# the raw `lock` (redis.Redis.lock) takes the name as given: the site's prefix keeps sites apart
+	name = cache.make_key(f"knowledge_index_{source_name}")
+	lock = cache.lock(name, timeout=LOCK_TIMEOUT, blocking_timeout=wait)
 	if not lock.acquire():
 		raise IndexBusyError(_("Knowledge Source {0} is being indexed by another job.").format(source_name))
 	try:

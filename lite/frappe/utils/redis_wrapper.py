@@ -21,7 +21,8 @@ class RedisWrapper:
 		self.namespace = namespace
 
 	def __getattr__(self, name: str):
-		# raw commands (get, set, publish, pipeline...) go to the backend unprefixed, as on RedisWrapper
+		# raw commands (get, set, publish, pipeline, lock...) go to the backend unprefixed, as on
+		# RedisWrapper (a redis.Redis): `lock(name)` locks `name` as given, for every site of the server
 		return getattr(self.client, name)
 
 	def __repr__(self) -> str:
@@ -255,31 +256,6 @@ class RedisWrapper:
 
 	def ltrim(self, key, start, stop):
 		return self.client.ltrim(self.make_key(key), start, stop)
-
-	# -- locks -----------------------------------------------------------------------------
-
-	def lock(
-		self,
-		name: str,
-		timeout: float | None = None,
-		sleep: float = 0.1,
-		blocking: bool = True,
-		blocking_timeout: float | None = None,
-		**kwargs,
-	):
-		"""A lock shared by every thread (in-process) or every process (Redis) of this site.
-
-		Use as `with frappe.cache().lock("name", timeout=30, blocking_timeout=5):`; raises redis'
-		`LockError` when it cannot be acquired in time; it expires after `timeout` seconds.
-		"""
-		return self.client.lock(
-			self.make_key(name),
-			timeout=timeout,
-			sleep=sleep,
-			blocking=blocking,
-			blocking_timeout=blocking_timeout,
-			**kwargs,
-		)
 
 
 def _seconds(value: float) -> int | float:
