@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import frappe
+from frappe.utils.redis_wrapper import _ignore_connection_error
 
 
 @contextmanager
@@ -36,38 +37,20 @@ def send(client: Any, command: str, *args: Any) -> None:
 	"""Run the Redis `command` now, or hold it until the callbacks being run are done."""
 	held = getattr(frappe.local, "_held_redis_writes", None)
 	if held is None:
-		_ignoring_connection_errors(getattr(client, command), *args)
+		with _ignore_connection_error():
+			getattr(client, command)(*args)
 	else:
 		held.append((client, command, args))
 
 
 def _send(held: list[tuple[Any, str, tuple]]) -> None:
-	clients: dict[int, tuple[Any, list]] = {}
+	"""One pipeline per Redis server; an unreachable one is skipped, as Frappe's cache and realtime do."""
+	pipes: dict[int, Any] = {}
 	for client, command, args in held:
-		clients.setdefault(id(client), (client, []))[1].append((command, args))
-	for client, commands in clients.values():
-		if len(commands) == 1:
-			command, args = commands[0]
-			_ignoring_connection_errors(getattr(client, command), *args)
-			continue
-		pipe = client.pipeline(transaction=False)
-		for command, args in commands:
-			getattr(pipe, command)(*args)
-		_ignoring_connection_errors(pipe.execute)
-
-
-def _ignoring_connection_errors(function, *args) -> None:
-	"""Realtime events and cache deletions are best effort when Redis is unreachable, as in Frappe."""
-	try:
-		function(*args)
-	except Exception as exc:
-		if not _is_connection_error(exc):
-			raise
-
-
-def _is_connection_error(exc: Exception) -> bool:
-	try:
-		from redis.exceptions import ConnectionError as RedisConnectionError
-	except ImportError:
-		return False
-	return isinstance(exc, RedisConnectionError)
+		pipe = pipes.get(id(client))
+		if pipe is None:
+			pipe = pipes[id(client)] = client.pipeline(transaction=False)
+		getattr(pipe, command)(*args)
+	for pipe in pipes.values():
+		with _ignore_connection_error():
+			pipe.execute()

@@ -281,22 +281,17 @@ class _ignore_connection_error:
 
 def _delete_stale_keys(db) -> None:
 	"""(Frappe Lite) At the end of `db`'s transaction: delete the keys it changed (see
-	`RedisWrapper._forget_at_transaction_end`), held with the transaction's other after-commit writes."""
+	`RedisWrapper._forget_at_transaction_end`), held with the transaction's other after-commit writes
+	(the commit and the rollback call this inside `frappe_lite.held_writes.holding`)."""
 	from frappe_lite.held_writes import send
 
 	stale = db._stale_cache_keys
-	if not stale:
-		return
-	by_client: dict[int, tuple[object, list[bytes]]] = {}
-	for name, client in stale.items():
-		by_client.setdefault(id(client), (client, []))[1].append(name)
 	local_cache = _local_cache()
-	if local_cache is not None:
-		for name in stale:
+	for name, client in stale.items():
+		if local_cache is not None:
 			local_cache.pop(name, None)
+		send(client, "delete", name)
 	stale.clear()
-	for client, names in by_client.values():
-		send(client, "delete", *names)
 
 
 def _stale_keys() -> dict:
