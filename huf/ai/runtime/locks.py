@@ -86,9 +86,7 @@ class ConversationLock:
 		pipe = self.cache.pipeline(transaction=False)
 		self._delete_ended_alive_key(pipe)
 		if unclaim:
-			claim = _key("run_claim", unclaim)
-			_claimed_at().pop(claim, None)
-			pipe.delete(claim)
+			pipe.delete(_forget_claim(unclaim))
 		fresh = (
 			self.token is not None and not self.lost and time.monotonic() - self._extended_at < LOCK_TTL / 2
 		)
@@ -180,9 +178,14 @@ def keep_claimed(run_name: str) -> None:
 
 
 def unclaim_run(run_name: str) -> None:
+	frappe.cache().delete(_forget_claim(run_name))
+
+
+def _forget_claim(run_name: str) -> bytes:
+	"""The run's claim key, no longer remembered as claimed by this request (or job)."""
 	key = _key("run_claim", run_name)
 	_claimed_at().pop(key, None)
-	frappe.cache().delete(key)
+	return key
 
 
 def _claimed_at() -> dict[bytes, float]:
