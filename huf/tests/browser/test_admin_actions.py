@@ -46,9 +46,7 @@ class TestAdminActionsInBrowser(BrowserTestCase):
 	def setUpClass(cls):
 
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
 		model = f"e2e-orch-model-{cls.suffix}"
 		provider = make_runtime_provider(

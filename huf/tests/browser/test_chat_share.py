@@ -36,9 +36,7 @@ class TestChatShareInBrowser(BrowserTestCase):
 		from huf.tests.support.llm_server import ScriptedLLM
 
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.owner_login = cls.browser_user(OWNER, "Huf User")
 		cls.other_login = cls.browser_user(OTHER, "Huf User")
 		cls.llm = cls.enterClassContext(ScriptedLLM())

@@ -46,9 +46,7 @@ class TestChatStatesInBrowser(BrowserTestCase):
 		from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.owner_login = cls.browser_user(OWNER, "Huf User")
 		cls.other_login = cls.browser_user(OTHER, "Huf User")
 		cls.llm = cls.enterClassContext(ScriptedLLM())

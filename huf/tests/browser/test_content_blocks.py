@@ -74,9 +74,7 @@ class TestContentBlocksInBrowser(BrowserTestCase):
 		from huf.tests.support.llm_server import Reply, ScriptedLLM
 
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.owner_login = cls.browser_user(OWNER, "Huf User")
 		cls.llm = cls.enterClassContext(ScriptedLLM())
 		cls.llm.queue(Reply(content=ANSWER, chunk_size=60, delay=0.05))

@@ -48,9 +48,7 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
 		cls.reader = cls.browser_user(READER, "Huf User")
 		cls.attached = cls.make_tool(f"e2e_attached_{cls.suffix}")

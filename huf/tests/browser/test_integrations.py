@@ -43,9 +43,7 @@ class TestIntegrationsInBrowser(BrowserTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.api = allowed_service(cls)
 		cls.admin = cls.browser_user(ADMIN, "System Manager")
 		cls.user = cls.browser_user(USER, "Huf User")

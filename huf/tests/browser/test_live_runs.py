@@ -37,9 +37,7 @@ class TestLiveRunsInBrowser(BrowserTestCase):
 		from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.login = cls.browser_user(USER, "System Manager")
 		cls.llm = cls.enterClassContext(ScriptedLLM())
 		cls.tool = (

@@ -60,9 +60,7 @@ class TestMasterDetailInBrowser(BrowserTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.login = cls.browser_user(USER, "System Manager")
 		cls.providers = []
 		for label in ("A", "B"):

@@ -34,9 +34,7 @@ class TestPromptLibraryInBrowser(BrowserTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.admin = cls.browser_user(ADMIN, "System Manager")
 		cls.agent = make_e2e_agent("Prompt", cls.suffix)
 		cls.serve()

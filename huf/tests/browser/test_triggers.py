@@ -46,9 +46,7 @@ class TestTriggersInBrowser(BrowserTestCase):
 		from huf.tests.support.llm_server import ScriptedLLM
 
 		super().setUpClass()
-		cls.suffix = frappe.generate_hash(length=8)
-		remove_records(cls.suffix)
-		cls.addClassCleanup(remove_records, cls.suffix)
+		cls.suffix = cls.own_records(remove_records)
 		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
 		cls.llm = cls.enterClassContext(ScriptedLLM())
 		provider = make_runtime_provider(

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from collections.abc import Callable
 from pathlib import Path
 
 import frappe
@@ -75,6 +76,14 @@ class BrowserTestCase(HufTestCase):
 		make_user(email, *roles)
 		update_password(email, cls.password)
 		return {"user": email, "password": cls.password}
+
+	@classmethod
+	def own_records(cls, remove: Callable[[str], None]) -> str:
+		"""A new suffix for this class's records; `remove(suffix)` clears them now and after the class."""
+		suffix = frappe.generate_hash(length=8)
+		remove(suffix)
+		cls.addClassCleanup(remove, suffix)
+		return suffix
 
 	@classmethod
 	def serve(cls) -> None:
