@@ -29,7 +29,16 @@ before_request = [
 	"huf.request_unicode.check_request_text",
 	"huf.ai.runtime.warm_up.start_warm_up",  # once per process: import the AI libraries in the background
 ]
+# After Frappe authenticated the request (API keys too), before it runs: a missing argument of a Huf
+# function is named with 417 instead of a TypeError's 500 (huf/request_errors.py).
+auth_hooks = ["huf.request_errors.check_arguments"]
 before_job = ["huf.ai.runtime.warm_up.start_warm_up"]
+# /private/files/ answers: never sniffed, HTML/SVG/XML/JavaScript sent as downloads (huf/huf/file_safety.py).
+after_request = [
+	"huf.huf.file_safety.secure_file_response",
+	# error answers: the traceback only to System Managers, its message to everyone (huf/request_errors.py)
+	"huf.request_errors.strip_tracebacks",
+]
 after_migrate = "huf.install.after_migrate"
 
 # Frappe's frappe.client.get_count counts without permission checks; Huf's counts what the user may read.
@@ -46,6 +55,9 @@ override_whitelisted_methods = {
 # Row-level access: Huf Users and Viewers see only their own conversations, messages and runs.
 permission_query_conditions = {
 	"Agent": "huf.huf.record_access.agent_query_conditions",
+	# Who may use an agent: its rows only for agents open to the user (child lists through `parent`).
+	"Agent User": "huf.huf.record_access.agent_rows_query_conditions",
+	"Agent Role": "huf.huf.record_access.agent_rows_query_conditions",
 	"Agent Conversation": "huf.huf.record_access.conversation_query_conditions",
 	"Agent Message": "huf.huf.record_access.message_query_conditions",
 	"Agent Run": "huf.huf.record_access.run_query_conditions",
@@ -124,6 +136,8 @@ doc_events = {
 	# Agent Triggers of type Doc Event and flows starting with trigger.doc-event (one cached lookup
 	# each per event; Huf's own log DocTypes are skipped).
 	"*": {
+		# The trust boundary (huf/huf/engine_owned.py): what only the engine writes, whose a record is.
+		"before_validate": "huf.huf.engine_owned.check_write",
 		"after_insert": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
 		"validate": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
 		"before_save": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
@@ -148,6 +162,8 @@ doc_events = {
 		"on_update": "huf.ai.knowledge.indexer.on_source_update",
 		"on_trash": "huf.ai.knowledge.indexer.on_source_trash",
 	},
+	# Only System Managers store files a browser would run: HTML, SVG, XML, JavaScript (huf/huf/file_safety.py).
+	"File": {"validate": "huf.huf.file_safety.check_file"},
 }
 
 scheduler_events = {

@@ -4,12 +4,15 @@
   config, bytes, default 10 MB) is refused with 413; uploads to `upload_file` are limited by Frappe's
   own `max_file_size` instead. JSON nested deeper than `MAX_JSON_DEPTH` levels, in the body or in a
   form value, is refused with 417 before Frappe's code parses it. Frappe itself refuses a body larger
-  than `max_file_size` (default 25 MB) with 413 before reading it.
+  than `max_file_size` (default 25 MB) with 413 before reading it. A document's fields for
+  `/api/resource` (its `data` value or the body) or `/api/v2/document` (the body) that are JSON but no
+  object are refused with 417 (Frappe would fail on them with a TypeError, 500).
 - `check_prompt_length`: every way of starting an agent run refuses a prompt longer than
   `MAX_PROMPT_CHARS` characters with 413.
 - `check_webhook_rate`: a webhook (of an Agent Trigger or a flow) takes at most
-  `huf_webhook_rate_limit` calls (site config, default 60) a minute per client address; more
-  are refused with 429 and a `Retry-After` header.
+  `huf_webhook_rate_limit` calls (site config, default 60) a minute per client address, a channel's
+  webhook (Telegram, Slack, ElevenLabs) `huf_channel_rate_limit` (default 120); more are refused
+  with 429 and a `Retry-After` header.
 - `check_run_rate`: a user (a guest: a client address) starts at most `huf_run_rate_limit` runs a
   minute (site config, default 30, 0 turns it off) through the run endpoints; more are refused with
   429 and a `Retry-After` header.
@@ -20,6 +23,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
@@ -35,11 +39,13 @@ DEFAULT_MAX_REQUEST_SIZE = 10 * 1024 * 1024
 MAX_JSON_DEPTH = 100
 MAX_PROMPT_CHARS = 100_000
 WEBHOOK_RATE_LIMIT = 60  # calls a minute per webhook and client address (huf_webhook_rate_limit)
+CHANNEL_RATE_LIMIT = 120  # calls a minute per channel webhook and client address (huf_channel_rate_limit)
 RUN_RATE_LIMIT = 30  # runs a user starts a minute (huf_run_rate_limit; 0: no limit)
 UPLOAD_METHODS = ("upload_file", "frappe.handler.upload_file")
 FORM_MIMETYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 _JSON_START = re.compile(r"\s*[\[{]")
+JSON_ARRAY = re.compile(r"\s*\[")
 _ESCAPE = re.compile(r"\\.", re.S)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _BRACKET_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1 / -1 as signed bytes
@@ -84,6 +90,43 @@ def check_request() -> None:
 			frappe.ValidationError,
 			title=_("Invalid Request"),
 		)
+	check_document_body(request)
+
+
+def check_document_body(request) -> None:
+	"""Refuse (417) a document's fields that are JSON but no object, where Frappe's document API reads
+	them: /api/resource (v1) the `data` value, else a body that is not a form; /api/v2/document the body."""
+	parts = request.path.strip("/").split("/")
+	version = parts.pop(1) if parts[1:2] in (["v1"], ["v2"]) else "v1"
+	section = parts[1] if parts[:1] == ["api"] and len(parts) > 2 else None
+	if version == "v1" and section == "resource":
+		writes = (request.method == "POST" and len(parts) == 3) or request.method == "PUT"
+	else:
+		writes = section == "document" and request.method in ("POST", "PUT", "PATCH")
+	if not writes:
+		return
+	form = request.is_json or request.mimetype in FORM_MIMETYPES  # parsed into form_dict by Frappe
+	text = "" if form else request.get_data(cache=True, as_text=True)
+	if version == "v2":  # the body's values are the fields; a JSON array body became the argument `data`
+		array = request.is_json and JSON_ARRAY.match(request.get_data(cache=True, as_text=True))
+		data = [] if array else {}
+	else:
+		data = frappe.local.form_dict.get("data")
+		data = text if data is None else data
+	if isinstance(data, str):
+		try:
+			data = json.loads(data) if data.strip() else {}
+		except ValueError:
+			return  # not JSON: Frappe takes the form's values
+	if not isinstance(data, dict):
+		kind = {list: _("an array"), str: _("text"), bool: _("true or false"), type(None): "null"}
+		frappe.throw(
+			_("The document's fields must be a JSON object, not {0}.").format(
+				kind.get(type(data), _("a number"))
+			),
+			frappe.ValidationError,
+			title=_("Invalid Request"),
+		)
 
 
 def is_upload(path: str) -> bool:
@@ -121,9 +164,12 @@ def check_prompt_length(prompt: str) -> None:
 		)
 
 
-def check_webhook_rate(webhook: str) -> None:
-	"""Refuse (429) more than `huf_webhook_rate_limit` calls a minute to `webhook` per client address."""
-	limit = cint(frappe.conf.get("huf_webhook_rate_limit")) or WEBHOOK_RATE_LIMIT
+def check_webhook_rate(
+	webhook: str, setting: str = "huf_webhook_rate_limit", default: int = WEBHOOK_RATE_LIMIT
+) -> None:
+	"""Refuse (429) more than `setting` (site config, else `default`) calls a minute to `webhook` per
+	client address."""
+	limit = cint(frappe.conf.get(setting)) or default
 	ip = getattr(frappe.local, "request_ip", None) or "-"
 	wait = take_slot([(f"huf:webhook_rate:{webhook}:{ip}", limit, 60)])
 	if wait:

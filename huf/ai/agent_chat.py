@@ -240,7 +240,8 @@ def upload_file_and_process(
 
 @frappe.whitelist()
 def render_markdown(content: str | None = None) -> str:
-	"""Markdown as sanitised HTML (no scripts, event handlers or javascript: links), for Huf's users."""
+	"""Markdown as HTML limited to Markdown's elements (no scripts, styles, forms, event handlers or
+	javascript: links), for Huf's users."""
 	from huf.huf.desk import has_app_permission
 
 	if not has_app_permission():
@@ -254,10 +255,12 @@ def render_markdown(content: str | None = None) -> str:
 
 
 def markdown_to_safe_html(content: str) -> str:
-	"""Frappe's markdown, then Frappe's sanitiser (always, also for output without tags)."""
-	from frappe.utils import md_to_html, sanitize_html
+	"""Frappe's markdown, then only Markdown's elements with safe attributes (`huf.huf.safe_html`)."""
+	from frappe.utils import md_to_html
 
-	return sanitize_html(md_to_html(content) or "", always_sanitize=True)
+	from huf.huf import safe_html
+
+	return safe_html.clean(md_to_html(content) or "")
 
 
 def transcribe_upload(filename: Any, b64data: Any, agent: str, conversation: str | None, send: bool) -> dict:

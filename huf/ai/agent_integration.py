@@ -1,5 +1,5 @@
-"""Running agents over REST (the spec's module): `run_agent_sync`, `get_agent_run_status`, and the
-conversation maintenance calls `run_background_summarization` and `generate_conversation_title`.
+"""Running agents over REST (the spec's module): `run_agent_sync`, `get_agent_run_status`,
+`cancel_agent_run`, and the conversation maintenance calls `run_background_summarization` and `generate_conversation_title`.
 
 Access (who may run the agent, who may read the run, who may name each record an option refers to)
 is checked in `huf.ai.runtime.runs` and `huf.ai.runtime.run_options`, which do the work;
@@ -13,12 +13,13 @@ from frappe import _
 
 from huf.ai.conversation.manager import ConversationManager
 from huf.ai.conversation.title import default_title, title_from_text
-from huf.ai.runtime import runs
+from huf.ai.runtime import cancel, runs
 from huf.ai.runtime.agent import AgentManager
 from huf.ai.runtime.run_options import OPTION_NAMES, refuse_unknown
 
 __all__ = [
 	"AgentManager",
+	"cancel_agent_run",
 	"generate_conversation_title",
 	"get_agent_run_status",
 	"run_agent_sync",
@@ -78,6 +79,15 @@ def get_agent_run_status(agent_run_id: str, session_id: str | None = None) -> di
 	Guests pass the `session_id` they got when they started the run.
 	"""
 	return runs.run_status_of(agent_run_id, session_id)
+
+
+@frappe.whitelist(methods=["POST"])
+def cancel_agent_run(run_id: str, reason: str | None = None) -> dict:
+	"""Cancel a Queued, Started or Waiting Approval run for good (its user, Huf Managers, System Managers).
+
+	A finished run is refused (417, "already <status>"); cancelling a Cancelled run again changes nothing.
+	"""
+	return cancel.cancel_run(run_id, reason)
 
 
 @frappe.whitelist(methods=["POST"])

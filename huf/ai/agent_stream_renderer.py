@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response
 
 from huf.ai.runtime import events
 from huf.ai.runtime.sse import encode_frame
+from huf.huf import guest_key
 from huf.request_limits import check_prompt_length, check_run_rate
 
 ROUTE = "huf/stream"
@@ -79,6 +80,7 @@ class AgentStreamRenderer(BaseRenderer):
 			frappe.session.user,
 			getattr(frappe.local, "lang", None),
 			kwargs,
+			guest_key.current_hash() if frappe.session.user == "Guest" else None,
 		)
 		return Response(
 			stream,
@@ -183,14 +185,18 @@ def check_can_stream(kwargs: dict) -> None:
 		manager.get_conversation(kwargs["conversation_id"], "write")
 
 
-def event_stream(site: str, sites_path: str, user: str, lang: str | None, kwargs: dict) -> Iterator[bytes]:
-	"""SSE frames of one run, produced in a context of its own (the request's is gone by then)."""
+def event_stream(
+	site: str, sites_path: str, user: str, lang: str | None, kwargs: dict, guest: str | None = None
+) -> Iterator[bytes]:
+	"""SSE frames of one run, produced in a context of its own (the request's is gone by then; a guest's
+	key hash `guest` is carried over)."""
 	frappe.init(site, sites_path=sites_path, force=True)
 	run_events = None
 	run_id = None
 	try:
 		frappe.connect(set_admin_as_user=False)
 		frappe.set_user(user)
+		guest_key.adopt(guest)
 		if lang:
 			frappe.local.lang = lang
 		from huf.ai.runtime.runs import stream_agent_run

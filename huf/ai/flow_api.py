@@ -130,6 +130,14 @@ def resume_flow_run(flow_run_id: str, input: dict | list | str | None = None) ->
 	return runs.resume(run, input)
 
 
+@frappe.whitelist(methods=["POST"])
+def cancel_flow_run(flow_run_id: str, reason: str | None = None) -> dict:
+	"""Stop a queued, running or waiting run for good (its user, who started it, or a manager)."""
+	run = access.load_run(flow_run_id)
+	access.check_cancel(run)
+	return runs.cancel(run, reason)
+
+
 # --- approvals -----------------------------------------------------------------------------------
 
 

@@ -29,7 +29,7 @@ def get_users() -> list:
 
 @frappe.whitelist(methods=["POST"])
 def invite_user(email: str, full_name: str | None = None, huf_role: str | None = None) -> dict:
-	"""Create (or enable) a user with a Huf Role (users.invite; never a role above your own)."""
+	"""Create a user with a Huf Role (users.invite; never a role above your own); an existing one: users.manage."""
 	check_capability("users.invite")
 	return users.invite(email, full_name or "", huf_role or "Huf User")
 

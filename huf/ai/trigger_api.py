@@ -12,6 +12,7 @@ from frappe.utils.password import get_decrypted_password
 from huf.ai.triggers.rules import is_system_manager, trigger_metadata
 from huf.ai.triggers.run_now import run_now
 from huf.huf.acting_users import run_as_user
+from huf.huf.engine_owned import engine_write
 
 LIST_FIELDS = [
 	"name",
@@ -104,7 +105,7 @@ def regenerate_webhook_key(trigger: str) -> dict:
 	key = frappe.generate_hash(length=40)
 	doc.webhook_key = key
 	doc.webhook_key_shown = 1
-	doc.save()
+	engine_write(doc).save()  # read-only fields: only this function writes them
 	return {"key": key, "webhook_url": webhook_url(doc.webhook_slug)}
 
 

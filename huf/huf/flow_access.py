@@ -14,9 +14,9 @@ from typing import Any
 import frappe
 
 from huf.huf.record_access import is_privileged
+from huf.huf.stored_doc import READ_TYPES, as_stored
 
 WAITING_APPROVAL = "Waiting Approval"
-READ_TYPES = (None, "read", "select", "print", "export", "email", "report")
 
 
 def pending_approvers(run: Any) -> dict:
@@ -61,6 +61,9 @@ def flow_run_has_permission(
 ) -> bool:
 	"""Document check for Flow Run: its user; its pending approvers may read it."""
 	user = user or frappe.session.user
-	if is_privileged(user) or doc.get("user") == user:
+	if is_privileged(user):
+		return True
+	doc = as_stored(doc, ptype, ("user", "status", "waiting"))
+	if doc.get("user") == user:
 		return True
 	return ptype in READ_TYPES and is_pending_approver(doc, user)

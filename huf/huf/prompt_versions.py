@@ -11,6 +11,8 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
+from huf.huf.stored_doc import as_stored
+
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -37,7 +39,7 @@ def prompt_has_permission(
 	doc, ptype: str | None = None, user: str | None = None, debug: bool = False
 ) -> bool:
 	"""Document check for Agent Prompt / Agent Summary Prompt: someone else's Private prompt is refused."""
-	return prompt_is_visible(doc, user)
+	return prompt_is_visible(as_stored(doc, ptype, ("visibility", "owner")), user)
 
 
 def slugify(text: str) -> str:

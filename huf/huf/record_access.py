@@ -4,6 +4,7 @@ and only the agents open to them. Wired in hooks.py (permission_query_conditions
 import frappe
 
 from huf.huf.capabilities import has_capability
+from huf.huf.stored_doc import as_stored
 
 
 def is_privileged(user: str | None = None, capability: str = "chat.view_all") -> bool:
@@ -42,10 +43,11 @@ def conversation_query_conditions(user: str | None = None, doctype: str | None =
 def conversation_has_permission(
 	doc, ptype: str | None = None, user: str | None = None, debug: bool = False
 ) -> bool:
-	"""Document check for Agent Conversation."""
+	"""Document check for Agent Conversation (writes: its owner and user as stored)."""
 	user = user or frappe.session.user
 	if is_privileged(user):
 		return True
+	doc = as_stored(doc, ptype, ("owner", "user"))
 	return user in (doc.get("owner"), doc.get("user"))
 
 
@@ -67,7 +69,7 @@ def message_has_permission(
 	user = user or frappe.session.user
 	if is_privileged(user):
 		return True
-	return _owns_conversation(doc.get("conversation"), user)
+	return _owns_conversation(as_stored(doc, ptype, ("conversation",)).get("conversation"), user)
 
 
 # -- Agent Run ------------------------------------------------------------------------------------
@@ -90,6 +92,7 @@ def run_has_permission(doc, ptype: str | None = None, user: str | None = None, d
 	user = user or frappe.session.user
 	if is_privileged(user):
 		return True
+	doc = as_stored(doc, ptype, ("owner", "user", "conversation"))
 	if user in (doc.get("owner"), doc.get("user")):
 		return True
 	return _owns_conversation(doc.get("conversation"), user)
@@ -104,6 +107,14 @@ def agent_query_conditions(user: str | None = None, doctype: str | None = None) 
 	if is_privileged(user, "agent.view_all"):
 		return ""
 	return agent_open_condition(user)
+
+
+def agent_rows_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
+	"""List condition for Agent User / Agent Role (who may use an agent): rows of agents open to the user."""
+	user = user or frappe.session.user
+	if is_privileged(user, "agent.view_all"):
+		return ""
+	return agent_open_condition(user, f"`tab{doctype}`.`parent`")
 
 
 def agent_open_condition(user: str, agent: str = "`tabAgent`.`name`") -> str:

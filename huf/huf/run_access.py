@@ -5,7 +5,9 @@
 - Other users need read access to the Agent (DocPerms, plus its Allowed Users / Allowed Roles when
   it lists any) and the right to start conversations: Huf Viewers read agents but cannot run them.
 - An Agent Run is visible to the users who may read it (Frappe permissions: its user, the owner of
-  its conversation, Huf Managers, System Managers); a guest run needs its session id as well.
+  its conversation, Huf Managers, System Managers); a guest run needs its session id and the guest's key.
+- An Agent Run may be cancelled by its stored user and by holders of chat.view_all (Huf Managers,
+  System Managers); never by guests.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from typing import Any
 import frappe
 from frappe import _
 from frappe.utils import cint
+
+from huf.huf import guest_key
+from huf.huf.record_access import is_privileged
 
 GUEST = "Guest"
 
@@ -62,12 +67,24 @@ def check_can_read_run(run: Any, session_id: str | None = None) -> None:
 	"""Throw unless the session user may see the Agent Run `run` (a document)."""
 	user = frappe.session.user
 	if user == GUEST:
+		conversation = frappe.db.get_value(
+			"Agent Conversation", run.conversation, ["session_id", "guest_key_hash"], as_dict=True
+		)
 		allowed = (
 			run.user == GUEST
-			and bool(session_id)
-			and session_id == frappe.db.get_value("Agent Conversation", run.conversation, "session_id")
+			and bool(session_id and conversation)
+			and session_id == conversation.session_id
+			and guest_key.matches(conversation.guest_key_hash)
 		)
 	else:
 		allowed = frappe.has_permission("Agent Run", "read", doc=run, user=user)
+	if not allowed:
+		frappe.throw(_("Agent Run not found or access denied."), frappe.PermissionError)
+
+
+def check_can_cancel_run(run: dict | Any) -> None:
+	"""Throw unless the session user may cancel the Agent Run `run` (its stored `user`, or chat.view_all)."""
+	user = frappe.session.user
+	allowed = user != GUEST and bool(run) and (run.get("user") == user or is_privileged(user))
 	if not allowed:
 		frappe.throw(_("Agent Run not found or access denied."), frappe.PermissionError)

@@ -4,7 +4,9 @@ An expression is parsed with `ast` and checked against a whitelist before it run
 reading fields (`doc.status` reads the key "status" of a record), indexing and slicing, comparisons
 (`==`, `<`, `in`, `is`...), `and`/`or`/`not`, arithmetic with bounded results and `x if c else y`.
 Nothing can be called (no functions, methods, lambdas, comprehensions, f-strings or `%` formatting),
-no name or field may start with `__`, and length, nesting and result sizes are bounded. It runs on a
+no name or field may start with `__`, and length, nesting and result sizes are bounded: an operation
+whose result would be too large is refused before it is built (at check time already when its operands
+are literals), and `render` stops as soon as its text passes `MAX_RENDER_LENGTH`. It runs on a
 snapshot of plain values (`snapshot`, `document_snapshot`): dicts, lists, strings, numbers, booleans
 and None, so there is nothing it could call or change even if a check were missed.
 """
@@ -20,6 +22,7 @@ import re
 import warnings
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 import frappe
@@ -31,6 +34,7 @@ MAX_NODES = 400  # parts of one expression
 MAX_SIZE = 10_000  # characters or items of a value an expression computes
 MAX_INT_BITS = 256  # integers an expression computes
 MAX_TEMPLATE_LENGTH = 20_000
+MAX_RENDER_LENGTH = 100_000  # characters a template renders (the longest prompt a run accepts)
 MAX_VALUE_DEPTH = 32  # nesting of the values given to an expression
 
 # Fields that hold no value, or one an expression must never see (Password fields).
@@ -117,6 +121,14 @@ class ExpressionError(frappe.ValidationError):
 	"""An expression is not allowed, or could not be evaluated on the values given."""
 
 
+class ExpressionTooLarge(ExpressionError):
+	"""A value an expression would build, or the text a template would render, is over the limits."""
+
+	def __init__(self, label: str, reason: str):
+		super().__init__(_("{0}: {1}").format(label, reason))
+		self.reason = reason
+
+
 def check(expression: Any, names: Iterable[str] | None = None, label: str | None = None) -> ast.Expression:
 	"""The parsed `expression`, or ExpressionError naming what is not allowed.
 
@@ -166,14 +178,42 @@ def render(template: str, values: dict, label: str | None = None) -> str:
 	"""`template` with each `{{ expression }}` replaced by its value over a snapshot of `values`."""
 	label = label or _("Template")
 	check_template(template, values, label)
-
-	def replace(match: re.Match) -> str:
+	template = template or ""
+	output = _Output(label)
+	position = 0
+	for match in PLACEHOLDER.finditer(template):
+		output.write(template[position : match.start()])
 		value = evaluate(match.group(1), values, _("{0} placeholder {1}").format(label, match.group(0)[:80]))
-		if value is None:
-			return ""
-		return value if isinstance(value, str) else json.dumps(value, default=str)
+		if isinstance(value, str):
+			output.write(value)
+		elif value is not None:
+			for chunk in json.JSONEncoder(default=str).iterencode(value):
+				output.write(chunk)
+		position = match.end()
+	output.write(template[position:])
+	return output.text()
 
-	return PLACEHOLDER.sub(replace, template or "")
+
+def size_of(value: Any, limit: int = MAX_SIZE) -> int:
+	"""Characters and items of `value` and of everything nested in it (each item counts at least one, a
+	nested list or record one more than its items; one held twice counts twice); stops past `limit`."""
+	if isinstance(value, str):
+		return len(value)
+	if not isinstance(value, list | tuple | set | dict):
+		return 1
+	total = 0
+	pending = [_items(value)]
+	while pending and total <= limit:
+		item = next(pending[-1], _END)
+		if item is _END:
+			pending.pop()
+		elif isinstance(item, str):
+			total += max(len(item), 1)
+		else:
+			total += 1
+			if isinstance(item, list | tuple | set | dict) and item:
+				pending.append(_items(item))
+	return total
 
 
 def snapshot(value: Any, depth: int = 0) -> Any:
@@ -239,6 +279,7 @@ def _checked(expression: str, names: frozenset | None, label: str) -> ast.Expres
 			_refuse(_("{0} is not allowed: {1}").format(label, reason))
 		# children in reverse, so the first refusal named is the leftmost in the text
 		stack.extend((child, depth + 1) for child in reversed(list(ast.iter_child_nodes(node))))
+	_Folder(label).check(tree.body)
 	return tree
 
 
@@ -381,7 +422,7 @@ class _Evaluator:
 		except ZeroDivisionError:
 			_refuse(_("{0}: division by zero.").format(self.label))
 		except OverflowError:
-			_refuse(_("{0}: the result of {1} is too large.").format(self.label, symbol))
+			self._too_large(_("the result of {0} is too large.").format(symbol))
 		except TypeError:
 			_refuse(
 				_("{0}: {1} cannot be applied to {2} and {3}.").format(
@@ -399,23 +440,24 @@ class _Evaluator:
 				_refuse(_("{0}: ** works on numbers only.").format(self.label))
 			if isinstance(left, int) and isinstance(right, int) and right > 0:
 				if max(left.bit_length(), 1) * right > MAX_INT_BITS:
-					_refuse(_("{0}: the result of ** is too large.").format(self.label))
+					self._too_large(_("the result of ** is too large."))
 		if symbol == "*":
 			for sequence, times in ((left, right), (right, left)):
 				if isinstance(sequence, SEQUENCES) and isinstance(times, int):
-					if len(sequence) * max(times, 0) > MAX_SIZE:
-						_refuse(
-							_("{0}: the result of * would be longer than {1}.").format(self.label, MAX_SIZE)
-						)
+					if max(times, 0) and size_of(sequence) * times > MAX_SIZE:
+						self._too_large(_("the result of * would be longer than {0}.").format(MAX_SIZE))
 		if symbol == "+" and isinstance(left, SEQUENCES) and isinstance(right, SEQUENCES):
-			if len(left) + len(right) > MAX_SIZE:
-				_refuse(_("{0}: the result of + would be longer than {1}.").format(self.label, MAX_SIZE))
+			if size_of(left) + size_of(right) > MAX_SIZE:
+				self._too_large(_("the result of + would be longer than {0}.").format(MAX_SIZE))
+
+	def _too_large(self, reason: str) -> None:
+		raise ExpressionTooLarge(self.label, reason)
 
 	def _bounded(self, value: Any, symbol: str) -> Any:
 		if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
-			_refuse(_("{0}: the result of {1} is too large.").format(self.label, symbol))
-		if isinstance(value, (*SEQUENCES, dict, set)) and len(value) > MAX_SIZE:
-			_refuse(_("{0}: the result of {1} is longer than {2}.").format(self.label, symbol, MAX_SIZE))
+			self._too_large(_("the result of {0} is too large.").format(symbol))
+		if isinstance(value, (*SEQUENCES, dict, set)) and size_of(value) > MAX_SIZE:
+			self._too_large(_("the result of {0} is longer than {1}.").format(symbol, MAX_SIZE))
 		if not isinstance(value, SCALARS + (list, tuple, set, dict)):
 			_refuse(_("{0}: the result of {1} is not a plain value.").format(self.label, symbol))
 		return value
@@ -442,11 +484,89 @@ class _Evaluator:
 			_refuse(_("{0}: dictionary keys must be text, numbers, booleans or None.").format(self.label))
 
 
+class _Unknown(Exception):
+	"""A part of an expression whose value is known only when it runs."""
+
+
+class _Folder(_Evaluator):
+	"""Evaluates the literal parts of a checked expression to refuse what is too large whatever the
+	values: `[0] * 10 ** 12`, `10 ** 10 ** 10`, `[doc.x] * 10 ** 12` (an unknown item counts one)."""
+
+	def __init__(self, label: str):
+		super().__init__(label, {})
+		self.folded: dict[int, Any] = {}
+
+	def check(self, root: ast.AST) -> None:
+		for node in reversed(list(ast.walk(root))):  # the innermost part too large is the one named
+			try:
+				self.run(node)
+			except _Unknown:
+				pass
+			except ExpressionTooLarge as e:
+				_refuse(_("{0} is not allowed: {1} ({2})").format(self.label, e.reason, _source(node)))
+
+	def run(self, node: ast.AST) -> Any:
+		if id(node) not in self.folded:
+			try:
+				self.folded[id(node)] = super().run(node)
+			except ExpressionTooLarge:
+				raise
+			except (ExpressionError, ArithmeticError, TypeError, ValueError, KeyError, IndexError) as e:
+				self.folded[id(node)] = _Unknown(e)
+		value = self.folded[id(node)]
+		if isinstance(value, _Unknown):
+			raise value
+		return value
+
+	def _Name(self, node: ast.Name) -> Any:
+		raise _Unknown(node.id)
+
+	def _List(self, node: ast.List) -> list:
+		return [self._item(item) for item in node.elts]
+
+	def _Tuple(self, node: ast.Tuple) -> tuple:
+		return tuple(self._item(item) for item in node.elts)
+
+	def _item(self, node: ast.AST) -> Any:
+		try:
+			return self.run(node)
+		except _Unknown:
+			return None  # the smallest value it could have
+
+
 # --- helpers -------------------------------------------------------------------------------------
+
+
+_END = object()
+
+
+def _items(value: list | tuple | set | dict) -> Iterable:
+	return chain.from_iterable(value.items()) if isinstance(value, dict) else iter(value)
 
 
 def _refuse(message: str) -> None:
 	raise ExpressionError(message)
+
+
+class _Output:
+	"""Text rendered piece by piece, refused as soon as it passes `MAX_RENDER_LENGTH`."""
+
+	def __init__(self, label: str):
+		self.label = label
+		self.parts: list[str] = []
+		self.length = 0
+
+	def write(self, text: str) -> None:
+		self.length += len(text)
+		if self.length > MAX_RENDER_LENGTH:
+			raise ExpressionTooLarge(
+				self.label,
+				_("the rendered text would be longer than {0} characters.").format(MAX_RENDER_LENGTH),
+			)
+		self.parts.append(text)
+
+	def text(self) -> str:
+		return "".join(self.parts)
 
 
 def _is_number(value: Any) -> bool:

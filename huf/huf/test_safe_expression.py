@@ -373,3 +373,68 @@ class TestFlowDefinitionExpressions(HufTestCase):
 			frappe.ValidationError, "The condition of node check is not allowed: calling"
 		):
 			self.flow("context.ok", node).insert()
+
+
+class TestSizeLimits(HufUnitTestCase):
+	"""Values an expression builds and text a template renders are bounded before they are built."""
+
+	def test_nested_and_repeated_building_is_refused_before_it_is_built(self):
+		for text in (
+			"[[0] * 10000] * 10000",
+			"[[[0] * 10000] * 10000] * 10000",
+			"[['a' * 5000]] * 3",
+			"[doc.tags] * 6000",
+			"(['x' * 9999],) + (['y' * 9999],)",
+			"[[0] * 5000] + [[0] * 5000] + [[0] * 5000]",
+			"[{'k': 'v' * 5000}] * 3",
+		):
+			with self.subTest(text), self.assertRaises(ExpressionError) as caught:
+				evaluate(text, {"doc": DOC}, "Condition")
+			self.assertIn("longer than 10000", str(caught.exception))
+		self.assertEqual(len(evaluate("[0] * 10000", {})), 10000)
+		self.assertEqual(evaluate("'' * 10 ** 12 + 'ok'", {}), "ok")
+		self.assertEqual(evaluate("[[0] * 49] * 200", {})[199], [0] * 49)
+		with self.assertRaisesRegex(ExpressionError, "longer than 10000"):
+			evaluate("[[0] * 50] * 200", {})  # each inner list counts one more than its items
+
+	def test_literal_sizes_are_refused_without_evaluating(self):
+		for text, message in {
+			"[0] * 10 ** 12": "the result of * would be longer than 10000",
+			'"a" * 10 ** 9': "the result of * would be longer than 10000",
+			"10 ** 10 ** 10": "the result of ** is too large",
+			"[[0] * 10000] * 10000": "the result of * would be longer than 10000",
+			"[context.x] * 10 ** 12": "the result of * would be longer than 10000",
+			"context.ok and [0] * 10 ** 12": "the result of * would be longer than 10000",
+			"('a' * 9999 + 'b') * 2": "the result of * would be longer than 10000",
+		}.items():
+			with self.subTest(text), self.assertRaises(ExpressionError) as caught:
+				check(text, label="Expression")
+			self.assertTrue(str(caught.exception).startswith("Expression is not allowed:"), caught.exception)
+			self.assertIn(message, str(caught.exception))
+			answer = frappe.get_attr("huf.ai.flow_api.check_flow_expression")(text)
+			self.assertFalse(answer["ok"])
+			self.assertIn(message, answer["error"])
+		for text in ("context.items * 10 ** 12", "[0] * 10000", "1 / 0 if context.x else 1", "2 ** 100"):
+			with self.subTest(text):
+				self.assertIsNotNone(check(text))
+
+	def test_templates_stop_rendering_past_the_output_limit(self):
+		limit = safe_expression.MAX_RENDER_LENGTH
+		values = {"doc": {"text": "x" * (limit + 1), "rows": [{"a": "y" * 5000}] * 40}}
+		for template in (
+			"{{ 'a' * 9999 }}" * 1250,
+			"{{ doc.text }}",
+			"{{ doc.rows }}{{ doc.rows }}",
+			"head {{ doc }}",
+		):
+			with self.subTest(template[:40]), self.assertRaises(ExpressionError) as caught:
+				render(template, values, "Prompt template")
+			self.assertEqual(
+				str(caught.exception),
+				f"Prompt template: the rendered text would be longer than {limit} characters.",
+			)
+		self.assertEqual(len(render("{{ doc.text[1:] }}", values)), limit)
+		self.assertEqual(render("{{ doc.rows[0] }}", values), json.dumps({"a": "y" * 5000}))
+		flow_render = frappe.get_attr("huf.ai.flows.context.render")
+		with self.assertRaisesRegex(ExpressionError, "The prompt: the rendered text would be longer"):
+			flow_render("{{ 'a' * 9999 }}" * 11, {"vars": {}}, "The prompt")

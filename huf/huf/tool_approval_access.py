@@ -12,6 +12,7 @@ from typing import Any
 import frappe
 
 from huf.huf.capabilities import has_capability
+from huf.huf.stored_doc import as_stored
 
 APPROVE_CAPABILITY = "tools.approve"
 MAX_NOTIFIED = 50
@@ -63,4 +64,4 @@ def approval_has_permission(
 	doc: Any, ptype: str | None = None, user: str | None = None, debug: bool = False
 ) -> bool:
 	"""Document check for Agent Tool Approval: approvers of the record's agent only."""
-	return is_tool_approver(doc.get("agent"), user)
+	return is_tool_approver(as_stored(doc, ptype, ("agent",)).get("agent"), user)

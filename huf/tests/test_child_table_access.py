@@ -2,7 +2,8 @@
 that table and that the user may read; a fake parent (`parent="Agent"` for Has Role) is refused.
 
 In-process through `frappe.client` and `frappe.get_list(parent_doctype=...)`, and over HTTP through
-`/api/method/frappe.client.*` and `/api/resource/<child DocType>` (403, PermissionError).
+`/api/method/frappe.client.*` and `/api/resource/<child DocType>` (403, PermissionError). Who may use
+an agent (its Agent User / Agent Role rows) is listed only for the agents the user may read.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import frappe
 import frappe.client
 import httpx
 
+from huf.client_overrides import get_count
 from huf.huf.factories import make_agent, make_model, make_provider, make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.web import api_token, serve_site
@@ -31,6 +33,13 @@ class TestChildTableAccess(HufTestCase):
 		cls.user = make_user(f"child-access-{suffix}@example.com", "Huf User")
 		# open to Huf Users through its Allowed Roles row: the child row the user may read
 		cls.agent = make_agent(f"Child Access {suffix}", agent_role=[{"role": "Huf User"}]).name
+		# closed to Huf Users: who may use it is not theirs to read
+		cls.hidden = make_agent(
+			f"Child Hidden {suffix}",
+			agent_user=[{"user": "Administrator"}],
+			agent_role=[{"role": "System Manager"}],
+		).name
+		cls.manager = make_user(f"child-access-manager-{suffix}@example.com", "Huf Manager")
 		cls.token = api_token(cls.user)
 		frappe.db.commit()
 		cls.addClassCleanup(cls.delete_committed, created)
@@ -44,8 +53,10 @@ class TestChildTableAccess(HufTestCase):
 	@classmethod
 	def delete_committed(cls, created: list[str]) -> None:
 		frappe.db.rollback()
-		frappe.delete_doc("Agent", cls.agent, force=True, ignore_permissions=True)
-		frappe.delete_doc("User", cls.user, force=True, ignore_permissions=True)
+		for agent in (cls.agent, cls.hidden):
+			frappe.delete_doc("Agent", agent, force=True, ignore_permissions=True)
+		for user in (cls.user, cls.manager):
+			frappe.delete_doc("User", user, force=True, ignore_permissions=True)
 		for doctype in reversed(created):
 			frappe.delete_doc(doctype, cls.reference(doctype), force=True, ignore_permissions=True)
 		frappe.db.commit()
@@ -102,6 +113,33 @@ class TestChildTableAccess(HufTestCase):
 			value = frappe.client.get_value("Agent Role", "role", {"parent": self.agent}, parent="Agent")
 			self.assertEqual(value, {"role": "Huf User"})
 
+	def rows_of_both_agents(self, doctype: str, field: str) -> list[tuple[str, str]]:
+		"""The (parent, value) rows of `doctype` of both test agents that `frappe.client.get_list` returns."""
+		rows = frappe.client.get_list(
+			doctype,
+			fields=["parent", field],
+			filters={"parent": ("in", [self.agent, self.hidden])},
+			parent="Agent",
+		)
+		return sorted((row["parent"], row[field]) for row in rows)
+
+	def test_who_may_use_an_agent_is_listed_only_for_agents_the_user_may_read(self):
+		with self.set_user(self.user):
+			self.assertFalse(frappe.has_permission("Agent", "read", doc=self.hidden))
+			self.assertEqual(self.rows_of_both_agents("Agent User", "user"), [])
+			self.assertEqual(self.rows_of_both_agents("Agent Role", "role"), [(self.agent, "Huf User")])
+			self.assertEqual(
+				frappe.client.get_value("Agent User", "user", {"parent": self.hidden}, parent="Agent"), {}
+			)
+			self.assertEqual(get_count("Agent Role", {"parent": self.hidden}, parent="Agent"), 0)
+			self.assertEqual(get_count("Agent Role", {"parent": self.agent}, parent="Agent"), 1)
+		with self.set_user(self.manager):  # agent.view_all: every agent, and who may use it
+			self.assertEqual(self.rows_of_both_agents("Agent User", "user"), [(self.hidden, "Administrator")])
+			self.assertEqual(
+				self.rows_of_both_agents("Agent Role", "role"),
+				[(self.agent, "Huf User"), (self.hidden, "System Manager")],
+			)
+
 	# --- over HTTP -------------------------------------------------------------------------------
 
 	def test_fake_parents_are_refused_over_http(self):
@@ -131,3 +169,14 @@ class TestChildTableAccess(HufTestCase):
 		)
 		self.assertEqual(response.status_code, 200, response.text)
 		self.assertEqual(response.json()["data"], [{"parent": self.agent, "role": "Huf User"}])
+
+	def test_who_may_use_a_hidden_agent_is_not_listed_over_http(self):
+		for doctype, field in (("Agent User", "user"), ("Agent Role", "role")):
+			response = self.get(
+				f"/api/resource/{doctype}",
+				fields=json.dumps(["parent", field]),
+				filters=json.dumps({"parent": self.hidden}),
+				parent="Agent",
+			)
+			self.assertEqual(response.status_code, 200, response.text)
+			self.assertEqual(response.json()["data"], [])

@@ -59,6 +59,24 @@ class TestUsersEndpoints(PermissionsAPITestCase):
 		self.assertEqual(frappe.get_roles(self.viewer).count("Huf User"), 1)
 		self.assertNotIn("Huf Viewer", frappe.get_roles(self.viewer))
 
+	def test_inviting_an_existing_user_needs_users_manage_and_its_escalation_rules(self):
+		frappe.db.set_value("User", self.member, "enabled", 0)
+		message = self.refused(self.manager, api.invite_user, self.member, "", "Huf Manager")
+		self.assertIn("already exists", message)
+		self.assertIn("users.manage", message)
+		self.assertEqual(frappe.db.get_value("User", self.member, "enabled"), 0)
+		self.assertNotIn("Huf Manager", frappe.get_roles(self.member))
+		# whoever manages users meets the refusals of update_user_role and set_user_enabled
+		self.assertIn(self.sysman, self.refused(self.people, api.invite_user, self.sysman, "", "Huf User"))
+		self.assertIn("your own", self.refused(self.people, api.invite_user, self.people, "", "Huf Manager"))
+		self.assertIn("Huf Admin", self.refused(self.people, api.invite_user, self.member, "", "Huf Admin"))
+		self.assertEqual(frappe.db.get_value("User", self.member, "enabled"), 0)
+		with self.set_user(self.people):
+			out = api.invite_user(self.member, "", "Huf Manager")
+		self.assertEqual(out, {"user": self.member, "huf_role": "Huf Manager", "created": False})
+		self.assertEqual(frappe.db.get_value("User", self.member, "enabled"), 1)
+		self.assertEqual(self.huf_role_of(self.member), "Huf Manager")
+
 	def test_invite_refuses_bad_input_clearly(self):
 		self.refused(
 			self.sysman, api.invite_user, "not-an-email", "X", "Huf User", exc=frappe.ValidationError

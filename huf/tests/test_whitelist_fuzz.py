@@ -194,7 +194,7 @@ class TestWhitelistFuzz(RuntimeTestCase):
 		).insert()
 		run = frappe.get_doc(
 			{"doctype": "Agent Run", "agent": agent, "conversation": conversation.name, "status": "Success"}
-		).insert()
+		).insert(ignore_permissions=True)
 		self.records.update(
 			{"Agent Conversation": conversation.name, "Agent Message": message.name, "Agent Run": run.name}
 		)

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable
 
 import frappe
+from frappe.utils.response import _is_scriptable_file
 from werkzeug.exceptions import NotFound
 from werkzeug.utils import send_file
 from werkzeug.wrappers import Request
@@ -86,6 +87,8 @@ class StaticFiles:
 			raise NotFound
 		response = _send_file(request, file_path, max_age=ASSET_MAX_AGE)
 		response.headers["X-Content-Type-Options"] = "nosniff"
+		if _is_scriptable_file(file_path):  # HTML, SVG, XML, JavaScript: a download, never run inline
+			response.headers.set("Content-Disposition", "attachment", filename=os.path.basename(file_path))
 		return response
 
 

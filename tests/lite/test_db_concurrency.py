@@ -105,3 +105,27 @@ class TestConcurrentWriters(IntegrationTestCase):
 		reader.start()
 		reader.join(30)
 		self.assertEqual(seen, [doc.name])
+
+	def test_get_doc_for_update_holds_other_writers_until_the_transaction_ends(self):
+		"""As Frappe's SELECT ... FOR UPDATE: what was read for update is not changed meanwhile."""
+		doc = frappe.get_doc({"doctype": "Lite Test Record", "title": "read", "notes": self.marker}).insert()
+		frappe.db.commit()
+		site, sites_path = frappe.local.site, frappe.local.sites_path
+		frappe.get_doc("Lite Test Record", doc.name, for_update=True)
+		order: list = []
+
+		def write():
+			with connected(site, sites_path):
+				frappe.db.set_value("Lite Test Record", doc.name, "title", "other writer")
+				frappe.db.commit()
+				order.append("other writer")
+
+		writer = threading.Thread(target=write)
+		writer.start()
+		writer.join(0.5)  # it waits for the lock (busy timeout), it does not fail
+		order.append("reader")
+		frappe.db.set_value("Lite Test Record", doc.name, "title", "reader")
+		frappe.db.commit()
+		writer.join(30)
+		self.assertEqual(order, ["reader", "other writer"])
+		self.assertEqual(frappe.db.get_value("Lite Test Record", doc.name, "title"), "other writer")

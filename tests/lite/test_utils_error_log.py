@@ -16,6 +16,19 @@ class TestLogError(IntegrationTestCase):
 		self.assertIn("ValueError: boom in the agent loop", stored.error)
 		self.assertIn("Traceback", stored.error)
 
+	def test_a_traceback_carries_the_frames_variables_as_frappes_does(self):
+		def failing(customer: str, api_password: str) -> None:
+			raise ValueError("boom")
+
+		try:
+			failing("Acme Widgets Ltd", "kept-away-" + str(9931))
+		except ValueError:
+			log = frappe.log_error("Sync failed")
+		error = frappe.db.get_value("Error Log", log.name, "error")
+		self.assertIn("customer = 'Acme Widgets Ltd'", error)
+		self.assertIn("api_password = ********", error)
+		self.assertNotIn("kept-away-9931", error)
+
 	def test_logs_message_and_reference(self):
 		log = frappe.log_error(
 			title="Sync failed", message="remote said 502", reference_doctype="ToDo", reference_name="x1"

@@ -1,12 +1,12 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "react-router-dom";
 import { Markdown } from "../components/Markdown";
 import { AnswerBody } from "../components/blocks/ContentBlocks";
-import { Badge, Card, ErrorBanner, PageHeader, Spinner } from "../components/ui";
-import { errorMessage, getDoc, getList } from "../lib/api";
+import { Badge, Button, Card, ErrorBanner, PageHeader, Spinner } from "../components/ui";
+import { call, errorMessage, getDoc, getList } from "../lib/api";
 import { useFlowRun } from "../flows/RunPanel";
 import { formatCost, formatDate, formatNumber } from "../lib/format";
-import { elapsedSeconds, formatElapsed, isInFlight, pollWhileInFlight } from "../lib/liveRuns";
+import { elapsedSeconds, formatElapsed, isInFlight, isWaiting, pollWhileInFlight } from "../lib/liveRuns";
 import { useNow } from "../lib/useNow";
 import { OrchestrationPanel } from "../orchestration/OrchestrationPanel";
 import { MESSAGE_FIELDS, ToolCallRow, toItems, type Message } from "../components/messages";
@@ -56,6 +56,28 @@ function Elapsed({ run }: { run: Run }) {
       <span className="h-2 w-2 animate-pulse rounded-full bg-amber-500" aria-hidden="true" />
       {run.status === "Queued" ? "Waiting in the queue for" : "Running for"} {formatElapsed(seconds)}
     </p>
+  );
+}
+
+/** Cancels a run in flight or waiting for an approval, for good (the server decides who may). */
+function CancelRun({ run }: { run: Run }) {
+  const queryClient = useQueryClient();
+  const cancel = useMutation({
+    mutationFn: () => call("huf.ai.agent_integration.cancel_agent_run", { run_id: run.name }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ["doc", "Agent Run", run.name] }),
+  });
+  if (!isInFlight(run.status) && !isWaiting(run.status)) return null;
+  return (
+    <div className="flex flex-col items-end gap-1">
+      <Button
+        variant="danger"
+        disabled={cancel.isPending}
+        onClick={() => window.confirm("Cancel this run? It stops before its next step and does not go on.") && cancel.mutate()}
+      >
+        Cancel run
+      </Button>
+      {cancel.error && <p className="text-xs text-red-600" role="alert">{errorMessage(cancel.error)}</p>}
+    </div>
   );
 }
 
@@ -110,9 +132,12 @@ export default function ExecutionDetail() {
         title={`Run of ${r.agent}`}
         description={formatDate(r.creation)}
         actions={
-          <Link to="/executions" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">
-            All runs
-          </Link>
+          <div className="flex items-start gap-2">
+            <CancelRun run={r} />
+            <Link to="/executions" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">
+              All runs
+            </Link>
+          </div>
         }
       />
       <Card className="space-y-3">

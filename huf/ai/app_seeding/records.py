@@ -41,6 +41,8 @@ def upsert(kind: SeedKind, seed: dict, app: str) -> str:
 		values["slug"] = key
 		return _upsert_prompt(values, app)
 	name = frappe.db.get_value(kind.doctype, {kind.key: key}, "name")
+	if kind.doctype == "Agent Trigger":
+		_hold_without_run_as(values, name)
 	if not name:
 		doc = frappe.get_doc({"doctype": kind.doctype, **_defaults(kind.doctype, values)})
 		_apply(doc, values)
@@ -75,6 +77,20 @@ def _upsert_prompt(values: dict, app: str) -> str:
 	_apply(doc, values)
 	doc.save(ignore_permissions=True)
 	return UPDATED
+
+
+def _hold_without_run_as(values: dict, name: str | None) -> None:
+	"""A trigger seeded without Run As would act as its owner, Administrator (seeds are applied as
+	Administrator): it is kept disabled, with the reason, until a System Manager picks its Run As."""
+	trigger = frappe.get_doc("Agent Trigger", name) if name else frappe.new_doc("Agent Trigger")
+	trigger.update({field: values[field] for field in ("trigger_type", "run_as") if field in values})
+	if trigger.run_as or not trigger.acts_as_run_as():
+		return
+	values["disabled"] = 1
+	values["disabled_reason"] = _(
+		"Seeded without Run As, its runs would act as its owner, Administrator. A System Manager must"
+		" choose its Run As (on the site or in the app's seed) before it is enabled."
+	)
 
 
 def _values(doctype: str, seed: dict, path: str = "") -> dict:

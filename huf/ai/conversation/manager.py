@@ -3,7 +3,7 @@
 A conversation is found by its session id `channel:external_id` among the caller's own
 conversations, or named by `conversation_id`, which the caller must be allowed to write; a missing
 and a forbidden conversation fail alike (`frappe.PermissionError`). Guests can only continue a
-conversation they created, by the (unguessable) external id they were given.
+conversation they created, from the browser that holds its guest key (`huf.huf.guest_key`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from huf.ai.conversation.strategies import (
 	schedule_context_strategy,
 )
 from huf.ai.conversation.title import default_title, maybe_autoname
-from huf.huf import run_access
+from huf.huf import guest_key, run_access
 from huf.huf.run_access import GUEST
 
 MESSAGE_ROLES = {"user": "user", "agent": "agent", "assistant": "agent", "tool": "tool", "system": "system"}
@@ -53,12 +53,11 @@ class ConversationManager:
 		if conversation_id:
 			return self.get_conversation(conversation_id, "write")
 		user = frappe.session.user
+		filters = {"agent": self.agent_name, "session_id": self.session_id, "is_active": 1, "user": user}
+		if user == GUEST and (key_hash := guest_key.current_hash()):
+			filters["guest_key_hash"] = key_hash  # this guest's own, never another's with the same session
 		names = frappe.get_all(
-			"Agent Conversation",
-			filters={"agent": self.agent_name, "session_id": self.session_id, "is_active": 1, "user": user},
-			order_by="creation desc",
-			limit=1,
-			pluck="name",
+			"Agent Conversation", filters=filters, order_by="creation desc", limit=1, pluck="name"
 		)  # only the caller's own conversations: a forged session id finds nothing of anybody else
 		if names:
 			return self.get_conversation(names[0], "write")
@@ -84,6 +83,7 @@ class ConversationManager:
 		)
 		if frappe.session.user == GUEST:
 			run_access.check_can_run(agent)  # guests have no DocPerms: the agent's Allow Guest decides
+			doc.guest_key_hash = guest_key.current_hash()
 			doc.insert(ignore_permissions=True)
 		else:
 			doc.insert()  # DocPerm create + the agent's allowed users and roles
@@ -110,9 +110,13 @@ class ConversationManager:
 		return doc
 
 	def can_access(self, conversation, ptype: str = "read") -> bool:
-		"""Whether the caller may `ptype` the conversation (a guest: only their own session's)."""
+		"""Whether the caller may `ptype` the conversation (a guest: only their own, of their session)."""
 		if frappe.session.user == GUEST:
-			return conversation.user == GUEST and conversation.session_id == self.session_id
+			return (
+				conversation.user == GUEST
+				and conversation.session_id == self.session_id
+				and guest_key.matches(conversation.get("guest_key_hash"))
+			)
 		return frappe.has_permission("Agent Conversation", ptype, doc=conversation)
 
 	def close_conversation(self, conversation_name: str) -> None:

@@ -6,6 +6,7 @@
   Manager); the run acts as the caller. Draft and Active flows may be run by hand, Archived never.
 - A Flow Run is read by its user, its pending approvers, Huf Managers and System Managers
   (huf.huf.flow_access); resuming one that waits for input needs write on it.
+- Cancelling a run needs to be whom it acts as, who started it, or a Huf Manager / System Manager.
 - Approving or rejecting needs the run to wait for an approval and the caller to be one of its
   approvers (a listed user, or the holder of a listed role); nobody else, whatever their role.
 """
@@ -21,6 +22,7 @@ from huf.ai.flows.engine import FlowRunError
 from huf.huf.capabilities import check_capability
 from huf.huf.capability_access import capability_for
 from huf.huf.flow_access import WAITING_APPROVAL, is_pending_approver
+from huf.huf.record_access import is_privileged
 
 FLOW = "Flow Definition"
 RUN = "Flow Run"
@@ -101,6 +103,17 @@ def check_resume(run: Any) -> None:
 	if not frappe.has_permission(RUN, "write", doc=run):
 		frappe.throw(
 			_("You are not allowed to resume flow run {0}.").format(frappe.bold(run.name)),
+			frappe.PermissionError,
+		)
+
+
+def check_cancel(run: Any) -> None:
+	"""Throw unless the session user may cancel `run`: whom it acts as, who started it, or a manager."""
+	check_read_run(run)
+	user = frappe.session.user
+	if user not in (run.user, run.owner) and not is_privileged(user):
+		frappe.throw(
+			_("You are not allowed to cancel flow run {0}.").format(frappe.bold(run.name)),
 			frappe.PermissionError,
 		)
 

@@ -14,6 +14,7 @@ from typing import Any
 import frappe
 from frappe import _
 
+from huf.huf.engine_owned import engine_write
 from huf.huf.flow_schema import flow_errors
 
 FLOW = "Flow Definition"
@@ -220,5 +221,5 @@ def reset_webhook_key(flow: Any) -> dict:
 		)
 	key = frappe.generate_hash(length=40)
 	flow.webhook_key = key
-	flow.save()
+	engine_write(flow).save()  # a read-only field: only this function writes it
 	return {"flow_id": flow.name, "webhook_key": key}

@@ -8,7 +8,12 @@
   from the last completed node (`recover_flow_runs`, every minute, enqueues runs nobody executes).
 - Waiting Approval / Waiting User pause the run without holding a worker; `resume_waiting_run`
   stores the decision or input and enqueues the run again, which re-runs the waiting node with it.
-- The hop limit (Max Hops, default 100) fails a run that goes on too long.
+- The hop limit (Max Hops, default 100, never above the site's `huf_flow_max_hops`, default 1,000)
+  fails a run that goes on too long.
+- Every node runs as `run_user(run)` (huf/ai/flows/acting.py), derived again whenever the engine picks
+  the run up; never as a user read back from the run.
+- `cancel_flow_run` stops a run for good: the node running finishes, nothing after it runs, and no
+  later save of the engine overwrites Cancelled.
 - Every change is published as the realtime event `flow_run_status` (to the run's document room and
   to its user).
 """
@@ -24,17 +29,22 @@ from frappe import _
 from frappe.utils import cint, now_datetime
 
 from huf.ai.flows import context as flow_context
+from huf.ai.flows.acting import FlowStartRefused, run_user
 from huf.ai.flows.edges import RoutingError, next_node
 from huf.ai.flows.graph import FlowGraph, node_config
 from huf.ai.flows.nodes import executor_for
 from huf.ai.flows.nodes.base import FAILURE, WAITING, NodeCall, NodeResult
 from huf.ai.observability import traces
 from huf.ai.runtime.locks import ConversationLock
+from huf.huf.session_user import acting_as
 
 FLOW_RUN_JOB = "huf.ai.flows.engine.execute_flow_run"
 STATUS_EVENT = "flow_run_status"
 DEFAULT_MAX_HOPS = 100
+MAX_HOPS_CAP = 1000  # site config huf_flow_max_hops
 RUNNABLE = ("Queued", "Running")
+CANCELLED = "Cancelled"
+ENDED = ("Success", "Failed", CANCELLED)
 WAITING_STATUS = {"approval": "Waiting Approval", "user": "Waiting User"}
 STALE_SECONDS = 90  # a Queued or Running run nobody holds for this long is enqueued again
 
@@ -79,16 +89,27 @@ def start_flow_run(
 			"context_json": flow_context.dumps(context),
 			"current_node_id": graph.entry,
 			"hop_count": 0,
-			"max_hops": cint(max_hops) or cint(definition.get("max_hops")) or DEFAULT_MAX_HOPS,
+			"max_hops": hop_limit(cint(max_hops) or cint(definition.get("max_hops"))),
 			"user": user or frappe.session.user,
 			"conversation": conversation,
 			"definition_snapshot": json.dumps(definition),
 		}
 	)
-	run.insert(ignore_permissions=True)  # the caller checked; Flow Run creation is theirs to allow
+	with acting_as(run.user):  # the run's owner is whom it acts as (a Manual run's acting user)
+		run.insert(ignore_permissions=True)  # the caller checked; Flow Run creation is theirs to allow
 	enqueue(run.name)
 	publish(run)
 	return run
+
+
+def max_hops_cap() -> int:
+	"""The most steps any run may take (site config huf_flow_max_hops, default 1,000)."""
+	return max(cint(frappe.conf.get("huf_flow_max_hops")) or MAX_HOPS_CAP, 1)
+
+
+def hop_limit(max_hops: int | None) -> int:
+	"""A run's step limit: `max_hops` (default 100), never above the site's cap."""
+	return min(cint(max_hops) or DEFAULT_MAX_HOPS, max_hops_cap())
 
 
 def enqueue(flow_run: str) -> None:
@@ -104,6 +125,8 @@ def execute_flow_run(flow_run: str) -> str | None:
 	try:
 		frappe.db.commit()  # read what others committed before the lock was ours
 		run = frappe.get_doc("Flow Run", flow_run)
+		if run.status not in RUNNABLE:
+			return run.status
 		with traces.flow_run_span(run) as span:  # NOOP unless huf_otel_endpoint is set
 			run = run_steps(run, lock)
 			span.outcome(run.status not in ("Failed", "Cancelled"), run.last_error, run.status)
@@ -114,25 +137,33 @@ def execute_flow_run(flow_run: str) -> str | None:
 
 
 def run_steps(run: Any, lock: ConversationLock) -> Any:
-	"""Step the run until it ends, waits or the lock is lost; returns it as it was left."""
+	"""Step the run as its acting user until it ends, waits or the lock is lost; returns it as left."""
+	try:
+		user = run_user(run)
+	except FlowStartRefused as e:
+		finish(run, flow_context.loads(run.context_json), "Failed", plain_error(e))
+		return run
+	if run.user != user:
+		run.user = user  # shown on the run; never read back to decide
 	while True:
-		if run.status not in RUNNABLE or lock.lost or not step(run):
+		if run.status not in RUNNABLE or lock.lost or not step(run, user):
 			return run
 		run = frappe.get_doc("Flow Run", run.name)
 
 
-def step(run: Any) -> bool:
+def step(run: Any, user: str) -> bool:
 	"""Execute the run's current node, route, persist and commit. Returns whether to go on."""
 	graph = FlowGraph.load(flow_context.loads(run.definition_snapshot))
 	context = flow_context.loads(run.context_json)
 	if run.status == "Queued":
 		run.status, run.started_at = "Running", run.started_at or now_datetime()
-	if cint(run.hop_count) >= cint(run.max_hops or DEFAULT_MAX_HOPS):
+	limit = hop_limit(run.max_hops)
+	if cint(run.hop_count) >= limit:
 		return finish(
 			run,
 			context,
 			"Failed",
-			_("The flow run stopped after {0} steps (Max Hops); it may loop forever.").format(run.max_hops),
+			_("The flow run stopped after {0} steps (Max Hops); it may loop forever.").format(limit),
 		)
 	node = graph.node(run.current_node_id)
 	if not node:
@@ -141,7 +172,7 @@ def step(run: Any) -> bool:
 		)
 	waiting = flow_context.loads(run.waiting)
 	resume = waiting.get("resume") if waiting.get("node_id") == node["id"] else None
-	result = run_node(run, node, graph, context, resume)
+	result = run_node(run, node, graph, context, resume, user)
 	run.hop_count = cint(run.hop_count) + 1
 	record(context, node, result)
 	if result.agent_run:
@@ -179,7 +210,9 @@ def step(run: Any) -> bool:
 	return True
 
 
-def run_node(run: Any, node: dict, graph: FlowGraph, context: dict, resume: dict | None) -> NodeResult:
+def run_node(
+	run: Any, node: dict, graph: FlowGraph, context: dict, resume: dict | None, user: str
+) -> NodeResult:
 	"""The node's result; an exception is the node's failure (its message kept for the run and the model)."""
 	executor = executor_for(node.get("type"))
 	if executor is None:
@@ -192,10 +225,10 @@ def run_node(run: Any, node: dict, graph: FlowGraph, context: dict, resume: dict
 		config=node_config(node),
 		context=context,
 		graph=graph,
-		user=run.user,
+		user=user,
 		resume=resume,
 	)
-	frappe.set_user(run.user or "Administrator")
+	frappe.set_user(user)
 	savepoint = f"flow_node_{cint(run.hop_count)}"
 	frappe.db.savepoint(savepoint)
 	try:
@@ -248,6 +281,10 @@ def finish(run: Any, context: dict, status: str, error: str | None = None) -> bo
 
 
 def save(run: Any, context: dict) -> None:
+	"""Persist the run after a node and commit; a run cancelled meanwhile stays Cancelled and stops."""
+	if frappe.db.get_value("Flow Run", run.name, "status", for_update=True) == CANCELLED:
+		run.reload()
+		return
 	try:
 		run.context_json = flow_context.dumps(context)
 	except ValueError as e:
@@ -295,6 +332,26 @@ def resume_waiting_run(run: Any, resume: dict, expect: str) -> Any:
 	run.db_update()
 	enqueue(run.name)
 	frappe.db.commit()
+	publish(run)
+	return run
+
+
+def cancel_flow_run(run: Any, reason: str | None = None) -> Any:
+	"""Stop `run` for good as the session user (the caller checked they may); 417 once it has ended."""
+	status = frappe.db.get_value("Flow Run", run.name, "status", for_update=True)
+	if status in ENDED:
+		frappe.throw(_("Flow Run {0} is already {1}.").format(frappe.bold(run.name), _(status)), FlowRunError)
+	now = now_datetime()
+	values = {
+		"status": CANCELLED,
+		"cancelled_by": frappe.session.user,
+		"cancelled_at": now,
+		"completed_at": now,
+		"last_error": (reason or "").strip()[:2000] or None,
+	}
+	frappe.db.set_value("Flow Run", run.name, values)
+	frappe.db.commit()
+	run.reload()
 	publish(run)
 	return run
 

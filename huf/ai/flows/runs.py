@@ -14,7 +14,7 @@ from frappe import _
 from frappe.utils import cint, now_datetime
 
 from huf.ai.flows import context as flow_context
-from huf.ai.flows.engine import FlowRunError, resume_waiting_run, start_flow_run
+from huf.ai.flows.engine import FlowRunError, cancel_flow_run, resume_waiting_run, start_flow_run
 
 MODES = ("Normal", "Agentic")
 CONVERSATION_MODES = ("shared", "new")
@@ -114,6 +114,8 @@ def view(run: Any) -> dict:
 		},
 		"started_at": run.started_at,
 		"completed_at": run.completed_at,
+		"cancelled_by": run.cancelled_by,
+		"cancelled_at": run.cancelled_at,
 		"agent_runs": frappe.get_all(
 			"Agent Run", filters={"flow_run": run.name}, fields=AGENT_RUN_FIELDS, order_by="creation asc"
 		),
@@ -148,4 +150,10 @@ def resume(run: Any, value: Any = None) -> dict:
 		{"input": parse_payload(value), "by": frappe.session.user, "at": str(now_datetime())},
 		"Waiting User",
 	)
+	return {"flow_run_id": run.name, "status": run.status}
+
+
+def cancel(run: Any, reason: str | None = None) -> dict:
+	"""Stop `run` for good: {"flow_run_id", "status"}."""
+	run = cancel_flow_run(run, reason)
 	return {"flow_run_id": run.name, "status": run.status}

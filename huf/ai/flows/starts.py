@@ -26,10 +26,11 @@ from frappe import _
 from frappe.utils import add_to_date, cint, flt, get_datetime, now_datetime
 
 from huf.ai.flows import context as flow_context
+from huf.ai.flows.acting import FlowStartRefused, acting_user
 from huf.ai.flows.engine import start_flow_run
 from huf.ai.flows.graph import FlowGraph, config_value, node_config
 from huf.huf import safe_expression
-from huf.huf.acting_users import can_act, run_as_user
+from huf.huf.acting_users import run_as_user
 from huf.huf.doc_events import DOC_EVENTS
 from huf.huf.session_user import acting_as
 from huf.request_limits import PayloadTooLargeError, check_webhook_rate
@@ -66,33 +67,7 @@ UNTRIGGERABLE_DOCTYPES = frozenset(
 STILL_RUNNING = ("Queued", "Running")
 
 
-class FlowStartRefused(frappe.PermissionError):
-	"""The user a triggered flow run would act as may not start it (the message says why)."""
-
-
-# --- who a triggered run acts as ------------------------------------------------------------------
-
-
-def acting_user(flow: Any) -> str:
-	"""The user a triggered run of `flow` acts as; raises FlowStartRefused when that user is disabled,
-	may no longer read the flow or may not create Flow Runs."""
-	user = run_as_user(flow)
-	name = flow.get("name")
-	if not can_act(user):
-		raise FlowStartRefused(
-			_("Flow {0} cannot start: its runs act as {1}, who is disabled or does not exist.").format(
-				name, user or _("(nobody)")
-			)
-		)
-	if not frappe.has_permission("Flow Definition", "read", doc=name, user=user):
-		raise FlowStartRefused(
-			_("Flow {0} cannot start: its runs act as {1}, who may no longer read it.").format(name, user)
-		)
-	if not frappe.has_permission("Flow Run", "create", user=user):
-		raise FlowStartRefused(
-			_("Flow {0} cannot start: its runs act as {1}, who may not create Flow Runs.").format(name, user)
-		)
-	return user
+# --- who a triggered run acts as: huf/ai/flows/acting.py --------------------------------------------
 
 
 def start_triggered_run(flow: Any, payload: Any, trigger_type: str) -> Any:

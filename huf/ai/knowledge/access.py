@@ -15,6 +15,7 @@ from __future__ import annotations
 import frappe
 
 from huf.huf.record_access import agent_open_condition, is_privileged
+from huf.huf.stored_doc import as_stored
 
 SOURCE = "`tabKnowledge Source`"
 
@@ -70,4 +71,4 @@ def input_query_conditions(user: str | None = None, doctype: str | None = None) 
 
 def input_has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:
 	"""Document check for Knowledge Input: its source's rule."""
-	return can_read_source(doc.get("knowledge_source"), user)
+	return can_read_source(as_stored(doc, ptype, ("knowledge_source",)).get("knowledge_source"), user)

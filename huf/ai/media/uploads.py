@@ -3,10 +3,10 @@
 `decode_upload` turns `b64data` (plain base64 or a `data:` URL) into bytes with clear errors: bad
 base64, empty, larger than the site's `max_file_size` (audio also at most the 25 MB STT limit).
 `check_audio` accepts only recordings whose name and first bytes say audio (MP3, WAV, OGG/Opus,
-FLAC, WebM, MP4/M4A, AAC); `check_document` only images and documents Huf can read (not HTML or XML,
-which a browser opening the file would run). `save_upload` stores the bytes as a private File, attached to the
-conversation when there is one (whoever may read the conversation may read the file), else only
-its owner may read it.
+FLAC, WebM, MP4/M4A, AAC); `check_document` only images and documents Huf can read (not HTML, SVG,
+XML or JavaScript, which a browser opening the file would run: huf/huf/file_safety.py).
+`save_upload` stores the bytes as a private File, attached to the conversation when there is one
+(whoever may read the conversation may read the file), else only its owner may read it.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ AUDIO_EXTENSIONS = frozenset(
 )
 MAX_AUDIO_BYTES = 25 * 1024 * 1024  # OpenAI's transcription limit
 MAX_NAME_CHARS = 140
-DOCUMENT_EXCLUDED = frozenset({"html", "htm", "xhtml", "xml"})  # a browser would run their scripts
 _DATA_URL = re.compile(r"^data:[^,]{0,200},", re.IGNORECASE)
 _UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
 
@@ -117,8 +116,9 @@ def check_audio(filename: str, content: bytes) -> None:
 def check_document(filename: str) -> None:
 	"""Throw unless the file is an image or a document whose text Huf can read (no HTML or XML)."""
 	from huf.ai.media.extractors import SUPPORTED_EXTENSIONS
+	from huf.huf.file_safety import ACTIVE_EXTENSIONS
 
-	allowed = (SUPPORTED_EXTENSIONS | common.IMAGE_EXTENSIONS) - DOCUMENT_EXCLUDED
+	allowed = (SUPPORTED_EXTENSIONS | common.IMAGE_EXTENSIONS) - ACTIVE_EXTENSIONS
 	if extension(filename) not in allowed:
 		frappe.throw(
 			_("{0} cannot be processed. Send one of: {1}.").format(

@@ -8,7 +8,9 @@ right to run the agent is checked again, in the parent run's conversation: a run
 `orchestrator` linked to the orchestration and to the parent run, whose prompt is the step's
 instruction followed by the scratchpad (JSON: the goal and every finished step's output). The
 step's answer goes to its Output and to the scratchpad; status, current step and last run are
-stored and committed after each step. A step left Running by an executor that died is Failed.
+stored and committed after each step. A step left Running by an executor that died is Failed. A step
+that fails leaves no run behind: its run still waiting (longer than `huf_run_wait_seconds` for its
+conversation, or for a tool approval) is cancelled and never runs later.
 """
 
 import json
@@ -18,9 +20,11 @@ import frappe
 from frappe import _
 from frappe.utils import cint, now_datetime
 
-from huf.ai.runtime import queue
+from huf.ai.runtime import cancel, queue
 from huf.ai.runtime.locks import ConversationLock
+from huf.ai.runtime.run_state import run_status
 from huf.huf import run_access
+from huf.huf.session_user import acting_as
 
 ACTIVE = ("Planned", "Running")
 MAX_OUTPUT_IN_SCRATCHPAD = 4000
@@ -145,7 +149,23 @@ def execute_step_run(orchestration: Any, step: Any) -> tuple[str | None, str | N
 	complete, error = queue.run_inline_to_end(run.name, conversation.name)
 	if complete is not None:
 		return complete["full_response"] or "", None
-	return None, (error or {}).get("content") or _("The step's run did not finish.")
+	error = (error or {}).get("content") or _("The step's run did not finish.")
+	return None, cancel_unfinished(run.name, step, error)
+
+
+def cancel_unfinished(run_name: str, step: Any, error: str) -> str:
+	"""A failed step leaves no run behind: one still Queued (it waited too long for its conversation),
+	Started or Waiting Approval is cancelled for good, by the system. Returns the step's error."""
+	status = run_status(run_name)
+	if status == "Queued":
+		error = _(
+			"The step's run waited more than {0} seconds for earlier runs of its conversation; it was"
+			" cancelled and will not run."
+		).format(queue.inline_wait_seconds())
+	if status in cancel.IN_FLIGHT:
+		with acting_as("Administrator"):
+			cancel.cancel_run(run_name, _("Step {0} failed: {1}").format(step.step_index, error))
+	return error
 
 
 def prompt_scratchpad(raw: str | None) -> str:

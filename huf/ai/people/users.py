@@ -4,6 +4,7 @@ import frappe
 from frappe import _
 from frappe.utils import validate_email_address
 
+from huf.huf.capabilities import has_capability
 from huf.huf.role_grants import check_can_assign, check_can_touch_user
 
 STANDARD_USERS = ("Administrator", "Guest")
@@ -49,35 +50,47 @@ def _welcome_email() -> int:
 
 
 def invite(email: str, full_name: str, huf_role: str) -> dict:
-	"""Create (or enable) the User and give them `huf_role`."""
+	"""Create the User with `huf_role`; an existing one only as update_user_role and set_user_enabled allow."""
 	email = (email or "").strip().lower()
 	if not validate_email_address(email):
 		frappe.throw(
 			_("{0} is not a valid email address.").format(frappe.bold(email)), frappe.ValidationError
 		)
 	require_huf_role(huf_role)
-	created = not frappe.db.exists("User", email)
-	if created:
-		check_can_assign(huf_role, email)
-		full_name = (full_name or "").strip() or email.split("@")[0]
-		first, _sep, last = full_name.partition(" ")
-		user = frappe.get_doc(
-			{
-				"doctype": "User",
-				"email": email,
-				"first_name": first,
-				"last_name": last,
-				"user_type": "System User",
-				"send_welcome_email": _welcome_email(),
-			}
-		)
-		user.insert(ignore_permissions=True)
-	else:
-		check_can_assign(huf_role, email)
-		if not frappe.db.get_value("User", email, "enabled"):
-			_set_enabled(email, True)
+	if frappe.db.exists("User", email):
+		return _reinvite(email, huf_role)
+	check_can_assign(huf_role, email)
+	full_name = (full_name or "").strip() or email.split("@")[0]
+	first, _sep, last = full_name.partition(" ")
+	user = frappe.get_doc(
+		{
+			"doctype": "User",
+			"email": email,
+			"first_name": first,
+			"last_name": last,
+			"user_type": "System User",
+			"send_welcome_email": _welcome_email(),
+		}
+	)
+	user.insert(ignore_permissions=True)
 	assign(email, huf_role)
-	return {"user": email, "huf_role": huf_role, "created": created}
+	return {"user": email, "huf_role": huf_role, "created": True}
+
+
+def _reinvite(email: str, huf_role: str) -> dict:
+	"""An existing user: re-roled and enabled with the checks of update_user_role and set_user_enabled."""
+	if not has_capability(None, "users.manage"):
+		frappe.throw(
+			_(
+				"User {0} already exists. Changing their role or enabling their account needs the capability"
+				" {1} (Manage users): ask someone who holds it."
+			).format(frappe.bold(email), frappe.bold("users.manage")),
+			frappe.PermissionError,
+		)
+	change_role(email, huf_role)
+	if not frappe.db.get_value("User", email, "enabled"):
+		set_enabled(email, True)
+	return {"user": email, "huf_role": huf_role, "created": False}
 
 
 def assign(user: str, huf_role: str) -> dict:

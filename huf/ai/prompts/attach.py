@@ -8,6 +8,7 @@ from frappe.utils import cint
 from huf.ai.prompts.kinds import PromptKind
 from huf.ai.prompts.library import describe
 from huf.ai.prompts.versions import unique_slug
+from huf.huf.engine_owned import engine_write
 from huf.huf.prompt_versions import resolve_template
 
 
@@ -34,7 +35,7 @@ def attach(kind: PromptKind, agent: Document, prompt: Document, lock_version: bo
 			kind.version_field: prompt.version,
 		}
 	)
-	agent.save()
+	engine_write(agent).save()  # the version and copied-from fields are read-only: set here only
 	return agent_state(kind, agent)
 
 
@@ -64,7 +65,7 @@ def detach(kind: PromptKind, agent: Document) -> dict:
 			kind.version_field: 0,
 		}
 	)
-	agent.save()
+	engine_write(agent).save()  # the version and copied-from fields are read-only: set here only
 	return agent_state(kind, agent)
 
 

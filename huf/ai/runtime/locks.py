@@ -9,6 +9,8 @@ All three are keys in the site cache with an expiry, so whatever a crashed proce
   queued run; the background drainer leaves claimed runs to their caller;
 - `huf:drain_pending:<conversation>` exists while a drainer of the conversation is enqueued but has
   not started, so concurrent callers in any process enqueue one drainer, not one each.
+- `huf:run_cancelled:<run>` is set when the run is cancelled (after its Cancelled status is
+  committed): the loop checks it at every step boundary instead of reading the database.
 
 The keys use the cache's raw `set(nx=True, ex=...)`, `get`, `expire` and `delete` (Redis commands),
 so they hold across every process that shares the cache: on a bench, and standalone with
@@ -208,3 +210,13 @@ def mark_drain_pending(conversation: str) -> bool:
 def clear_drain_pending(conversation: str) -> None:
 	"""Called by the drainer as it starts: runs committed from now on need another drainer."""
 	frappe.cache().delete(_key("drain_pending", conversation))
+
+
+def mark_cancelled(run_name: str) -> None:
+	"""Tell the process executing the run that it was cancelled (its status is committed already)."""
+	frappe.cache().set(_key("run_cancelled", run_name), b"1", ex=max_run_seconds() + LOCK_TTL)
+
+
+def is_cancelled(run_name: str) -> bool:
+	"""Whether the run was cancelled while it ran (the database's status is the truth; this is its signal)."""
+	return frappe.cache().get(_key("run_cancelled", run_name)) is not None

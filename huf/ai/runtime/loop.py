@@ -42,15 +42,21 @@ class RunStopped(Exception):
 	"""The run cannot go on (max turns, lost lock, cancelled); the message is shown to the user."""
 
 
+class RunCancelled(RunStopped):
+	"""The run was cancelled (`huf.ai.runtime.cancel`); it ends as Cancelled, keeping its cost so far."""
+
+
 def execute_run(
 	run_name: str, stream: bool = False, lock: locks.ConversationLock | None = None
 ) -> Iterator[dict]:
 	"""Execute the Queued Agent Run `run_name` under the conversation lock `lock`, yielding events."""
 	try:
-		run = frappe.get_doc("Agent Run", run_name)  # read now, not cached: its committed status
+		# read now, not cached, and locked until it is marked Started: a cancel waits, then sees it Started
+		run = frappe.get_doc("Agent Run", run_name, for_update=True)
 	except frappe.DoesNotExistError:
 		return
 	if run.status != "Queued":
+		frappe.db.commit()  # release the row lock: nothing to run (e.g. cancelled while it waited)
 		return
 	yield from _Run(run, stream, lock).events()
 
@@ -86,10 +92,9 @@ class _Run:
 			self._finish_failed(_("The stream was closed before the run finished."), status="Cancelled")
 			raise
 		except BaseException as exc:
-			message = self._describe(exc)
-			self._finish_failed(message)
-			yield events.run_status("Failed", self.name)
-			yield events.error(message, self.name)
+			self._finish_failed(self._describe(exc))  # Cancelled instead when the run was cancelled
+			yield events.run_status(self.status, self.name)
+			yield events.error(self.error, self.name)
 			if not isinstance(exc, Exception):
 				raise  # e.g. the job timeout or KeyboardInterrupt: the run is recorded, the worker stops
 		finally:
@@ -324,6 +329,7 @@ class _Run:
 
 	def _park(self, required, messages: list[dict], calls: list) -> Iterator[dict]:
 		"""Store where the run is, end it as Waiting Approval (no worker waits); a decision resumes it."""
+		self._stop_if_cancelled()
 		kept = messages[1:] if messages and messages[0].get("role") == "system" else messages
 		state = approval_gate.Parked(
 			required.request, self.turns, kept, calls, self.usage, self.cost, self.tool_calls
@@ -389,6 +395,7 @@ class _Run:
 	# --- end of the run ----------------------------------------------------------------------
 
 	def _finish_success(self, conversations, conversation, manager) -> Iterator[dict]:
+		self._stop_if_cancelled()  # the row stays locked until the Success is committed
 		usage = self.usage.as_dict()
 		blocks = answer_blocks(manager.agent, self.response)  # None unless the agent uses content blocks
 		conversations.add_message(
@@ -421,10 +428,14 @@ class _Run:
 		)
 
 	def _finish_failed(self, message: str, status: str = "Failed") -> None:
-		"""Record the failure: run fields, usage so far, an Error message in the conversation."""
+		"""Record the failure (Cancelled if cancelled meanwhile): run fields, usage so far, an Error message."""
 		self.status, self.error = status, message
 		try:
 			frappe.db.rollback()
+			cancelled = self._cancellation()
+			if cancelled is not None:
+				status, message = "Cancelled", cancelled
+				self.status, self.error = status, message
 			record_usage(self.conversation, self.usage.input_tokens, self.usage.output_tokens, self.cost)
 			self._add_error_message(message)
 			self._save_run(status, response=self.response, error_message=message)
@@ -439,20 +450,7 @@ class _Run:
 		run_state.publish_status(self.name, status, run=self.run, error_message=message)
 
 	def _add_error_message(self, message: str) -> None:
-		"""Show the failure in the conversation (an Error record never reaches the model)."""
-		try:
-			ConversationManager(self.run.agent, session_id=self.session_id or None).add_message(
-				self.conversation,
-				"agent",
-				message,
-				run_name=self.name,
-				kind="Error",
-				record_kind="error",
-				status="Failed",
-				visibility="user_visible",
-			)
-		except (frappe.PermissionError, frappe.DoesNotExistError):
-			pass  # the user lost access to the conversation; the run still records the error
+		add_error_message(self.run.agent, self.conversation, self.name, message, self.session_id)
 
 	def _save_run(self, status: str, **values: Any) -> None:
 		self.status = status
@@ -487,8 +485,22 @@ class _Run:
 	def _check_can_continue(self) -> None:
 		if self.lock is not None and self.lock.lost:
 			raise RunStopped(_("The run lost its conversation lock (it ran too long or its worker stalled)."))
-		if run_state.run_status(self.name) == "Cancelled":
-			raise RunStopped(_("The run was cancelled."))
+		if locks.is_cancelled(self.name):  # the cache signal: no database read at every step
+			raise RunCancelled(_("The run was cancelled."))
+
+	def _stop_if_cancelled(self) -> None:
+		"""Before a final write: stop if the database says Cancelled (the row stays locked until commit)."""
+		if (message := self._cancellation()) is not None:
+			raise RunCancelled(message)
+
+	def _cancellation(self) -> str | None:
+		"""The stored message of a run cancelled meanwhile (read with a row lock), else None."""
+		row = frappe.db.get_value(
+			"Agent Run", self.name, ["status", "error_message"], as_dict=True, for_update=True
+		)
+		if not row or row.status != "Cancelled":
+			return None
+		return row.error_message or _("The run was cancelled.")
 
 	def _describe(self, exc: BaseException) -> str:
 		if isinstance(exc, ProviderError | RunStopped):
@@ -505,6 +517,25 @@ class _Run:
 		return _("The run failed because of an internal error ({0}: {1}). See the Error Log.").format(
 			type(exc).__name__, strip_html(str(exc))[:300]
 		)
+
+
+def add_error_message(
+	agent: str, conversation: str, run_name: str, message: str, session_id: str | None = None
+) -> None:
+	"""Show a run's failure in its conversation (an Error record never reaches the model)."""
+	try:
+		ConversationManager(agent, session_id=session_id or None).add_message(
+			conversation,
+			"agent",
+			message,
+			run_name=run_name,
+			kind="Error",
+			record_kind="error",
+			status="Failed",
+			visibility="user_visible",
+		)
+	except (frappe.PermissionError, frappe.DoesNotExistError):
+		pass  # the user lost access to the conversation; the run still records the error
 
 
 def _seconds_since(moment: Any) -> float | None:

@@ -191,6 +191,10 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 				if head and not locks.is_claimed(head.name):
 					kick_drainer(conversation)
 				time.sleep(0.005)
+			elif locks.is_cancelled(run_name):  # cancelled while it waited behind a long run
+				frappe.db.commit()  # a fresh snapshot shows the Cancelled status (MariaDB)
+				yield from final_events(run_name)
+				return
 			if time.monotonic() > deadline:
 				locks.unclaim_run(run_name)
 				kick_drainer(conversation)

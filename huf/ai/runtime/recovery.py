@@ -58,8 +58,12 @@ def recover_run(run_name: str, conversation: str | None = None) -> str | None:
 	try:
 		# a fresh snapshot (MariaDB): the run may have finished since this transaction first read it
 		frappe.db.commit()
-		run = frappe.db.get_value("Agent Run", run_name, ["name", "status", "runtime_context"], as_dict=True)
+		# locked: a cancel committed meanwhile is seen, and one that comes later waits for this decision
+		run = frappe.db.get_value(
+			"Agent Run", run_name, ["name", "status", "runtime_context"], as_dict=True, for_update=True
+		)
 		if not run or run.status != "Started" or locks.is_run_alive(run_name):
+			frappe.db.commit()  # release the row lock
 			return None
 		context = run_state.runtime_context(run)
 		retries = cint(context.get("recovered"))

@@ -159,6 +159,8 @@ def _inline_result(run: Any, session_id: str) -> dict:
 		if status == approval_gate.WAITING:  # parked until an approver decides on a tool call
 			del result["error"]
 			result.update(approval_gate.waiting_answer(run.name))
+		if status == "Cancelled":
+			result["cancelled"] = True
 		if status == "Queued":
 			result["queued"] = True
 		else:

@@ -14,6 +14,7 @@ from huf.ai.triggers.common import (
 	acting_user,
 	disable_trigger,
 	history_external_id,
+	log_trigger_error,
 	queue_run,
 	trigger_values,
 )
@@ -96,10 +97,8 @@ def run_app_event(trigger: str, payload: Any, initiating_user: str) -> dict | No
 			)
 	except Exception:
 		frappe.db.rollback()
-		frappe.log_error(
-			title=_("Agent Trigger {0} could not run agent {1}").format(trigger, values.agent),
-			reference_doctype="Agent Trigger",
-			reference_name=trigger,
+		log_trigger_error(
+			_("Agent Trigger {0} could not run agent {1}").format(trigger, values.agent), trigger
 		)
 		frappe.db.commit()
 		return None

@@ -6,11 +6,12 @@ with a reason on its form (`disable_trigger`). Doc Event, Schedule and App Event
 conversation `history_external_id` names (per initiating user, or one shared history).
 """
 
+import sys
 from typing import Any
 
 import frappe
 from frappe import _
-from frappe.utils import cint
+from frappe.utils import cint, strip_html
 
 from huf.ai.runtime import queue
 from huf.ai.runtime.runs import queue_agent_run
@@ -92,6 +93,22 @@ def _run_definition(agent: str) -> list[tuple[str, str, str]]:
 		found += [("Agent Tool Function", row.name, row.modified_by) for row in rows]
 		agents = sorted({row.agent for row in rows if row.agent} - seen)
 	return found
+
+
+def log_trigger_error(
+	title: str, trigger: str | None, doctype: str | None = None, docname: str | None = None
+) -> None:
+	"""Log the exception being handled naming only the trigger, the document and the reason (no frame variables)."""
+	error = sys.exc_info()[1]
+	reason = (strip_html(str(error)) or type(error).__name__) if error else _("unknown error")
+	about = f" ({doctype} {docname})" if doctype and docname else ""
+	message = _("Agent Trigger {0}{1}: {2}").format(trigger or _("(none)"), about, reason)
+	frappe.log_error(
+		title=title,
+		message=f"{message}\n\n{frappe.get_traceback()}",
+		reference_doctype=doctype if docname else "Agent Trigger" if trigger else None,
+		reference_name=docname or trigger,
+	)
 
 
 def disable_trigger(name: str, reason: str) -> None:

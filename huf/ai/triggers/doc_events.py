@@ -21,6 +21,7 @@ from huf.ai.triggers.common import (
 	acting_user,
 	disable_trigger,
 	history_external_id,
+	log_trigger_error,
 	queue_run,
 	trigger_values,
 )
@@ -80,7 +81,7 @@ def run_hooked_agents(doc: Any, method: str | None = None) -> None:
 	try:
 		triggers = get_doc_event_agents(doc.doctype)
 	except Exception:
-		frappe.log_error(title=_("Agent Trigger lookup failed"))
+		log_trigger_error(_("Agent Trigger lookup failed"), None, doc.doctype, doc.name)
 		return
 	for trigger in triggers:
 		if trigger["doc_event"] != method:
@@ -89,10 +90,8 @@ def run_hooked_agents(doc: Any, method: str | None = None) -> None:
 			_fire_doc_trigger(trigger, doc, method)
 		except Exception:
 			# A broken trigger must never break the user's save.
-			frappe.log_error(
-				title=_("Agent Trigger {0} failed").format(trigger["name"]),
-				reference_doctype=doc.doctype,
-				reference_name=doc.name,
+			log_trigger_error(
+				_("Agent Trigger {0} failed").format(trigger["name"]), trigger["name"], doc.doctype, doc.name
 			)
 
 
@@ -147,10 +146,11 @@ def _run_after_save(job: dict) -> None:
 		run_agent_for_doc(**job, inline=True)
 	except Exception:
 		frappe.db.rollback()
-		frappe.log_error(
-			title=_("Agent Trigger {0} failed").format(job["trigger"]),
-			reference_doctype=job["doctype"],
-			reference_name=job["docname"],
+		log_trigger_error(
+			_("Agent Trigger {0} failed").format(job["trigger"]),
+			job["trigger"],
+			job["doctype"],
+			job["docname"],
 		)
 		frappe.db.commit()
 
@@ -216,10 +216,8 @@ def run_agent_for_doc(
 					_show_failure(trigger, agent, doctype, docname, error.get("content"))
 	except Exception:
 		frappe.db.rollback()
-		frappe.log_error(
-			title=_("Agent Trigger {0} could not run agent {1}").format(trigger, agent),
-			reference_doctype=doctype,
-			reference_name=docname,
+		log_trigger_error(
+			_("Agent Trigger {0} could not run agent {1}").format(trigger, agent), trigger, doctype, docname
 		)
 		frappe.db.commit()
 		return None

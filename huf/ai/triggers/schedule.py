@@ -16,7 +16,14 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
-from huf.ai.triggers.common import RunRefused, acting_user, disable_trigger, history_external_id, queue_run
+from huf.ai.triggers.common import (
+	RunRefused,
+	acting_user,
+	disable_trigger,
+	history_external_id,
+	log_trigger_error,
+	queue_run,
+)
 from huf.ai.triggers.rules import trigger_metadata
 
 BACKOFF_MINUTES = (1, 5, 15, 60)  # after 1, 2, 3, 4 consecutive failures
@@ -34,7 +41,7 @@ def run_scheduled_agents(now: Any = None) -> None:
 			process_trigger(name, now)
 		except Exception:
 			frappe.db.rollback()
-			frappe.log_error(title=_("Scheduled Agent Trigger {0} failed").format(name))
+			log_trigger_error(_("Scheduled Agent Trigger {0} failed").format(name), name)
 			frappe.db.commit()
 
 
@@ -94,7 +101,7 @@ def process_trigger(name: str, now: Any) -> None:
 		return
 	except Exception as e:
 		frappe.db.rollback()
-		frappe.log_error(title=_("Scheduled Agent Trigger {0} could not run").format(name))
+		log_trigger_error(_("Scheduled Agent Trigger {0} could not run").format(name), name)
 		_record_failure(trigger, state, values, str(e), now)
 	finally:
 		frappe.set_user(user)

@@ -8,6 +8,7 @@ import frappe
 
 from huf.huf.capabilities import capabilities_of
 from huf.huf.data_tables import DOCTYPE_PREFIX
+from huf.huf.stored_doc import as_stored
 
 CACHE_KEY = "huf:data_table_doctypes"
 _READ = ("read", "select", "print", "email", "report", "export", "share")
@@ -60,7 +61,7 @@ def has_permission(doc, ptype: str | None = None, user: str | None = None, debug
 	ptype = ptype or "read"
 	if ptype == "create":
 		return record_rights(user)["create"]
-	rights = record_rights(user, doc.get("owner") or user)
+	rights = record_rights(user, as_stored(doc, ptype, ("owner",)).get("owner") or user)
 	if ptype in _READ:
 		return rights["read"]
 	return rights["write"]

@@ -4,7 +4,7 @@ Import is all or nothing: every row is checked first (types, required, select op
 unique values, length) and the problems are reported as "Row N: ..." (N = the line in the file);
 only a clean file is inserted, each record through `Document.insert` (naming rule, validation,
 DocPerms and row-level hooks apply), inside one savepoint. Export writes what the user may see, with
-cells that a spreadsheet would run as a formula made inert.
+cells and header labels that a spreadsheet would run as a formula made inert.
 """
 
 import csv
@@ -138,6 +138,7 @@ def _header(doctype: str, cells: list[str]) -> list[str | None]:
 	for df in value_fields(doctype):
 		by_key[df.fieldname.lower()] = df.fieldname
 		by_key.setdefault((df.label or "").strip().lower(), df.fieldname)
+		by_key.setdefault(_cell(df.label or "").strip().lower(), df.fieldname)  # as export writes it
 	header: list[str | None] = []
 	unknown = []
 	for cell in cells:
@@ -295,7 +296,7 @@ def export_csv(
 	)
 	out = io.StringIO()
 	writer = csv.writer(out)
-	writer.writerow([_("ID"), *(df.label or df.fieldname for df in fields)])
+	writer.writerow([_cell(_("ID")), *(_cell(df.label or df.fieldname) for df in fields)])
 	for row in rows:
 		writer.writerow([_cell(value) for value in row])
 	frappe.response["filename"] = f"{_filename(table.table_name)}.csv"

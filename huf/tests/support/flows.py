@@ -13,7 +13,7 @@ import frappe
 
 from huf.tests.support.jobs import pending_jobs, wait_until
 
-FINISHED = ("Success", "Failed", "Waiting Approval", "Waiting User")
+FINISHED = ("Success", "Failed", "Waiting Approval", "Waiting User", "Cancelled")
 
 
 def node(node_id: str, node_type: str, **config: Any) -> dict:

@@ -33,6 +33,7 @@ class Reply:
 	delay: float = 0.0
 	chunk_size: int = 0
 	finish_reason: str | None = None
+	hold: threading.Event | None = None  # answer only once it is set (at most 60 s): a run held mid-flight
 
 
 def tool_call(name: str, arguments: dict | str, call_id: str | None = None) -> dict:
@@ -191,6 +192,8 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 
 		def _chat(self, body: dict) -> None:
 			reply = llm.next_reply()
+			if reply.hold is not None:
+				reply.hold.wait(60)
 			if reply.delay:
 				time.sleep(reply.delay)
 			if reply.status != 200:

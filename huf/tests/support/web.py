@@ -49,6 +49,18 @@ def serve_site(site: str | None = None) -> tuple:
 	return server, f"http://127.0.0.1:{server.server_port}"
 
 
+def server_messages(response) -> str:
+	"""The messages of a Frappe JSON error response (`message`, else `_server_messages`), joined."""
+	import json
+
+	body = response.json()
+	if isinstance(body.get("message"), str):
+		return body["message"]
+	return " ".join(
+		json.loads(m).get("message", "") for m in json.loads(body.get("_server_messages") or "[]")
+	)
+
+
 def api_token(user: str) -> str:
 	"""An `Authorization` value (`token key:secret`) for `user`: new API keys, committed."""
 	from frappe.core.doctype.user.user import generate_keys

@@ -28,7 +28,8 @@ def get_doc(*args, **kwargs) -> Document:
 		doctype = kwargs.get("doctype")
 	if not doctype:
 		raise ValueError('"doctype" is a required key')
-	kwargs.pop("for_update", None)  # SQLite locks the whole database on write: nothing to lock here
+	if kwargs.pop("for_update", None):
+		frappe.db.begin()  # Frappe's SELECT ... FOR UPDATE: SQLite's write lock, held until the transaction ends
 	controller = get_controller(doctype)
 	if args:
 		return controller(*args)

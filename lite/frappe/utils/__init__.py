@@ -32,13 +32,33 @@ def get_fullname(user=None):
 
 
 def get_traceback(with_context: bool = False) -> str:
-	"""The traceback of the exception being handled ("" when there is none)."""
+	"""The traceback of the exception being handled ("" when there is none); `with_context` adds every
+	frame's local variables, as Frappe's does (those named like a secret masked, values cut at 1,000)."""
 	import sys
 	import traceback
 
 	if sys.exc_info()[0] is None:
 		return ""
-	return "".join(traceback.format_exception(*sys.exc_info()))
+	if not with_context:
+		return "".join(traceback.format_exception(*sys.exc_info()))
+	error = traceback.TracebackException(*sys.exc_info(), capture_locals=True)
+	chain, seen = [error], set()
+	while chain:
+		current = chain.pop()
+		if id(current) in seen:
+			continue
+		seen.add(id(current))
+		for frame in current.stack:
+			frame.locals = {
+				name: "********" if any(word in name.lower() for word in _SECRET_NAMES) else value[:1000]
+				for name, value in (frame.locals or {}).items()
+			}
+		chain.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+	return "".join(error.format())
+
+
+# The variable names Frappe's traceback masks (frappe.utils._get_traceback_sanitizer).
+_SECRET_NAMES = ("password", "passwd", "secret", "token", "key", "pwd")
 
 
 def get_site_path(*path: str) -> str:

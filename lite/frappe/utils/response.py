@@ -43,6 +43,8 @@ def report_error(status_code):
 
 
 def is_traceback_allowed():
+	"""Frappe's rule; Lite has no System Settings, so "Show Full Error" (allow_error_traceback) is always
+	on, its default."""
 	from frappe.permissions import is_system_user
 
 	return bool(
@@ -224,13 +226,30 @@ def send_private_file(path: str) -> Response:
 		response = Response(wrap_file(frappe.local.request.environ, f), direct_passthrough=True)
 
 	# no need for content disposition and force download. let browser handle its opening.
-	# Except for those that can be injected with scripts.
-	extension = os.path.splitext(path)[1]
-	blacklist = [".svg", ".html", ".htm", ".xml"]
-
-	if extension.lower() in blacklist:
+	# Except for those that can be injected with scripts (Lite: also XHTML, XSL, JavaScript, any +xml),
+	# and never sniffed into another type.
+	if _is_scriptable_file(filename):
 		response.headers.add("Content-Disposition", "attachment", filename=filename)
+	response.headers["X-Content-Type-Options"] = "nosniff"
 
 	response.mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
 
 	return response
+
+
+_SCRIPTABLE_EXTENSIONS = frozenset(
+	{".svg", ".html", ".htm", ".xml", ".xhtml", ".xht", ".xsl", ".xslt", ".js", ".mjs"}
+)
+_SCRIPTABLE_MIMETYPES = frozenset(
+	{"text/html", "text/xml", "text/xsl", "text/javascript", "application/javascript"}
+)
+
+
+def _is_scriptable_file(filename: str) -> bool:
+	"""Whether a browser opening `filename` inline would run it as a page or script (sent as a download)."""
+	mimetype = mimetypes.guess_type(filename)[0] or ""
+	return (
+		os.path.splitext(filename)[1].lower() in _SCRIPTABLE_EXTENSIONS
+		or mimetype in _SCRIPTABLE_MIMETYPES
+		or mimetype.endswith(("+xml", "/xml"))
+	)

@@ -11,6 +11,7 @@ from huf.ai.app_seeding.tests.test_seeding import APP, PROMPT, SeedTestCase, pro
 from huf.huf.factories import make_user
 
 NO_ROLES = "seed-export-nobody@example.com"
+RUNNER = "seed-export-runner@example.com"
 HEADER_SECRET = "Bearer export-header-s3cret"
 NOISE = {"name", "owner", "creation", "modified", "modified_by", "docstatus", "idx", "parent", "doctype"}
 
@@ -36,6 +37,7 @@ class TestExport(SeedTestCase):
 				"trigger_name": "Seed Export Hook",
 				"agent": "Seed Test Agent",
 				"trigger_type": "Webhook",
+				"run_as": make_user(RUNNER, "Huf User"),  # seeded without one it would be held
 			}
 		).insert()
 

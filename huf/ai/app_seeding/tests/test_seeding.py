@@ -13,6 +13,7 @@ import frappe
 from huf import install
 from huf.ai.app_seeding.scanner import find_seed_dirs
 from huf.ai.app_seeding.seeder import log_errors, seed_all_apps, seed_app
+from huf.ai.triggers.app_events import fire_app_event
 from huf.huf.factories import make_model, make_user
 from huf.tests.support.case import HufTestCase
 
@@ -249,6 +250,40 @@ class TestSeeding(SeedTestCase):
 		self.assertNotIn(
 			"s3cret-seed-token", json.dumps(frappe.get_all("Agent Tool HTTP Header", fields=["*"]))
 		)
+
+	def test_a_trigger_acting_as_its_owner_is_seeded_disabled_until_it_has_a_run_as(self):
+		run_as = make_user("seed-trigger-runner@example.com", "Huf User")
+		trigger = {**TRIGGER, "disabled": 0}  # without Run As: its runs would act as Administrator
+		with_run_as = {**TRIGGER, "trigger_name": "Seed Test Runner", "run_as": run_as}
+		manual = {"trigger_name": "Seed Test Manual", "agent": "Seed Test Agent", "trigger_type": "Manual"}
+		seed_dir = write_seeds(
+			self.root,
+			{
+				"prompts/support.json": PROMPT,
+				"tools/tools.json": [TOOL],
+				"knowledge/handbook.json": KNOWLEDGE,
+				"agents/agent.json": AGENT,
+				"triggers/triggers.json": [trigger, with_run_as, manual],
+			},
+		)
+		self.assertEqual(seed_app(APP, seed_dir)["errors"], [])
+		held = frappe.db.get_value("Agent Trigger", TRIGGER["trigger_name"], ["disabled", "disabled_reason"])
+		self.assertEqual(held[0], 1)
+		self.assertIn("A System Manager must choose its Run As", held[1])
+		self.assertEqual(frappe.db.get_value("Agent Trigger", "Seed Test Runner", "disabled"), 0)
+		self.assertEqual(frappe.db.get_value("Agent Trigger", "Seed Test Manual", "disabled"), 0)
+		# the event starts only the trigger whose runs act as the user a System Manager chose
+		self.assertEqual(fire_app_event("lite_test_app", "signup", {}), ["Seed Test Runner"])
+		self.assertEqual(seed_app(APP, seed_dir)["updated"], 0)  # held, seeding again changes nothing
+
+		# enabled without a Run As, the next seeding disables it again; with a Run As it stays enabled
+		frappe.db.set_value("Agent Trigger", TRIGGER["trigger_name"], "disabled", 0)
+		report = seed_app(APP, seed_dir)
+		self.assertEqual((report["updated"], report["errors"]), (1, []))
+		self.assertEqual(frappe.db.get_value("Agent Trigger", TRIGGER["trigger_name"], "disabled"), 1)
+		frappe.db.set_value("Agent Trigger", TRIGGER["trigger_name"], {"run_as": run_as, "disabled": 0})
+		self.assertEqual(seed_app(APP, seed_dir)["updated"], 0)
+		self.assertEqual(frappe.db.get_value("Agent Trigger", TRIGGER["trigger_name"], "disabled"), 0)
 
 	def test_an_agent_without_provider_takes_the_default_of_agent_settings(self):
 		frappe.db.set_single_value("Agent Settings", {"default_provider": PROVIDER, "default_model": MODEL})

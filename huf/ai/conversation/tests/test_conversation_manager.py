@@ -267,14 +267,16 @@ class TestHistory(HufTestCase):
 		return self.manager.add_message(self.conversation, role, content, **kwargs)
 
 	def test_context_policies(self):
-		run = frappe.get_doc({"doctype": "Agent Run", "agent": AGENT, "prompt": "weather?"}).insert()
+		run = frappe.get_doc({"doctype": "Agent Run", "agent": AGENT, "prompt": "weather?"}).insert(
+			ignore_permissions=True
+		)
 		artifact = frappe.get_doc(
 			{
 				"doctype": "Agent Context Artifact",
 				"conversation": self.conversation.name,
 				"payload_json": "{}",
 			}
-		).insert()
+		).insert(ignore_permissions=True)
 		self.add("user", "What is the weather in Pune?")
 		self.add("agent", "", kind="Tool Call", tool_calls=[weather_call("call_1")], tool_call_id="call_1")
 		self.add(
@@ -353,7 +355,7 @@ class TestHistory(HufTestCase):
 				"tool_args": json.dumps({"id": 7}),
 				"status": "Completed",
 			}
-		).insert()
+		).insert(ignore_permissions=True)
 		self.add("user", "Who is customer 7?")
 		self.add("agent", "", kind="Tool Call", tool_call=record.name)  # legacy: no tool_calls payload
 		self.add("tool", "ACME Ltd", kind="Tool Result", tool_call=record.name, tool_call_id="call_rec")

@@ -95,7 +95,7 @@ class TestRepair(HufTestCase):
 				"tool_args": json.dumps({"city": "Pune"}),
 				**values,
 			}
-		).insert()
+		).insert(ignore_permissions=True)
 
 	def test_valid_sequence_is_unchanged_and_nothing_is_logged(self):
 		self.assertEqual(repair_message_sequence(HISTORY, self.conversation.name), HISTORY)

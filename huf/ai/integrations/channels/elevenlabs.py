@@ -67,6 +67,7 @@ def handle_elevenlabs_webhook(
 	type: str | None = None, data: dict | str | None = None, event_timestamp: int | str | None = None
 ) -> dict:
 	"""ElevenLabs' post-call webhook: a valid signature, else 403; a transcript is stored once."""
+	inbound.check_rate(CHANNEL)
 	secret = get_decrypted_password(SETTINGS, SETTINGS, "webhook_secret", raise_exception=False)
 	body = inbound.raw_body()
 	if not secret or not verify_signature(inbound.request_header("ElevenLabs-Signature"), body, secret):

@@ -1,5 +1,5 @@
-"""What the inbound channels share: the request, the settings a secret belongs to, who a message acts as,
-queueing its run and answering when the run has finished (a background job)."""
+"""What the inbound channels share: their rate limit, the request, the settings a secret belongs to, who a
+message acts as, queueing its run and answering when the run has finished (a background job)."""
 
 import hmac
 from collections.abc import Callable
@@ -11,10 +11,17 @@ from frappe.utils.password import get_decrypted_password
 
 from huf.ai.runtime import queue
 from huf.ai.runtime.runs import queue_agent_run
+from huf.request_limits import CHANNEL_RATE_LIMIT, check_webhook_rate
 
 SETTINGS = "Integration Settings"
 ANSWER_JOB = "huf.ai.integrations.channels.inbound.answer_run"
 SEEN_SECONDS = 24 * 3600  # how long a delivered update/event id is remembered
+
+
+def check_rate(channel: str) -> None:
+	"""Refuse (429, Retry-After) more than `huf_channel_rate_limit` calls a minute to the webhook of
+	`channel` per client address: checked first, before any secret is decrypted or signature computed."""
+	check_webhook_rate(f"channel:{channel}", "huf_channel_rate_limit", CHANNEL_RATE_LIMIT)
 
 
 def request_header(name: str) -> str:

@@ -33,6 +33,7 @@ def signature(secret: str, timestamp: str, body: bytes) -> str:
 @frappe.whitelist(allow_guest=True, methods=["POST"])
 def handle_event() -> dict | None:
 	"""Slack's Events API request URL: a valid signature of a recent request, else 403."""
+	inbound.check_rate(SERVICE)
 	timestamp = inbound.request_header("X-Slack-Request-Timestamp")
 	given = inbound.request_header("X-Slack-Signature")
 	if not given or not timestamp.isdigit() or abs(time.time() - int(timestamp)) > MAX_AGE:

@@ -48,6 +48,7 @@ def setup_webhook(settings_doc) -> str:
 @frappe.whitelist(allow_guest=True, methods=["POST"])
 def handle_update() -> dict:
 	"""Telegram's webhook: the secret token must match an active Telegram settings record (else 403)."""
+	inbound.check_rate(SERVICE)
 	token = inbound.request_header(SECRET_HEADER)
 	settings = inbound.settings_matching(SERVICE, lambda secret: inbound.same(token, secret))
 	if not token or not settings:

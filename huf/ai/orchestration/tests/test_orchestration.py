@@ -13,6 +13,8 @@ from huf.ai.orchestration.orchestrator import (
 )
 from huf.ai.orchestration.scheduler import process_orchestrations
 from huf.ai.orchestration.steps import execute_orchestration
+from huf.ai.runtime.locks import ConversationLock
+from huf.ai.runtime.queue import drain_conversation
 from huf.tests.support.jobs import wait_for_jobs, wait_until
 from huf.tests.support.llm_server import Reply
 from huf.tests.support.runs import RuntimeTestCase, SiteContext
@@ -186,6 +188,34 @@ class TestOrchestration(RuntimeTestCase):
 		self.assertEqual(process_orchestrations(), [])
 		execute_orchestration(name)  # even run directly, a stopped plan starts nothing
 		self.assertEqual(len(self.llm.chat_requests), 1)
+
+	def test_a_step_failed_after_waiting_for_its_conversation_never_runs_later(self):
+		agent = self.plan_agent("Step one.", "Step two.")
+		result = self.start(agent)
+		name = get_orchestration(parent_run=result["agent_run_id"])["name"]
+		frappe.conf.huf_run_wait_seconds = 1  # in this process only: the step waits one second
+		self.addCleanup(frappe.conf.pop, "huf_run_wait_seconds", None)
+		busy = ConversationLock(result["conversation_id"])  # another run holds the conversation
+		self.assertTrue(busy.acquire())
+		try:
+			self.assertEqual(execute_orchestration(name), "Failed")
+		finally:
+			busy.release()
+		done = get_orchestration(name)
+		self.assertEqual([s["status"] for s in done["steps"]], ["Failed", "Pending"])
+		self.assertIn("it was cancelled and will not run", done["steps"][0]["output_ref"])
+
+		# the conversation is free again: the drainer finds nothing to run
+		self.assertEqual(drain_conversation(result["conversation_id"]), 0)
+		self.assertTrue(wait_for_jobs(120))
+		runs = frappe.get_all(
+			"Agent Run",
+			filters={"agent_orchestration": name, "run_kind": "orchestrator"},
+			fields=["status", "error_message"],
+		)
+		self.assertEqual([run.status for run in runs], ["Cancelled"])
+		self.assertIn("Step 1 failed", runs[0].error_message)
+		self.assertEqual(self.llm.chat_requests, [])
 
 	def test_recreate_plan_starts_over_from_the_current_default_plan(self):
 		agent = self.plan_agent("Old step.")

@@ -230,3 +230,32 @@ class TestCsvOfPromptNamedTables(DataTableTestCase):
 		self.assertIn("Row 2: ID alpha already exists", str(caught.exception))
 		self.assertIn("Row 3: give the record's ID", str(caught.exception))
 		self.assertEqual(frappe.db.get_value(self.doctype, "beta", "title"), "B")
+
+
+class TestCsvHeaderLabels(DataTableTestCase):
+	"""Field labels are written to the header row: escaped like cells, and read back on import."""
+
+	fields = [
+		{"label": "Title", "fieldtype": "Data", "reqd": 1},
+		{"label": '=HYPERLINK("http://evil.example","x")', "fieldtype": "Data"},
+		{"label": "@SUM(A1)", "fieldtype": "Int"},
+	]
+
+	def test_header_labels_a_spreadsheet_would_run_are_made_inert(self):
+		with self.as_user(self.USER):
+			save_record(self.table, frappe.as_json({"title": "Row"}))
+			export_csv(self.table)
+			content = frappe.response["filecontent"]
+		header = next(csv.reader(io.StringIO(content)))
+		self.assertEqual(header, ["ID", "Title", '\'=HYPERLINK("http://evil.example","x")', "'@SUM(A1)"])
+		fields = {df.label: df.fieldname for df in frappe.get_meta(self.doctype).fields}
+		with self.as_user(self.USER):
+			imported = import_csv(self.table, csv_text(header[1:], ["Again", "text", "7"]))
+		self.assertEqual(imported, {"inserted": 1})
+		values = frappe.db.get_value(
+			self.doctype, {"title": "Again"}, list(fields.values())[1:], as_dict=True
+		)
+		self.assertEqual(
+			(values[fields['=HYPERLINK("http://evil.example","x")']], values[fields["@SUM(A1)"]]),
+			("text", 7),
+		)

@@ -2,6 +2,8 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
+from huf.huf.engine_owned import engine_write
+
 
 class AgentConsole(Document):
 	def validate(self) -> None:
@@ -32,7 +34,7 @@ class AgentConsole(Document):
 				title=_("Agent run failed"),
 				indicator="red",
 			)
-		self.save()
+		engine_write(self).save()  # the response is read-only: only the run writes it
 		return result
 
 

@@ -15,13 +15,15 @@ class TestAgentRun(HufTestCase):
 				"input_tokens": 12,
 				"output_tokens": 30,
 			}
-		).insert()
+		).insert(ignore_permissions=True)
 		self.assertEqual((run.total_tokens, run.user, run.status), (42, "Administrator", "Queued"))
 		self.assertEqual((run.provider, run.model), (agent.provider, agent.model))
 
 	def test_negative_usage_refused(self):
 		with self.assertRaisesRegex(frappe.ValidationError, "cannot be negative"):
-			frappe.get_doc({"doctype": "Agent Run", "agent": make_agent().name, "input_tokens": -1}).insert()
+			frappe.get_doc({"doctype": "Agent Run", "agent": make_agent().name, "input_tokens": -1}).insert(
+				ignore_permissions=True
+			)
 
 
 class TestAgentMessage(HufTestCase):
@@ -29,7 +31,7 @@ class TestAgentMessage(HufTestCase):
 		agent = make_agent()
 		conversation = frappe.get_doc(
 			{"doctype": "Agent Conversation", "agent": agent.name, "title": "T"}
-		).insert()
+		).insert(ignore_permissions=True)
 		self.assertEqual(
 			(conversation.user, conversation.session_id), ("Administrator", "chat:Administrator")
 		)

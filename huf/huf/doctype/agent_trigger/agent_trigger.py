@@ -51,6 +51,10 @@ class AgentTrigger(Document):
 		if not (self.trigger_name or "").strip():
 			self.trigger_name = self.default_name()
 
+	def acts_as_run_as(self) -> bool:
+		"""Whether its runs act as its Run As, else its owner (Manual runs act as the caller)."""
+		return self.trigger_type in RUN_AS_TYPES
+
 	def default_name(self) -> str:
 		base = f"{self.agent} - {self.trigger_type}"
 		name, count = base, 1

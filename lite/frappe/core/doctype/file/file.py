@@ -99,7 +99,14 @@ class File(Document):
 		else:
 			stored_name = write_file(content, self.file_name, self.is_private)
 			self.file_url = (_PRIVATE_PREFIX if self.is_private else _PUBLIC_PREFIX) + stored_name
+			self.flags.new_file = True
+			frappe.db.after_rollback.add(self.on_rollback)
 		self.__dict__.pop("content", None)
+
+	def on_rollback(self) -> None:
+		"""An insert rolled back leaves no file on disk (a file it shares with another File stays)."""
+		if self.flags.pop("new_file", None):
+			self.delete_file_data_content()
 
 	def check_max_file_size(self) -> int:
 		"""The size of the new content; MaxFileSizeReachedError above `max_file_size`, as in Frappe."""
