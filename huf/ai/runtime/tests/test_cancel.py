@@ -94,9 +94,11 @@ class TestCancelAgentRun(ToolTestCase):
 		self.addCleanup(thread.join, 120)
 		return thread, out
 
-	def held_run(self) -> str:
-		"""Wait until the scripted LLM holds a request; the run making it (ADA's latest)."""
-		wait_until(lambda: self.llm.chat_requests, timeout=120, message="no model request arrived")
+	def held_run(self, requests: int = 1) -> str:
+		"""Wait until the scripted LLM holds a request (the `requests`-th); the run making it (ADA's latest)."""
+		wait_until(
+			lambda: len(self.llm.chat_requests) >= requests, timeout=120, message="no model request arrived"
+		)
 		return wait_until(
 			lambda: frappe.db.get_value("Agent Run", {"agent": self.agent, "status": "Started"}, "name"),
 			message="no run started",
@@ -141,7 +143,7 @@ class TestCancelAgentRun(ToolTestCase):
 			Reply(content="Never asked."),
 		)
 		queued = self.as_user(ADA, run_agent_sync, self.agent, "list my todos")  # the drainer runs it
-		run = self.held_run()  # its tool was called, the second model call is held
+		run = self.held_run(requests=2)  # its tool was called, the second model call is held
 		self.assertEqual(run, queued["agent_run_id"])
 		self.assertEqual(self.cancel(run)["status"], "Cancelled")
 		self.hold.set()
