@@ -17,6 +17,7 @@ from typing import Any
 
 import frappe
 from frappe import _
+from frappe.model import no_value_fields
 
 from huf.huf.data_tables.access import is_data_table
 
@@ -127,23 +128,8 @@ def engine_fields(doctype: str) -> list[str]:
 	return [
 		field.fieldname
 		for field in meta.fields
-		if field.read_only and field.fieldname not in owned and field.fieldtype not in NO_VALUE_TYPES
+		if field.read_only and field.fieldname not in owned and field.fieldtype not in no_value_fields
 	]
-
-
-NO_VALUE_TYPES = frozenset(
-	{
-		"Section Break",
-		"Column Break",
-		"Tab Break",
-		"HTML",
-		"Button",
-		"Heading",
-		"Fold",
-		"Table",
-		"Table MultiSelect",
-	}
-)
 
 
 def check_write(doc: Any, method: str | None = None) -> None:

@@ -11,6 +11,7 @@ import os
 import re
 
 import frappe
+from frappe.model import display_fieldtypes
 from frappe.utils.password import get_decrypted_password
 
 from huf.huf.engine_owned import ENGINE_DOCTYPES, OWNERSHIP_FIELDS, engine_fields, ownership_fields
@@ -18,7 +19,6 @@ from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.runs import delete_users
 
-NO_VALUE = frozenset({"Section Break", "Column Break", "Tab Break", "HTML", "Button", "Heading", "Fold"})
 MANAGER = "matrix-manager@example.com"
 USER = "matrix-user@example.com"
 RESTRICTED = "matrix-restricted@example.com"  # a Huf Manager whose Huf Role holds only chat.use
@@ -57,7 +57,7 @@ def read_matrix() -> tuple[dict, dict]:
 
 
 def value_fields(doctype: str) -> set[str]:
-	return {f.fieldname for f in frappe.get_meta(doctype).fields if f.fieldtype not in NO_VALUE}
+	return {f.fieldname for f in frappe.get_meta(doctype).fields if f.fieldtype not in display_fieldtypes}
 
 
 def huf_doctypes() -> list[dict]:
@@ -92,7 +92,9 @@ class TestMatrixMatchesTheCode(HufTestCase):
 			with self.subTest(doctype=doctype):
 				self.assertTrue(meta.in_create, "Desk must not offer New")
 				editable = [
-					f.fieldname for f in meta.fields if f.fieldtype not in NO_VALUE and not f.read_only
+					f.fieldname
+					for f in meta.fields
+					if f.fieldtype not in display_fieldtypes and not f.read_only
 				]
 				self.assertEqual(editable, [])
 		for doctype, fields in OWNERSHIP_FIELDS.items():
@@ -201,7 +203,7 @@ def sample(doctype: str) -> dict:
 	"""Values that make a document of `doctype` pass its mandatory and link checks."""
 	values = {}
 	for field in frappe.get_meta(doctype).fields:
-		if field.reqd and field.fieldtype not in NO_VALUE:
+		if field.reqd and field.fieldtype not in display_fieldtypes:
 			values[field.fieldname] = placeholder(field)
 	return values
 

@@ -8,10 +8,9 @@ import frappe
 
 from huf.huf.capabilities import capabilities_of
 from huf.huf.data_tables import DOCTYPE_PREFIX
-from huf.huf.stored_doc import as_stored
+from huf.huf.stored_doc import READ_TYPES, as_stored
 
 CACHE_KEY = "huf:data_table_doctypes"
-_READ = ("read", "select", "print", "email", "report", "export", "share")
 
 
 def _registered() -> set[str]:
@@ -62,7 +61,7 @@ def has_permission(doc, ptype: str | None = None, user: str | None = None, debug
 	if ptype == "create":
 		return record_rights(user)["create"]
 	rights = record_rights(user, as_stored(doc, ptype, ("owner",)).get("owner") or user)
-	if ptype in _READ:
+	if ptype in READ_TYPES:
 		return rights["read"]
 	return rights["write"]
 
