@@ -4,8 +4,8 @@ The audit imports every module of the app (tests excepted), collects the functio
 `frappe.whitelisted` (controller methods too, through run_doc_method on a real record) and calls
 each three times: with no arguments, with placeholders naming no record, and with records of
 Administrator's. Neither caller may get a 500 or a 200 carrying data: they get a permission or input
-error (401/403/404/405/409/400/417). Only a call without a required argument is refused by Frappe itself
-before any of huf's code runs (a TypeError, which a bench answers with a 500 and no traceback).
+error (401/403/404/405/409/400/417); a call without a required argument gets 417 naming it
+(huf/request_errors.py), never Frappe's TypeError 500.
 Functions open on purpose are listed below with the reason; a new guest endpoint or a GET that may
 change state fails the audit until it is reviewed and listed. A last test checks that a provider
 key used by runs over HTTP shows up nowhere (environ, logs, Error Logs, records, responses).
@@ -342,21 +342,11 @@ class TestWhitelistAudit(HufTestCase):
 				if status == 200 and label in empty_data_ok:
 					if response.json().get("message") not in (None, [], {}):
 						problems.append(f"{label}: 200 with data {response.text[:200]}")
-				elif status not in REFUSED and not self.refused_by_frappe(label, filled, response):
+				elif status not in REFUSED:
 					problems.append(f"{label} {payload}: {status} {response.text[:200]}")
 				elif "Traceback" in response.text:
 					problems.append(f"{label}: {status} shows a traceback")
 		return problems
-
-	def refused_by_frappe(self, label: str, filled: str, response: httpx.Response) -> bool:
-		"""Frappe's own answer to a call missing a required argument: it never reaches the function."""
-		fn = next((fn for fn in self.functions if dotted(fn) == label), None)
-		if filled or fn is None or not required_arguments(fn) or response.status_code != 500:
-			return False
-		try:
-			return response.json().get("exc_type") == "TypeError"
-		except ValueError:
-			return False
 
 	def test_guests_reach_only_the_documented_endpoints(self):
 		guest_open = {dotted(fn) for fn in self.functions if fn in frappe.guest_methods}
