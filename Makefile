@@ -58,21 +58,32 @@ run: site
 
 # Real Frappe's source, when ../shared/frappe has it: tests/lite checks Lite's API surface against it
 FRAPPE_TARBALL ?= $(firstword $(wildcard ../shared/frappe/frappe.tar.gz /work/shared/frappe/frappe.tar.gz))
+FRAPPE_15_TARBALL ?= $(firstword $(wildcard ../shared/frappe/frappe-15.tar.gz /work/shared/frappe/frappe-15.tar.gz))
 FRAPPE_SOURCE_DIR := .cache/frappe-source
+FRAPPE_15_SOURCE_DIR := .cache/frappe-15-source
+# Real Frappe's source, read by the Lite API check (tests/lite/test_frappe_api_surface.py): 16 and 15
 frappe-source:
 	@if [ -n "$(FRAPPE_TARBALL)" ] && [ ! -f $(FRAPPE_SOURCE_DIR)/frappe/frappe/__init__.py ]; then \
 		mkdir -p $(FRAPPE_SOURCE_DIR) && tar -xzf $(FRAPPE_TARBALL) -C $(FRAPPE_SOURCE_DIR); fi
+	@if [ -n "$(FRAPPE_15_TARBALL)" ] && [ ! -f $(FRAPPE_15_SOURCE_DIR)/frappe/frappe/__init__.py ]; then \
+		mkdir -p $(FRAPPE_15_SOURCE_DIR) && tar -xzf $(FRAPPE_15_TARBALL) -C $(FRAPPE_15_SOURCE_DIR); fi
 
-# HUF_TEST_REPORT: every Huf test's outcome, compared test by test with the real-bench run (test-frappe)
+# HUF_TEST_REPORT: every Huf test's outcome, compared test by test with the real-bench runs (test-frappe)
 test: setup lint frappe-source
 	npm test
 	@mkdir -p .test-results && rm -f .test-results/lite.jsonl
-	FRAPPE_SOURCE=$(CURDIR)/$(FRAPPE_SOURCE_DIR)/frappe HUF_TEST_REPORT=$(CURDIR)/.test-results/lite.jsonl $(BIN)/pytest -q
+	FRAPPE_SOURCE=$(CURDIR)/$(FRAPPE_SOURCE_DIR)/frappe FRAPPE_15_SOURCE=$(CURDIR)/$(FRAPPE_15_SOURCE_DIR)/frappe \
+		HUF_TEST_REPORT=$(CURDIR)/.test-results/lite.jsonl $(BIN)/pytest -q
 
-# The same Huf tests with Frappe's own runner on a real bench (MariaDB, Redis, a worker) built from
-# ../shared/frappe and kept in ~/.cache/huf-bench; run `make test` first for the side-by-side counts.
+# The same Huf tests with Frappe's own runner on real benches (MariaDB, Redis, a worker) built from
+# ../shared/frappe, one per Frappe line (FRAPPE=16, FRAPPE=15; default both), kept in ~/.cache/huf-bench
+# and ~/.cache/huf-bench-15; run `make test` first for the side-by-side counts. Every line runs, and the
+# target fails if one did.
+FRAPPE ?= 16 15
 test-frappe: frontend
-	HUF_REQUIRE_DESK=1 HUF_REQUIRE_BROWSER=1 tools/real_bench.sh test
+	@rc=0; for line in $(FRAPPE); do \
+		FRAPPE=$$line HUF_REQUIRE_DESK=1 HUF_REQUIRE_BROWSER=1 tools/real_bench.sh test || rc=1; \
+	done; exit $$rc
 
 lint: setup
 	$(BIN)/ruff check huf lite tests benchmarks tools

@@ -75,39 +75,10 @@ permission_query_conditions = {
 	"*": "huf.huf.data_tables.access.query_conditions",
 }
 
-# Capabilities (huf/huf/capability_access.py, DOCTYPE_CAPABILITIES): create/write/delete of these DocTypes
-# need the capability the catalogue names, in addition to the DocPerms and the row-level checks.
-_CAPABILITY = "huf.huf.capability_access.has_permission"
-has_permission = {
-	"Agent": ["huf.huf.record_access.agent_has_permission", _CAPABILITY],
-	"Agent Conversation": ["huf.huf.record_access.conversation_has_permission", _CAPABILITY],
-	"Agent Message": ["huf.huf.record_access.message_has_permission", _CAPABILITY],
-	"Agent Run": "huf.huf.record_access.run_has_permission",
-	"Knowledge Source": ["huf.ai.knowledge.access.source_has_permission", _CAPABILITY],
-	"Knowledge Input": ["huf.ai.knowledge.access.input_has_permission", _CAPABILITY],
-	"Flow Run": ["huf.huf.flow_access.flow_run_has_permission", _CAPABILITY],
-	"Agent Tool Approval": "huf.huf.tool_approval_access.approval_has_permission",
-	"Agent Prompt": ["huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY],
-	"Agent Summary Prompt": ["huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY],
-	**dict.fromkeys(
-		(
-			"Agent Tool Function",
-			"Flow Definition",
-			"AI Provider",
-			"AI Model",
-			"MCP Server",
-			"Agent Settings",
-			"Integration Service",
-			"Integration Settings",
-			"Huf Data Table",
-			"Huf Role",
-			"Huf User Role",
-		),
-		_CAPABILITY,
-	),
-	# Data table records: data.records.* decide create, read and edit of own/all records.
-	"*": "huf.huf.data_tables.access.has_permission",
-}
+# Document checks: record rules, capabilities (create/write/delete need the capability the catalogue in
+# huf/huf/capability_access.py names, beside DocPerms) and data-table rights, all in one hook so that
+# Frappe 15 and 16 deny the same (huf/huf/permission_hooks.py has the checks per DocType and why).
+has_permission = {"*": "huf.huf.permission_hooks.has_permission"}
 
 # Huf's own standard tools; App Provided tools must be registered through this hook.
 huf_tools = [

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Huf on a real Frappe bench: build one from ../shared/frappe (MariaDB, Redis, Frappe 16), install this
-# checkout as the `huf` app, and run Huf's suite with Frappe's own runner on a fresh site.
+# Huf on a real Frappe bench: build one from ../shared/frappe (MariaDB, Redis, Frappe 16 or 15), install
+# this checkout as the `huf` app, and run Huf's suite with Frappe's own runner on a fresh site.
+#
+#   FRAPPE=16 (default) builds from frappe.tar.gz (16.0.0-dev), FRAPPE=15 from frappe-15.tar.gz (15.44.2).
+#   Each line has its own bench, MariaDB and redis-servers, so both can be kept and run side by side.
 #
 #   tools/real_bench.sh test      everything below, in order; exit status 1 on any failure (make test-frappe)
+#   tools/real_bench.sh prepare   system, services and build: what can run beside `make test` (.ci/run)
 #   tools/real_bench.sh system    apt-get the system packages (as root; skipped when present)
 #   tools/real_bench.sh services  start MariaDB (own data folder, no systemd) and two redis-servers
 #   tools/real_bench.sh build     bench layout, venv, Frappe, the bench CLI, this checkout as apps/huf
@@ -12,15 +16,17 @@
 #   tools/real_bench.sh run-tests [run-tests options]   run Frappe's runner on the site (default: --app huf)
 #   tools/real_bench.sh stop      stop the worker, MariaDB and the redis-servers
 #
-# The build is kept in $HUF_REAL_BENCH (default ~/.cache/huf-bench) and reused while frappe.tar.gz and
-# Huf's pyproject.toml are unchanged; apps/huf is a symlink to this checkout, so code changes need no
-# reinstall. Environment: HUF_REAL_BENCH, FRAPPE_SHARED_DIR (default ../shared/frappe beside the
-# checkout), SITE (default huf-test.localhost), MARIADB_PORT (3306), REDIS_CACHE_PORT (13000),
-# REDIS_QUEUE_PORT (11000), HUF_BENCH_TIMEOUT (whole test run, seconds, default 2400),
-# HUF_TEST_TIMEOUT (one test, seconds, default 300). Results: .test-results/frappe.jsonl, compared
-# with .test-results/lite.jsonl (written by `make test`) by tools/compare_test_runs.py.
+# The build is kept in $HUF_REAL_BENCH (default ~/.cache/huf-bench; FRAPPE=15 appends -15) and reused
+# while the Frappe tarball and Huf's pyproject.toml are unchanged; apps/huf is a symlink to this checkout,
+# so code changes need no reinstall. Environment: FRAPPE, HUF_REAL_BENCH, FRAPPE_SHARED_DIR (default
+# ../shared/frappe beside the checkout), SITE (default huf-test.localhost), MARIADB_PORT (3306),
+# REDIS_CACHE_PORT (13000), REDIS_QUEUE_PORT (11000) - FRAPPE=15 adds 10 to each port -,
+# HUF_BENCH_TIMEOUT (whole test run, seconds, default 2400), HUF_TEST_TIMEOUT (one test, seconds,
+# default 300). Results: .test-results/frappe-$FRAPPE.jsonl, compared with .test-results/lite.jsonl
+# (written by `make test`) by tools/compare_test_runs.py.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
+FRAPPE="${FRAPPE:-16}"
 ROOT="${HUF_REAL_BENCH:-$HOME/.cache/huf-bench}"
 SHARED="${FRAPPE_SHARED_DIR:-$HERE/../shared/frappe}"
 [ -f "$SHARED/frappe.tar.gz" ] || SHARED=/work/shared/frappe
@@ -30,6 +36,14 @@ DB_ROOT_PASSWORD="${DB_ROOT_PASSWORD:-root}"
 MARIADB_PORT="${MARIADB_PORT:-3306}"
 REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-13000}"
 REDIS_QUEUE_PORT="${REDIS_QUEUE_PORT:-11000}"
+case "$FRAPPE" in
+	16) TARBALL="$SHARED/frappe.tar.gz" ;;
+	15)
+		TARBALL="$SHARED/frappe-15.tar.gz" ROOT="$ROOT-15"
+		MARIADB_PORT=$((MARIADB_PORT + 10)) REDIS_CACHE_PORT=$((REDIS_CACHE_PORT + 10)) REDIS_QUEUE_PORT=$((REDIS_QUEUE_PORT + 10))
+		;;
+	*) echo "FRAPPE must be 15 or 16, not $FRAPPE" >&2; exit 2 ;;
+esac
 PYTHON="${PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
@@ -105,16 +119,30 @@ services() { start_mariadb; start_redis; }
 
 stamp_of() { cat "$@" | sha256sum | cut -c1-16; }
 
+# Frappe and its test tools: v16 has a [test] extra, v15 lists them under [tool.bench.dev-dependencies]
+frappe_requirements() {
+	if [ "$FRAPPE" = 16 ]; then FRAPPE_REQUIREMENTS=(-e "$B/apps/frappe[test]"); return; fi
+	mapfile -t FRAPPE_REQUIREMENTS < <("$PYTHON" - "$B/apps/frappe/pyproject.toml" <<'PY'
+import sys, tomllib
+dev = tomllib.load(open(sys.argv[1], "rb"))["tool"]["bench"]["dev-dependencies"]
+print("-e"); print(sys.argv[1].rsplit("/", 1)[0])
+for name, spec in dev.items():
+	print(name + spec)
+PY
+	)
+}
+
 build() {
 	mkdir -p "$B"/{apps,sites,logs,config/pids}
-	local frappe_stamp; frappe_stamp=$(stamp_of "$SHARED/frappe.tar.gz")
+	local frappe_stamp; frappe_stamp=$(stamp_of "$TARBALL")
 	if [ "$(cat "$B/.frappe-stamp" 2>/dev/null)" != "$frappe_stamp" ]; then
 		rm -rf "$B/apps/frappe" "$B/env"
-		tar -xzf "$SHARED/frappe.tar.gz" -C "$B/apps"
+		tar -xzf "$TARBALL" -C "$B/apps"
+		frappe_requirements
 		"$PYTHON" -m venv "$B/env"
 		# setuptools<81: a Frappe dependency (google-api-python-client) still imports pkg_resources
 		"$B/env/bin/pip" install -q --upgrade pip wheel "setuptools<81"
-		"$B/env/bin/pip" install -e "$B/apps/frappe[test]" >"$LOGS/pip-frappe.log" 2>&1 \
+		"$B/env/bin/pip" install "${FRAPPE_REQUIREMENTS[@]}" >"$LOGS/pip-frappe.log" 2>&1 \
 			|| { tail -30 "$LOGS/pip-frappe.log"; return 1; }
 		echo "$frappe_stamp" >"$B/.frappe-stamp"
 		rm -f "$B/.huf-stamp"
@@ -128,8 +156,9 @@ build() {
 	fi
 	local huf_stamp; huf_stamp=$(stamp_of "$HERE/pyproject.toml")
 	if [ "$(cat "$B/.huf-stamp" 2>/dev/null)" != "$huf_stamp" ]; then
+		frappe_requirements
 		# Frappe and Huf resolved together, so Huf's requirements take versions inside Frappe's pins
-		"$B/env/bin/pip" install -e "$B/apps/frappe[test]" -e "$B/apps/huf[test]" >"$LOGS/pip-huf.log" 2>&1 \
+		"$B/env/bin/pip" install "${FRAPPE_REQUIREMENTS[@]}" -e "$B/apps/huf[test]" >"$LOGS/pip-huf.log" 2>&1 \
 			|| { tail -30 "$LOGS/pip-huf.log"; return 1; }
 		"$B/env/bin/pip" install -q "setuptools<81"
 		echo "$huf_stamp" >"$B/.huf-stamp"
@@ -159,6 +188,9 @@ site() {
 	cd "$B"
 	local force=()
 	[ -d "sites/$SITE" ] && force=(--force)
+	# Frappe caches the bench's app-module map in Redis across sites (v15 even before a site has the
+	# app): a fresh site starts from an empty cache, or install-app misses Huf's DocTypes
+	redis-cli -p "$REDIS_CACHE_PORT" flushall >/dev/null
 	"$BENCH" new-site "$SITE" "${force[@]}" --db-type mariadb --db-root-username root \
 		--db-root-password "$DB_ROOT_PASSWORD" --admin-password admin --install-app huf \
 		>"$LOGS/new-site-$SITE.log" 2>&1 || { tr '\r' '\n' <"$LOGS/new-site-$SITE.log" | tail -30; return 1; }
@@ -166,6 +198,9 @@ site() {
 	"$BENCH" --site "$SITE" install-app lite_test_app >>"$LOGS/new-site-$SITE.log" 2>&1 \
 		|| { tail -20 "$LOGS/new-site-$SITE.log"; return 1; }
 	"$BENCH" --site "$SITE" set-config allow_tests true >/dev/null
+	# a System Manager besides Administrator, as every real site has from its setup wizard (Frappe 15
+	# refuses to delete any user without one: "There should remain at least one System Manager")
+	"$BENCH" --site "$SITE" add-system-manager site-manager@huf-bench.test --first-name Site >/dev/null
 	"$BENCH" --site "$SITE" set-config admin_password admin >/dev/null
 }
 
@@ -174,7 +209,11 @@ assets() { HERE="$HERE" ROOT="$ROOT" B="$B" BENCH="$BENCH" LOGS="$LOGS" "$HERE/t
 stop_worker() {
 	local f="$B/config/pids/worker.pid"
 	[ -f "$f" ] || return 0
-	kill -- -"$(cat "$f")" 2>/dev/null || kill "$(cat "$f")" 2>/dev/null || true
+	local group; group=$(cat "$f")
+	kill -- -"$group" 2>/dev/null || kill "$group" 2>/dev/null || true
+	# a worker finishing a job (or a pool waiting for its workers) gets 10 s, then is killed
+	for _ in $(seq 10); do pgrep -g "$group" >/dev/null || break; sleep 1; done
+	pkill -9 -g "$group" 2>/dev/null || true
 	rm -f "$f"
 }
 
@@ -183,16 +222,22 @@ worker() {
 	# LiteLLM once instead of once per job; restart them after changing code they run.
 	stop_worker
 	cd "$B"
-	FRAPPE_BACKGROUND_WORKERS_NOFORK=1 setsid "$BENCH" worker-pool --num-workers "${HUF_BENCH_WORKERS:-2}" \
-		>"$LOGS/worker.log" 2>&1 &
+	if [ "$FRAPPE" = 16 ]; then
+		FRAPPE_BACKGROUND_WORKERS_NOFORK=1 setsid "$BENCH" worker-pool --num-workers "${HUF_BENCH_WORKERS:-2}" \
+			>"$LOGS/worker.log" 2>&1 &
+	else # Frappe 15 workers fork per job: RQ's SimpleWorker, as 16's no-fork worker (tools/nofork_worker.py)
+		(cd sites && HUF_BENCH_WORKERS="${HUF_BENCH_WORKERS:-2}" exec setsid bash -c \
+			'for _ in $(seq "$HUF_BENCH_WORKERS"); do "$0" "$1" & done; wait' "$B/env/bin/python" "$HERE/tools/nofork_worker.py" \
+			>"$LOGS/worker.log" 2>&1) &
+	fi
 	echo $! >"$B/config/pids/worker.pid"
 }
 
 run_tests() {
 	cd "$B"
 	[ $# -gt 0 ] || set -- --app huf
-	rm -f "$OUT/frappe.jsonl"
-	HUF_TEST_REPORT="$OUT/frappe.jsonl" HUF_TEST_TIMEOUT="${HUF_TEST_TIMEOUT:-300}" timeout --kill-after=30 "${HUF_BENCH_TIMEOUT:-2400}" \
+	rm -f "$OUT/frappe-$FRAPPE.jsonl"
+	HUF_TEST_REPORT="$OUT/frappe-$FRAPPE.jsonl" HUF_TEST_TIMEOUT="${HUF_TEST_TIMEOUT:-300}" timeout --kill-after=30 "${HUF_BENCH_TIMEOUT:-2400}" \
 		"$BENCH" --site "$SITE" run-tests "$@"
 }
 
@@ -210,7 +255,7 @@ test_all() {
 	rc=${PIPESTATUS[0]}
 	set -e
 	[ "$rc" = 0 ] || { say "run-tests failed (exit $rc)"; rc=1; }
-	"$B/env/bin/python" "$HERE/tools/compare_test_runs.py" "$OUT/lite.jsonl" "$OUT/frappe.jsonl" || rc=1
+	"$B/env/bin/python" "$HERE/tools/compare_test_runs.py" "$OUT/lite.jsonl" "$OUT/frappe-$FRAPPE.jsonl" || rc=1
 	return $rc
 }
 
@@ -233,6 +278,7 @@ case "${1:-test}" in
 	assets) shift; assets "$@" ;;
 	worker) worker ;;
 	run-tests) shift; run_tests "$@" ;;
+	prepare) timed system; timed services; timed build ;;
 	test) test_all ;;
 	stop) stop ;;
 	*) echo "unknown step: $1" >&2; exit 2 ;;

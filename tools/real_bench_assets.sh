@@ -46,18 +46,33 @@ assets_stamp() {
 	} | sha256sum | cut -c1-16
 }
 
-# frappe-charts 2.0.0-rc26 (the lock's pin) is no longer in the npm registry: take 2.0.0-rc27, which the
-# package.json range ^2.0.0-rc26 allows. Rewrites the lock entry of the bench's copy of Frappe only.
+# Two lock entries of the bench's copy of Frappe cannot be fetched here, and are rewritten:
+# - v16: frappe-charts 2.0.0-rc26 (the lock's pin) is gone from the npm registry: take 2.0.0-rc27, which
+#   the package.json range ^2.0.0-rc26 allows (v15 pins 2.0.0-rc22, still there);
+# - v15: air-datepicker is `github:frappe/air-datepicker`, which yarn fetches from codeload.github.com
+#   (git's insteadOf cannot redirect that): written as v16 writes it, git+https://github.com/... at the
+#   same commit, which resolves to air-datepicker.bundle.
 patch_frappe_lock() {
-	CHARTS_KEY="$CHARTS_KEY" CHARTS_ENTRY="$CHARTS_ENTRY" python - "$B/apps/frappe/yarn.lock" <<'PY'
+	CHARTS_KEY="$CHARTS_KEY" CHARTS_ENTRY="$CHARTS_ENTRY" python3 - "$B/apps/frappe" <<'PY'
 import os, re, sys
 
-path, key, entry = sys.argv[1], os.environ["CHARTS_KEY"], os.environ["CHARTS_ENTRY"]
-text = open(path).read()
+root, key, entry = sys.argv[1], os.environ["CHARTS_KEY"], os.environ["CHARTS_ENTRY"]
+lock_path, package_path = f"{root}/yarn.lock", f"{root}/package.json"
+lock, package = open(lock_path).read(), open(package_path).read()
 block = re.compile(r"^" + re.escape(key) + r"\n(?:  .*\n)+", re.M)
-if not block.search(text):
-	sys.exit(f"{key} not found in {path}")
-open(path, "w").write(block.sub(lambda m: f"{key}\n{entry}\n", text, count=1))
+lock = block.sub(lambda m: f"{key}\n{entry}\n", lock, count=1)
+git_url = "git+https://github.com/frappe/air-datepicker"
+package = package.replace('"github:frappe/air-datepicker"', f'"{git_url}"')
+lock = lock.replace('"air-datepicker@github:frappe/air-datepicker":', f'"air-datepicker@{git_url}":')
+lock = re.sub(
+	r'resolved "https://codeload\.github\.com/frappe/air-datepicker/tar\.gz/([0-9a-f]+)"',
+	lambda m: f'resolved "{git_url}#{m.group(1)}"',
+	lock,
+)
+if "codeload.github.com" in lock or "frappe-charts-2.0.0-rc26" in lock:
+	sys.exit(f"{lock_path} still names a package this machine cannot fetch")
+open(lock_path, "w").write(lock)
+open(package_path, "w").write(package)
 PY
 }
 

@@ -7,6 +7,7 @@ from huf.ai import permissions_api, tool_approval_api
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES, capabilities_of, check_capability
 from huf.huf.capability_access import DOCTYPE_CAPABILITIES
 from huf.huf.factories import make_agent, make_model, make_user
+from huf.huf.permission_hooks import checks_for
 from huf.tests.support.case import HufTestCase
 
 # capability -> (DocType, ptype) probed on a new document of that DocType.
@@ -120,11 +121,13 @@ class TestCapabilityMatrix(CapabilityTestCase):
 		mapped = {c for spec in DOCTYPE_CAPABILITIES.values() for c in spec.values()}
 		self.assertLessEqual(set(DOCUMENT_GUARDS), mapped)
 
-	def test_every_mapped_doctype_has_the_hook(self):
-		hooks = frappe.get_hooks("has_permission")
+	def test_every_mapped_doctype_has_the_check(self):
+		self.assertIn(
+			"huf.huf.permission_hooks.has_permission", frappe.get_hooks("has_permission").get("*", [])
+		)
 		for doctype in DOCTYPE_CAPABILITIES:
 			with self.subTest(doctype):
-				self.assertIn("huf.huf.capability_access.has_permission", hooks.get(doctype, []))
+				self.assertIn("huf.huf.capability_access.has_permission", checks_for(doctype))
 
 	def test_document_actions(self):
 		for capability in DOCUMENT_GUARDS:

@@ -28,7 +28,7 @@ from frappe.exceptions import (
 	ValidationError,
 )
 
-__version__ = "15.0.0-lite"
+__version__ = "16.0.0-lite"  # where Frappe 15 and 16 differ, Lite behaves as 16
 __title__ = "Frappe Lite"
 
 local = Local()

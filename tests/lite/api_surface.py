@@ -418,9 +418,10 @@ def _own_members(node: ast.ClassDef) -> set[str]:
 	return names
 
 
-def real_frappe_root() -> Path | None:
-	"""The folder holding real Frappe's `frappe` package: $FRAPPE_SOURCE or /tmp/fsrc/frappe."""
-	for candidate in (os.environ.get("FRAPPE_SOURCE"), "/tmp/fsrc/frappe"):
+def real_frappe_root(variable: str = "FRAPPE_SOURCE") -> Path | None:
+	"""The folder holding real Frappe's `frappe` package: $FRAPPE_SOURCE (16) or /tmp/fsrc/frappe;
+	$FRAPPE_15_SOURCE for Frappe 15."""
+	for candidate in (os.environ.get(variable), "/tmp/fsrc/frappe" if variable == "FRAPPE_SOURCE" else None):
 		if candidate and (Path(candidate) / "frappe" / "__init__.py").is_file():
 			return Path(candidate)
 	return None

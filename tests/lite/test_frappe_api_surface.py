@@ -1,8 +1,10 @@
 """Frappe Lite offers only names real Frappe has, with compatible parameters (read from Frappe's source).
 
-Runs when real Frappe's source is available: `$FRAPPE_SOURCE` (the folder holding the `frappe` package)
-or /tmp/fsrc/frappe. Lite's own parts live in the `frappe_lite` package, which is not checked; inside
-`frappe`, Lite-only helpers have underscore names.
+Lite follows Frappe 16 (`$FRAPPE_SOURCE`, the folder holding the `frappe` package, or /tmp/fsrc/frappe):
+no difference at all. Against Frappe 15 (`$FRAPPE_15_SOURCE`) Lite may differ only where 16 does, in names
+Huf does not use (or uses behind an ImportError fallback), so what runs on Lite runs on 15 too. Lite's own
+parts live in the `frappe_lite` package, which is not checked; inside `frappe`, Lite-only helpers have
+underscore names.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import pytest
 
 from tests.lite.api_surface import LITE_ROOT, differences, real_frappe_root
+from tests.lite.frappe_usage import huf_usage, uses
 
 # Names Lite still offers although real Frappe lacks them, each with the reason it stays for now
 # (a line of the report, e.g. "frappe.x.y: function missing on Frappe"). Keep it empty.
 ALLOWED: set[str] = set()
 
 REAL_ROOT = real_frappe_root()
+FRAPPE_15_ROOT = real_frappe_root("FRAPPE_15_SOURCE")
 
 
 @pytest.mark.skipif(REAL_ROOT is None, reason="real Frappe's source not found (set FRAPPE_SOURCE)")
@@ -25,6 +29,32 @@ def test_lite_offers_only_names_and_signatures_real_frappe_has():
 	assert not unexpected, "Frappe Lite differs from real Frappe:\n" + "\n".join(unexpected)
 	stale = sorted(ALLOWED - set(found))
 	assert not stale, "no longer needed in ALLOWED:\n" + "\n".join(stale)
+
+
+@pytest.mark.skipif(FRAPPE_15_ROOT is None, reason="Frappe 15's source not found (set FRAPPE_15_SOURCE)")
+def test_huf_uses_no_name_frappe_15_lacks():
+	usage = huf_usage()
+	used = [line for line in differences(LITE_ROOT, FRAPPE_15_ROOT) if uses(usage, line)]
+	assert not used, "Huf uses what Frappe 15 lacks (huf/frappe_compat.py):\n" + "\n".join(used)
+
+
+def test_usage_check_finds_a_use(tmp_path):
+	(tmp_path / "mod.py").write_text(
+		"import frappe\nfrom frappe.tests.utils import make_test_records\n"
+		"frappe.override_whitelisted_method('x')\nfrappe.cache.get_value('k', use_local_cache=False)\n"
+		"frappe.db.estimate_count('ToDo')\n"
+		"try:\n\tfrom frappe.tests import UnitTestCase\nexcept ImportError:\n\tUnitTestCase = object\n"
+	)
+	usage = huf_usage(tmp_path)
+	for line in (
+		"frappe.override_whitelisted_method: function missing on Frappe",
+		"frappe.tests.utils.make_test_records: name missing on Frappe",
+		"frappe.utils.redis_wrapper.RedisWrapper.get_value(): keyword use_local_cache does not exist on Frappe",
+		"frappe.database.database.Database.estimate_count: function missing on Frappe",
+	):
+		assert uses(usage, line), line
+	assert not uses(usage, "frappe.tests.UnitTestCase: name missing on Frappe")
+	assert not uses(usage, "frappe.utils.bold: name missing on Frappe")
 
 
 def test_checker_catches_what_it_should(tmp_path):

@@ -165,7 +165,7 @@ def pricing_of(row: Any) -> dict:
 
 def _pricing_table() -> dict[str, dict]:
 	cache = frappe.cache()
-	table = cache.get_value(PRICING_CACHE_KEY)
+	table = cache.get_value(PRICING_CACHE_KEY, expires=True)  # set with an expiry: never kept per request
 	if table is not None:
 		return table
 	rows = frappe.get_all("AI Model", fields=["name", *PRICING_FIELDS])

@@ -11,7 +11,13 @@ import os
 import sys
 
 import frappe
-from frappe.tests import IntegrationTestCase, UnitTestCase
+
+try:
+	from frappe.tests import IntegrationTestCase, UnitTestCase
+except ImportError:  # Frappe 15 has one base class for both (docs/frappe-versions.md)
+	from frappe.tests.utils import FrappeTestCase as IntegrationTestCase
+
+	UnitTestCase = IntegrationTestCase
 
 SAVEPOINT = "huf_test"
 

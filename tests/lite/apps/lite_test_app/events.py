@@ -75,15 +75,20 @@ def daily_job() -> None:
 		TICKS.append("daily")
 
 
-def guarded_has_permission(doc, ptype: str | None = None, user: str | None = None) -> bool:
-	"""Locked documents are read-only; private ones are visible to their owner only (a false value,
-	None too, denies: a hook that allows must return True)."""
+# What a has_permission hook answers when it does not deny: on Frappe 16 (and Lite) a false value, None
+# too, denies, so True; Frappe 15 takes the first answer that is not None, so None lets the other apps'
+# hooks (Huf's) be asked too. This app is installed on real test sites beside Huf.
+NO_OBJECTION = None if frappe.__version__.startswith("15.") else True
+
+
+def guarded_has_permission(doc, ptype: str | None = None, user: str | None = None) -> bool | None:
+	"""Locked documents are read-only; private ones are visible to their owner only."""
 	user = user or frappe.session.user
 	if doc.get("locked") and ptype in ("write", "delete", "submit", "cancel"):
 		return False
 	if doc.get("is_private") and doc.get("owner") != user:
 		return False
-	return True
+	return NO_OBJECTION
 
 
 def guarded_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
@@ -94,11 +99,11 @@ def guarded_query_conditions(user: str | None = None, doctype: str | None = None
 	return f"(`tabLite Test Guarded`.`is_private` = 0 or `tabLite Test Guarded`.`owner` = {frappe.db.escape(user)})"
 
 
-def star_has_permission(doc, ptype: str | None = None, user: str | None = None) -> bool:
+def star_has_permission(doc, ptype: str | None = None, user: str | None = None) -> bool | None:
 	"""A "*" hook: on "Lite Star ..." DocTypes, documents titled "hidden by star" can be created, not used."""
 	if not doc.doctype.startswith("Lite Star ") or ptype == "create":
-		return True
-	return doc.get("title") != "hidden by star"
+		return NO_OBJECTION
+	return NO_OBJECTION if doc.get("title") != "hidden by star" else False
 
 
 def star_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
