@@ -38,8 +38,26 @@ after_request = [
 	"huf.huf.file_safety.secure_file_response",
 	# error answers: the traceback only to System Managers, its message to everyone (huf/request_errors.py)
 	"huf.request_errors.strip_tracebacks",
+	"huf.request_limits.add_retry_after",  # 429s of Huf's rate limits
 ]
 after_migrate = "huf.install.after_migrate"
+
+# State Huf keeps in the cache survives a full cache clear (`bench clear-cache`, and what Frappe 15 does
+# when some documents are saved): rate-limit windows, replay and dedupe marks, OAuth states, run locks and
+# liveness, the scheduler's tick. Derived caches (huf:data_table_doctypes, huf:doc_event_*) are cleared.
+persistent_cache_keys = [
+	"huf:scheduler_tick",
+	"huf:run_rate:*",
+	"huf:provider_rate:*",
+	"huf:webhook_rate:*",
+	"huf:channel_seen:*",
+	"huf:trigger_event:*",
+	"huf:oauth_state:*",
+	"huf:run_lock:*",
+	"huf:run_alive:*",
+	"huf:run_claim:*",
+	"huf:drain_pending:*",
+]
 
 # Frappe's frappe.client.get_count counts without permission checks; Huf's counts what the user may read.
 override_whitelisted_methods = {
@@ -108,7 +126,8 @@ doc_events = {
 	# each per event; Huf's own log DocTypes are skipped).
 	"*": {
 		# The trust boundary (huf/huf/engine_owned.py): what only the engine writes, whose a record is.
-		"before_validate": "huf.huf.engine_owned.check_write",
+		# Links Frappe 15 leaves unchecked are checked there too (huf/frappe_compat.py).
+		"before_validate": ["huf.huf.engine_owned.check_write", "huf.frappe_compat.validate_fetched_links"],
 		"after_insert": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
 		"validate": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],
 		"before_save": ["huf.ai.agent_hooks.run_hooked_agents", "huf.ai.flows.starts.run_hooked_flows"],

@@ -201,10 +201,16 @@ def check_run_rate() -> None:
 def refuse_too_many(message: str, wait: float) -> None:
 	"""Throw TooManyRequestsError (429) with `message` (its `{0}`: the seconds) and a Retry-After header."""
 	seconds = max(1, math.ceil(wait))
-	headers = getattr(frappe.local, "response_headers", None)
-	if headers is not None:
-		headers["Retry-After"] = str(seconds)
+	frappe.flags.huf_retry_after = seconds  # the header: add_retry_after, once Frappe built the answer
 	frappe.throw(message.format(seconds), frappe.TooManyRequestsError, title=_("Too Many Requests"))
+
+
+def add_retry_after(response=None, request=None) -> None:
+	"""after_request hook: the Retry-After header of a refusal by refuse_too_many (Frappe 15 has no
+	frappe.local.response_headers, so the header is set on the finished response on both lines)."""
+	seconds = frappe.flags.get("huf_retry_after")
+	if seconds and response is not None:
+		response.headers["Retry-After"] = str(seconds)
 
 
 def take_slot(windows: list[tuple[str, int, float]]) -> float:

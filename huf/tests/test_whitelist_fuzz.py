@@ -25,6 +25,7 @@ import httpx
 from frappe.model import no_value_fields
 from frappe.utils.password import update_password
 
+from huf.frappe_compat import FRAPPE_MAJOR
 from huf.tests.support import fuzz
 from huf.tests.support.case import HufUnitTestCase
 from huf.tests.support.jobs import pending_jobs, wait_for_jobs
@@ -388,9 +389,10 @@ class TestFrappeArgumentValidation(HufUnitTestCase):
 		self.assertEqual(add(2, tags=["x"]), 3)
 		with self.assertRaises(frappe.FrappeTypeError) as caught:
 			add({"nested": 1})
+		# Frappe 16 (and Lite) name the function too, Frappe 15 only the argument
+		where = "" if FRAPPE_MAJOR == 15 else f" in '{__name__}.{add.__qualname__}'"
 		self.assertEqual(
-			str(caught.exception),
-			f"Argument 'a' in '{__name__}.{add.__qualname__}' should be of type 'int' but got 'dict' instead.",
+			str(caught.exception), f"Argument 'a'{where} should be of type 'int' but got 'dict' instead."
 		)
 		self.assertEqual(caught.exception.http_status_code, 417)
 		with self.assertRaisesRegex(frappe.FrappeTypeError, "Argument 'tags'"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.lite.api_surface import LITE_ROOT, differences, real_frappe_root
-from tests.lite.frappe_usage import huf_usage, uses
+from huf.tests.test_frappe_api_surface import Use, collect_uses
 
 # Names Lite still offers although real Frappe lacks them, each with the reason it stays for now
 # (a line of the report, e.g. "frappe.x.y: function missing on Frappe"). Keep it empty.
@@ -31,30 +31,58 @@ def test_lite_offers_only_names_and_signatures_real_frappe_has():
 	assert not stale, "no longer needed in ALLOWED:\n" + "\n".join(stale)
 
 
+def uses(found: list[Use], difference: str) -> bool:
+	"""Whether Huf uses what a line of api_surface.differences() names: a missing name (a module's, or a
+	method of frappe.db / frappe.cache), or a parameter Huf passes by keyword."""
+	subject, _, problem = difference.partition(": ")
+	if subject.endswith("()"):
+		words = problem.split()
+		if words[0] not in ("parameter", "keyword") or "does not exist" not in problem:
+			return False  # positions and defaults: Huf passes Frappe's parameters by keyword
+		function = subject[:-2].rsplit(".", 1)[-1]
+		return any(
+			u.kind == "call" and u.target.endswith("." + function) and words[1] in u.keywords for u in found
+		)
+	if "missing" not in problem:
+		return False
+	parent, _, last = subject.rpartition(".")
+	if parent.rsplit(".", 1)[-1][:1].isupper():  # a method: Huf reaches it as frappe.db.x / frappe.cache.x
+		return any(
+			u.target.split(".")[1:2] in (["db"], ["cache"]) and u.target.endswith("." + last) for u in found
+		)
+	return any(
+		f"{u.target}.{u.name}" == subject
+		if u.kind == "import-from"
+		else u.target == subject or u.target.startswith(subject + ".")
+		for u in found
+	)
+
+
 @pytest.mark.skipif(FRAPPE_15_ROOT is None, reason="Frappe 15's source not found (set FRAPPE_15_SOURCE)")
 def test_huf_uses_no_name_frappe_15_lacks():
-	usage = huf_usage()
-	used = [line for line in differences(LITE_ROOT, FRAPPE_15_ROOT) if uses(usage, line)]
+	found = collect_uses()
+	used = [line for line in differences(LITE_ROOT, FRAPPE_15_ROOT) if uses(found, line)]
 	assert not used, "Huf uses what Frappe 15 lacks (huf/frappe_compat.py):\n" + "\n".join(used)
 
 
-def test_usage_check_finds_a_use(tmp_path):
-	(tmp_path / "mod.py").write_text(
+def test_a_use_of_a_missing_name_is_found(tmp_path):
+	source = tmp_path / "mod.py"
+	source.write_text(
 		"import frappe\nfrom frappe.tests.utils import make_test_records\n"
 		"frappe.override_whitelisted_method('x')\nfrappe.cache.get_value('k', use_local_cache=False)\n"
 		"frappe.db.estimate_count('ToDo')\n"
 		"try:\n\tfrom frappe.tests import UnitTestCase\nexcept ImportError:\n\tUnitTestCase = object\n"
 	)
-	usage = huf_usage(tmp_path)
+	found = collect_uses([str(source)])
 	for line in (
 		"frappe.override_whitelisted_method: function missing on Frappe",
 		"frappe.tests.utils.make_test_records: name missing on Frappe",
 		"frappe.utils.redis_wrapper.RedisWrapper.get_value(): keyword use_local_cache does not exist on Frappe",
 		"frappe.database.database.Database.estimate_count: function missing on Frappe",
 	):
-		assert uses(usage, line), line
-	assert not uses(usage, "frappe.tests.UnitTestCase: name missing on Frappe")
-	assert not uses(usage, "frappe.utils.bold: name missing on Frappe")
+		assert uses(found, line), line
+	assert not uses(found, "frappe.tests.UnitTestCase: name missing on Frappe")
+	assert not uses(found, "frappe.utils.bold: name missing on Frappe")
 
 
 def test_checker_catches_what_it_should(tmp_path):

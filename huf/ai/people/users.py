@@ -4,6 +4,7 @@ import frappe
 from frappe import _
 from frappe.utils import validate_email_address
 
+from huf.frappe_compat import save_user
 from huf.huf.capabilities import has_capability
 from huf.huf.role_grants import check_can_assign, check_can_touch_user
 
@@ -121,5 +122,4 @@ def set_enabled(user: str, enabled: bool) -> dict:
 def _set_enabled(user: str, enabled: bool) -> None:
 	doc = frappe.get_doc("User", user)
 	doc.enabled = int(enabled)
-	doc.flags.ignore_permissions = True
-	doc.save()
+	save_user(doc)

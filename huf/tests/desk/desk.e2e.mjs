@@ -91,8 +91,9 @@ try {
 
   step("workspace");
   await page.goto(`${base}/app/huf`);
-  await page.locator(".shortcut-widget-box").first().waitFor();
-  result.workspace_title = await text(page.locator(".workspace-title:visible").first());
+  await page.locator(".shortcut-widget-box .widget-title:visible").first().waitFor();
+  // Frappe 16 shows a workspace's name in .workspace-title, Frappe 15 in the page head's title
+  result.workspace_title = await text(page.locator(".workspace-title:visible, .page-head:visible .title-text:visible").first());
   result.workspace_shortcuts = await page.locator(".shortcut-widget-box .widget-title").allTextContents();
   result.workspace_shortcuts = result.workspace_shortcuts.map((s) => s.trim());
   await shot(page, "02-workspace");

@@ -308,6 +308,10 @@ class TestDeskDefinitions(HufTestCase):
 		for shortcut in shortcuts:
 			if shortcut["type"] == "DocType":
 				self.assertTrue(frappe.db.exists("DocType", shortcut["link_to"]), shortcut)
+				# Frappe 15 counts the records of a shortcut with a stats filter, a single DocType too
+				# (whose table does not exist: a 500 on the workspace)
+				if frappe.get_meta(shortcut["link_to"]).issingle:
+					self.assertNotIn("stats_filter", shortcut)
 			elif shortcut["type"] == "Page":
 				folder = Path(frappe.get_app_path("huf", "huf", "page", frappe.scrub(shortcut["link_to"])))
 				page = json.loads((folder / f"{folder.name}.json").read_text())

@@ -117,6 +117,9 @@ def update_data_table(
 		rename_field(doctype, old, new)
 	change.convert_after()
 	trim_table(doctype, dry_run=False)  # drop the columns of removed and renamed fields
+	# Frappe 15 caches the columns it read before dropping them; a dry run forgets and re-reads them
+	# (each line clears its own cache key), so has_column and the next queries see the table as it is
+	trim_table(doctype, dry_run=True)
 	if description is not None:
 		table.description = _clean_text(description, 1000)
 	if icon is not None:

@@ -2,6 +2,7 @@ import frappe
 from frappe.model.document import Document
 from frappe.utils import now_datetime
 
+from huf.frappe_compat import save_user
 from huf.huf.capabilities import HUF_FRAPPE_ROLES
 from huf.huf.role_grants import check_can_grant
 
@@ -50,5 +51,4 @@ class HufUserRole(Document):
 		user.set("roles", [])
 		for role in wanted:
 			user.append("roles", {"role": role})
-		user.flags.ignore_permissions = True
-		user.save()
+		save_user(user)
