@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lite.api_surface import LITE_ROOT, differences, real_frappe_root
 from huf.tests.test_frappe_api_surface import Use, collect_uses
+from tests.lite.api_surface import LITE_ROOT, differences, real_frappe_root
 
 # Names Lite still offers although real Frappe lacks them, each with the reason it stays for now
 # (a line of the report, e.g. "frappe.x.y: function missing on Frappe"). Keep it empty.
