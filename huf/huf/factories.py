@@ -4,7 +4,12 @@ import frappe
 
 
 def make_user(email: str, *roles: str) -> str:
-	"""A System User `email` holding exactly `roles` (created or reset)."""
+	"""A System User `email` holding exactly `roles` (created or reset; left alone when it already is one:
+	on Frappe 15 every User save clears the whole cache)."""
+	if frappe.db.get_value("User", email, "enabled"):
+		held = frappe.get_all("Has Role", filters={"parenttype": "User", "parent": email}, pluck="role")
+		if sorted(held) == sorted(set(roles)):
+			return email
 	if frappe.db.exists("User", email):
 		user = frappe.get_doc("User", email)
 		user.set("roles", [])

@@ -66,13 +66,15 @@ def frappe_role(huf_role: str) -> str:
 
 
 class CapabilityTestCase(HufTestCase):
-	def setUp(self):
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
 		suffix = frappe.generate_hash(length=8)
-		self.users = {
+		cls.users = {
 			role: make_user(f"{role.lower().replace(' ', '-')}-{suffix}@huf.test", frappe_role(role))
 			for role in DEFAULT_HUF_ROLES
 		}
-		self.other = make_user(f"other-{suffix}@huf.test", "Huf User")
+		cls.other = make_user(f"other-{suffix}@huf.test", "Huf User")
 
 	def document_allowed(self, capability: str, user: str) -> bool:
 		doctype, ptype = DOCUMENT_GUARDS[capability]

@@ -58,13 +58,17 @@ def regular_doctypes() -> list[str]:
 
 
 class TestPermissions(HufTestCase):
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		cls.viewer = make_user("viewer@huf.test", "Huf Viewer")
+		cls.alice = make_user("alice@huf.test", "Huf User")
+		cls.bob = make_user("bob@huf.test", "Huf User")
+		cls.manager = make_user("boss@huf.test", "Huf Manager")
+		cls.admin = make_user("sysman@huf.test", "System Manager")
+
 	def setUp(self):
 		self.agent = make_agent()
-		self.viewer = make_user("viewer@huf.test", "Huf Viewer")
-		self.alice = make_user("alice@huf.test", "Huf User")
-		self.bob = make_user("bob@huf.test", "Huf User")
-		self.manager = make_user("boss@huf.test", "Huf Manager")
-		self.admin = make_user("sysman@huf.test", "System Manager")
 
 	def conversation_of(self, user: str):
 		with self.set_user(user):

@@ -19,15 +19,17 @@ def unique_email(prefix: str) -> str:
 
 
 class PermissionsAPITestCase(HufTestCase):
-	def setUp(self):
-		self.sysman = make_user(unique_email("sysman"), "System Manager")
-		self.manager = make_user(unique_email("manager"), "Huf Manager")
-		self.member = make_user(unique_email("member"), "Huf User")
-		self.viewer = make_user(unique_email("viewer"), "Huf Viewer")
-		self.people = make_user(unique_email("people"))
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		cls.sysman = make_user(unique_email("sysman"), "System Manager")
+		cls.manager = make_user(unique_email("manager"), "Huf Manager")
+		cls.member = make_user(unique_email("member"), "Huf User")
+		cls.viewer = make_user(unique_email("viewer"), "Huf Viewer")
+		cls.people = make_user(unique_email("people"))
 		if not frappe.db.exists("Huf Role", "People Manager"):
 			api.create_huf_role("People Manager", "Users and roles", PEOPLE_CAPABILITIES, "Huf Manager")
-		api.update_user_role(self.people, "People Manager")
+		api.update_user_role(cls.people, "People Manager")
 
 	def refused(self, user: str, function, *args, exc=frappe.PermissionError, **kwargs) -> str:
 		with self.set_user(user), self.assertRaises(exc) as caught:

@@ -18,10 +18,14 @@ VIEWER = "memory-api-viewer@example.com"
 
 
 class TestConversationDataAPI(HufTestCase):
-	def setUp(self):
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
 		make_user(OWNER, "Huf User")
 		make_user(STRANGER, "Huf User")
 		make_user(VIEWER, "Huf Viewer")
+
+	def setUp(self):
 		make_agent(AGENT, enable_conversation_data=1, inject_conversation_data=1)
 		make_agent(PLAIN_AGENT)
 		with self.set_user(OWNER):

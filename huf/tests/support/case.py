@@ -91,7 +91,8 @@ class HufTestCase(_Watched, IntegrationTestCase):
 	Frappe commits after its own setUpClass and rolls back once per class; it does not undo what one
 	test wrote before the next. Here each test runs inside a savepoint that is rolled back after it, so
 	records a class makes in `setUpClass` stay for all its tests and what a test writes is gone after
-	it. A test that commits (a worker or the web server must see its data) ends its transaction and its
+	it. Make users in `setUpClass`: on Frappe 15 every User save clears the whole cache (about a second
+	of rebuilt metadata). A test that commits (a worker or the web server must see its data) ends its transaction and its
 	savepoint with it: it deletes what it committed itself.
 	"""
 
@@ -105,11 +106,17 @@ class HufTestCase(_Watched, IntegrationTestCase):
 			_undo_test()
 
 
+# Per-user caches a rolled-back role change leaves stale on a real bench (Frappe caches each user's roles
+# in Redis and does not forget them on rollback): a class's users keep the roles setUpClass gave them.
+USER_CACHES = ("roles", "user_permissions", "user_doc")
+
+
 def _undo_test() -> None:
 	"""Roll back to the test's savepoint, or all the way when the test committed (its savepoint is gone)."""
 	try:
 		frappe.db.rollback(save_point=SAVEPOINT)
 	except Exception:
 		frappe.db.rollback()
+	frappe.cache().delete_value(USER_CACHES)
 	frappe.set_user("Administrator")
 	frappe.local.message_log = []

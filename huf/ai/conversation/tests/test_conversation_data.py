@@ -21,9 +21,13 @@ STRANGER = "memory-stranger@example.com"
 
 
 class TestConversationData(HufTestCase):
-	def setUp(self):
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
 		make_user(OWNER, "Huf User")
 		make_user(STRANGER, "Huf User")
+
+	def setUp(self):
 		make_agent(AGENT, enable_conversation_data=1, inject_conversation_data=1)
 		with self.set_user(OWNER):
 			self.conversation = ConversationManager(AGENT).get_or_create_conversation().name

@@ -36,11 +36,15 @@ def weather_call(call_id: str, city: str = "Pune") -> dict:
 
 
 class TestConversationOwnership(HufTestCase):
-	def setUp(self):
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
 		make_user(ALICE, "Huf User")
 		make_user(BOB, "Huf User")
 		make_user(MANAGER, "Huf Manager")
 		make_user(VIEWER, "Huf Viewer")
+
+	def setUp(self):
 		self.agent = make_agent(AGENT)
 
 	def test_session_id_finds_the_callers_active_conversation(self):

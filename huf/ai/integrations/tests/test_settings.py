@@ -2,6 +2,7 @@ import frappe
 
 from huf.ai.integrations.client import service_client
 from huf.ai.integrations.settings import list_integrations
+from huf.huf.factories import make_user
 from huf.tests.support.service_tools import ServiceToolTestCase
 
 SECRET = "xoxb-settings-secret-42"
@@ -12,13 +13,7 @@ class TestIntegrationSettingsAccess(ServiceToolTestCase):
 	CREDENTIALS = {"bot_token": SECRET}
 
 	def make_user(self, *roles: str) -> str:
-		email = f"int-{frappe.generate_hash(length=8).lower()}@example.com"
-		user = frappe.get_doc(
-			{"doctype": "User", "email": email, "first_name": "Int", "send_welcome_email": 0}
-		)
-		user.insert(ignore_permissions=True)
-		user.add_roles(*roles)
-		return email
+		return make_user(f"int-{frappe.generate_hash(length=8).lower()}@example.com", *roles)
 
 	def make_role(self) -> str:
 		name = f"Int Role {frappe.generate_hash(length=6)}"

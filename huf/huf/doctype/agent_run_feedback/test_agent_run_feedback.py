@@ -14,10 +14,14 @@ AGENT = "Feedback Test Agent"
 
 
 class TestAgentRunFeedback(HufTestCase):
-	def setUp(self):
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
 		make_user(ALICE, "Huf User")
 		make_user(BOB, "Huf User")
 		make_user(MANAGER, "Huf Manager")
+
+	def setUp(self):
 		make_agent(AGENT)
 		with self.set_user(ALICE):
 			manager = ConversationManager(AGENT)

@@ -124,8 +124,9 @@ class TestAgentTrigger(HufTestCase):
 class TestTriggerSecurity(HufTestCase):
 	"""Who a run acts as is set only by rules an editor cannot bend; conditions and templates cannot act."""
 
-	def setUp(self):
-		super().setUp()
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
 		make_user(EDITOR, "Huf Manager")
 		make_user(ADMIN_USER, "System Manager", "Huf Manager")
 		make_user(BOT, "Huf User")

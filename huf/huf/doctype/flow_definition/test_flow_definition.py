@@ -119,8 +119,9 @@ MANAGER_B = "flow-manager-b@example.com"
 class TestFlowRunAs(HufTestCase):
 	"""Triggered runs act as Run As, else the owner: only a System Manager may point them at someone else."""
 
-	def setUp(self):
-		super().setUp()
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
 		from huf.huf.factories import make_user
 
 		for user in (MANAGER_A, MANAGER_B):

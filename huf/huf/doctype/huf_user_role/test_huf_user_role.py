@@ -9,9 +9,11 @@ def assign(user: str, huf_role: str, **values):
 
 
 class TestHufUserRole(HufTestCase):
-	def setUp(self):
-		self.member = make_user("member@huf.test")
-		self.manager = make_user("manager@huf.test", "Huf Manager")
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		cls.member = make_user("member@huf.test")
+		cls.manager = make_user("manager@huf.test", "Huf Manager")
 
 	def test_assignment_grants_and_swaps_the_frappe_role(self):
 		doc = assign(self.member, "Huf User").insert()
