@@ -92,14 +92,16 @@ def provider_targets() -> list[tuple[str, str]]:
 	"""(provider, URL to probe) of the AI Providers enabled Agents use."""
 	used = set(frappe.get_all("Agent", filters={"disabled": 0}, pluck="provider"))
 	rows = frappe.get_all(
-		"AI Provider", filters={"name": ["in", list(used - {None, ""}) or [""]]}, fields=["name", "api_base"]
+		"AI Provider",
+		filters={"name": ["in", list(used - {None, ""}) or [""]]},
+		fields=["name", "api_base", "provider_type"],
 	)
 	targets = []
 	for row in sorted(rows, key=lambda r: r.name):
 		if row.api_base:
 			targets.append((row.name, row.api_base.rstrip("/") + "/models"))
-		elif VENDOR_ENDPOINTS.get(provider_prefix(row.name) or ""):
-			targets.append((row.name, VENDOR_ENDPOINTS[provider_prefix(row.name)]))
+		elif VENDOR_ENDPOINTS.get(provider_prefix(row.provider_type or row.name) or ""):
+			targets.append((row.name, VENDOR_ENDPOINTS[provider_prefix(row.provider_type or row.name)]))
 	return targets
 
 

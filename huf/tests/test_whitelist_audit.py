@@ -96,6 +96,7 @@ READ_ONLY = {
 	"huf.ai.orchestration.orchestrator.get_orchestration",
 	"huf.ai.mcp_client.test_mcp_connection",
 	"huf.ai.prompt_api.get_prompt",
+	"huf.ai.provider_api.get_provider_routes",
 	"huf.ai.prompt_api.get_summary_version_history",
 	"huf.ai.prompt_api.get_version_history",
 	"huf.ai.prompt_api.list_prompts",

@@ -1,14 +1,93 @@
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { MasterDetail } from "../components/MasterDetail";
 import { RecordEditor } from "../components/RecordEditor";
-import type { FieldDef } from "../lib/forms";
+import { call } from "../lib/api";
+import { PROVIDER_DEFAULTS, ROUTES_METHOD, providerFields, resolveRoute, routeLine, shouldAsk, type Probe, type RouteState, type RoutesAnswer } from "./providerRoutes";
 
-const FIELDS: FieldDef[] = [
-  { fieldname: "provider_name", label: "Provider Name", type: "data", required: true, help: "For example OpenAI, Anthropic or OpenRouter." },
-  { fieldname: "api_key", label: "API Key", type: "password", help: "Stored encrypted. It is never shown again after saving." },
-  { fieldname: "api_base", label: "Base URL", type: "data", help: "Only for self-hosted or compatible services." },
-  { fieldname: "requests_per_minute", label: "Requests per Minute", type: "int", min: 0, help: "At most this many model calls in any 60 seconds; a call waits for a free slot. 0: no limit." },
-  { fieldname: "requests_per_day", label: "Requests per Day", type: "int", min: 0, help: "At most this many model calls in any 24 hours. 0: no limit." },
-];
+/** Typing pauses this long before the server is asked what the name means. */
+const ASK_DELAY_MS = 350;
+
+const sameProbe = (a: Probe, b: Probe) => a.type === b.type && a.name === b.name;
+
+/** `probe` once its name has stayed the same for a moment; at once when there was no name before (a
+ * record just loaded, the first letter typed) or another type was picked. */
+function useSettled(probe: Probe): Probe {
+  const [settled, setSettled] = useState(probe);
+  useEffect(() => {
+    if (sameProbe(probe, settled)) return;
+    const typing = Boolean(settled.name.trim()) && probe.type === settled.type;
+    const timer = setTimeout(() => setSettled(probe), typing ? ASK_DELAY_MS : 0);
+    return () => clearTimeout(timer);
+  }, [probe, settled]);
+  return settled;
+}
+
+/** Tells the page the type and name now in the form (RecordEditor owns the values). */
+function ProbeReporter({ probe, onChange }: { probe: Probe; onChange: (probe: Probe) => void }) {
+  const { type, name } = probe;
+  // before paint: the fields of a newly picked type show in the same frame as the pick
+  useLayoutEffect(() => onChange({ type, name }), [type, name, onChange]);
+  return null;
+}
+
+const askRoutes = (args: { provider_type?: string; provider_name?: string } = {}) => call<RoutesAnswer>(ROUTES_METHOD, args, "GET");
+
+/** One provider's form: a Provider Type select with the route the provider gets below it (updated as the
+ * user types; a type from the list is looked up here, a name is asked of the server), and the fields
+ * that route uses. */
+function ProviderEditor({ name, select }: { name: string | null; select: (name: string | null | undefined) => void }) {
+  const isNew = name === null;
+  const [probe, setProbe] = useState<Probe>({ type: "", name: "" });
+  const report = useCallback((next: Probe) => setProbe((previous) => (sameProbe(previous, next) ? previous : next)), []);
+  const asked = useSettled(probe);
+
+  const types = useQuery({ queryKey: ["provider-routes"], queryFn: () => askRoutes(), staleTime: Infinity, retry: 1 });
+  const typeList = types.data?.types ?? [];
+  const ask = shouldAsk(typeList, !types.isPending, asked);
+  const answer = useQuery({
+    queryKey: ["provider-route", asked.type, asked.name.trim()],
+    queryFn: () => askRoutes({ provider_type: asked.type || undefined, provider_name: asked.name.trim() || undefined }),
+    enabled: ask,
+    staleTime: Infinity,
+    retry: false,
+  });
+
+  // the line keeps what it said until the new answer is in: no "checking" flicker while typing
+  const shown = useRef<RouteState>(isNew ? { kind: "empty" } : { kind: "unavailable" });
+  const resolved = resolveRoute({
+    types: typeList,
+    probe,
+    isNew,
+    answer: ask && answer.isSuccess ? answer.data.route : undefined,
+    failed: ask && answer.isError,
+  });
+  if (resolved) shown.current = resolved;
+  const state = shown.current;
+
+  return (
+    <RecordEditor
+      doctype="AI Provider"
+      name={name}
+      fields={providerFields(typeList, state, probe.type)}
+      nameField="provider_name"
+      defaults={PROVIDER_DEFAULTS}
+      title={name ?? "New provider"}
+      onSaved={(doc) => select(String(doc.name))}
+      onDeleted={() => select(undefined)}
+    >
+      {(doc) => (
+        <>
+          <ProbeReporter probe={{ type: String(doc.provider_type ?? ""), name: String(doc.provider_name ?? "") }} onChange={report} />
+          {/* the line under Provider Type, read out when it changes */}
+          <p className="sr-only" role="status" aria-live="polite" data-testid="provider-route">
+            {routeLine(state)}
+          </p>
+        </>
+      )}
+    </RecordEditor>
+  );
+}
 
 export default function Providers() {
   return (
@@ -21,19 +100,7 @@ export default function Providers() {
       emptyTitle="No providers yet"
       emptyDescription="Add a provider and its API key to start."
       renderRow={(row) => <span className="font-medium">{row.name}</span>}
-      renderEditor={(name, select) => (
-        <RecordEditor
-          key={name ?? "new"}
-          doctype="AI Provider"
-          name={name}
-          fields={FIELDS}
-          nameField="provider_name"
-          defaults={{ provider_name: "", api_key: "", api_base: "", requests_per_minute: 0, requests_per_day: 0 }}
-          title={name ?? "New provider"}
-          onSaved={(doc) => select(String(doc.name))}
-          onDeleted={() => select(undefined)}
-        />
-      )}
+      renderEditor={(name, select) => <ProviderEditor key={name ?? "new"} name={name} select={select} />}
     />
   );
 }

@@ -166,14 +166,14 @@ def model_target(model: str, main: Target) -> Target:
 
 def prefix_of(provider: str | None, model: str | None = None) -> str:
 	"""The LiteLLM prefix that decides provider defaults ("openai", "groq", "gemini"...)."""
-	from huf.ai.providers.model_names import litellm_prefix_of, provider_prefix
+	from huf.ai.providers.model_names import litellm_prefix_of, provider_kind, provider_prefix
 
 	if model and "/" in model:
 		prefix = litellm_prefix_of(model)
 		if prefix:
 			return prefix
 	api_base = frappe.db.get_value("AI Provider", provider, "api_base") if provider else None
-	return provider_prefix(provider) or ("openai" if api_base else "") or ""
+	return provider_prefix(provider_kind(provider)) or ("openai" if api_base else "") or ""
 
 
 def extension_for(content_type: str | None, default: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import frappe
 
-from huf.ai.providers.model_names import normalize_model_name
+from huf.ai.providers.model_names import normalize_model_name, provider_kind
 
 # One cached table of every model's prices, dropped by the AI Model controller on save/trash/rename.
 PRICING_CACHE_KEY = "huf_model_pricing"
@@ -110,7 +110,7 @@ def litellm_cost(
 			return float(stamped["response_cost"])  # LiteLLM priced this very call already
 		# else LiteLLM could not price the response: try the model's name with the token counts
 	prompt_cost, completion_cost = litellm.cost_per_token(
-		model=normalize_model_name(model, provider),
+		model=normalize_model_name(model, provider_kind(provider)),
 		prompt_tokens=input_tokens,
 		completion_tokens=output_tokens,
 		cache_read_input_tokens=cached_tokens,

@@ -22,12 +22,12 @@ from frappe import _
 from huf.ai.observability import llm_calls
 from huf.ai.providers import ContextWindowError, ProviderError, ProviderNotConfiguredError
 from huf.ai.providers.model_names import (
-	ENV_API_KEYS,
-	KEYLESS_PREFIXES,
 	env_api_key,
 	litellm_prefix_of,
 	normalize_model_name,
+	provider_kind,
 	provider_prefix,
+	provider_route,
 )
 from huf.ai.providers.rate_limit import wait_for_slot
 from huf.ai.providers.retry import RetriesExhausted, RetryPolicy, call_with_retries, status_code
@@ -65,18 +65,35 @@ def get_litellm():
 
 @dataclass(frozen=True)
 class ProviderConfig:
-	"""What a call needs from an AI Provider. The key is kept out of repr() so it never gets logged."""
+	"""What a call needs from an AI Provider. Keys and credentials are kept out of repr() so they never
+	get logged. `provider_type` (else `name`) picks the LiteLLM route (huf.ai.providers.routes)."""
 
 	name: str
 	api_key: str | None = field(default=None, repr=False)
 	api_base: str | None = None
 	requests_per_minute: int = 0  # 0: no limit (huf.ai.providers.rate_limit)
 	requests_per_day: int = 0
+	provider_type: str | None = None
+	settings: dict = field(default_factory=dict, repr=False)  # the route's own fields (api_version...)
+
+	@property
+	def kind(self) -> str:
+		"""What names the route: the Provider Type, else the provider's name."""
+		return self.provider_type or self.name
+
+	def streams_tool_calls(self) -> bool:
+		"""Whether a streamed answer with tools keeps its tool calls on this provider's route."""
+		route = provider_route(self.kind)
+		return route.streams_tool_calls if route else True
+
+
+# Route settings stored encrypted (Password fields), read with the key
+SECRET_SETTINGS = frozenset({"aws_secret_access_key", "vertex_credentials"})
 
 
 def get_provider_config(provider: str) -> ProviderConfig:
-	"""Read an AI Provider: its name, decrypted API key, `api_base` and request limits."""
-	fields = ["name", "provider_name", "api_base", "requests_per_minute", "requests_per_day"]
+	"""Read an AI Provider: its name, type, decrypted API key and route settings, `api_base`, limits."""
+	fields = ["name", "provider_name", "provider_type", "api_base", "requests_per_minute", "requests_per_day"]
 	row = frappe.db.get_value("AI Provider", provider, fields, as_dict=True) if provider else None
 	if not row and provider:
 		row = next(
@@ -90,13 +107,22 @@ def get_provider_config(provider: str) -> ProviderConfig:
 
 	from frappe.utils.password import get_decrypted_password
 
-	api_key = get_decrypted_password("AI Provider", row.name, "api_key", raise_exception=False)
+	def secret(fieldname: str) -> str | None:
+		return get_decrypted_password("AI Provider", row.name, fieldname, raise_exception=False) or None
+
+	route = provider_route(row.provider_type or row.provider_name or row.name)
+	names = route.settings if route else ()
+	plain = [name for name in names if name not in SECRET_SETTINGS]
+	values = frappe.db.get_value("AI Provider", row.name, plain, as_dict=True) if plain else {}
+	settings = {name: secret(name) if name in SECRET_SETTINGS else values.get(name) for name in names}
 	return ProviderConfig(
 		name=row.provider_name or row.name,
-		api_key=api_key or None,
+		api_key=secret("api_key"),
 		api_base=row.api_base or None,
 		requests_per_minute=max(0, int(row.requests_per_minute or 0)),
 		requests_per_day=max(0, int(row.requests_per_day or 0)),
+		provider_type=row.provider_type or None,
+		settings={name: value for name, value in settings.items() if value},
 	)
 
 
@@ -105,16 +131,18 @@ def _as_config(provider: str | ProviderConfig) -> ProviderConfig:
 
 
 def _credentials(config: ProviderConfig, litellm_model: str) -> dict:
-	"""api_key / api_base kwargs for one call. The environment is read (BYOK), never written."""
-	credentials: dict[str, Any] = {}
+	"""api_key / api_base and the route's settings (api_version, AWS and Vertex credentials) as kwargs
+	for one call. The environment is read (BYOK), never written."""
+	credentials: dict[str, Any] = dict(config.settings)
 	if config.api_base:
 		credentials["api_base"] = config.api_base
-	api_key = config.api_key or env_api_key(config.name)
+	api_key = config.api_key or env_api_key(config.kind)
 	if not api_key:
-		if litellm_prefix_of(litellm_model) in KEYLESS_PREFIXES:
+		route = provider_route(config.kind) or provider_route(litellm_prefix_of(litellm_model))
+		if route and route.keyless and route.prefix != "openai":  # OpenAI's client would send OPENAI_API_KEY
 			return credentials
 		if not config.api_base:
-			env_names = ENV_API_KEYS.get(provider_prefix(config.name) or "", ())
+			env_names = route.env_keys if route else ()
 			hint = _(" (or set {0})").format(env_names[0]) if env_names else ""
 			raise ProviderNotConfiguredError(
 				_("AI Provider {0} has no API key. Set it on the AI Provider{1}.").format(config.name, hint),
@@ -272,7 +300,7 @@ def completion(
 	keyword arguments (max_tokens, response_format, reasoning_effort...) go to LiteLLM.
 	"""
 	config = _as_config(provider)
-	litellm_model = normalize_model_name(model, config.name, config.api_base)
+	litellm_model = normalize_model_name(model, config.kind, config.api_base)
 	request: dict[str, Any] = {
 		"model": litellm_model,
 		"messages": messages,
@@ -378,7 +406,7 @@ def embedding(
 ) -> Embeddings:
 	"""Embed one text or a list of texts; vectors come back in input order."""
 	config = _as_config(provider)
-	litellm_model = normalize_model_name(model, config.name, config.api_base)
+	litellm_model = normalize_model_name(model, config.kind, config.api_base)
 	texts = [input] if isinstance(input, str) else list(input)
 	request = {
 		"model": litellm_model,
@@ -466,7 +494,7 @@ def _media_call(
 	`values` that are None are left out of the request; `kwargs` (the caller's extras) go in as given.
 	"""
 	config = _as_config(provider)
-	litellm_model = normalize_model_name(model, config.name, config.api_base)
+	litellm_model = normalize_model_name(model, config.kind, config.api_base)
 	request = {
 		"model": litellm_model,
 		"timeout": timeout or DEFAULT_TIMEOUT,
@@ -593,7 +621,7 @@ def transcription(
 
 def supports_ocr(provider: str | ProviderConfig, model: str | None = None) -> bool:
 	"""True when the provider (or the model's LiteLLM prefix) has a LiteLLM OCR endpoint."""
-	name = provider.name if isinstance(provider, ProviderConfig) else provider
+	name = provider.kind if isinstance(provider, ProviderConfig) else provider_kind(provider)
 	api_base = provider.api_base if isinstance(provider, ProviderConfig) else None
 	prefix = (
 		litellm_prefix_of(normalize_model_name(model, name, api_base)) if model else provider_prefix(name)

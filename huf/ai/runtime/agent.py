@@ -99,7 +99,7 @@ class AgentManager:
 
 		config = self.provider_config()
 		return (
-			litellm_prefix_of(normalize_model_name(self.model_name, config.name, config.api_base)) == "openai"
+			litellm_prefix_of(normalize_model_name(self.model_name, config.kind, config.api_base)) == "openai"
 		)
 
 	def provider_config(self):

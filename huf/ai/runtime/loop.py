@@ -236,19 +236,21 @@ class _Run:
 		request = repair_message_sequence(messages, self.conversation)
 		config = manager.provider_config()
 		if cint(manager.agent.get("enable_prompt_caching")):
-			request = apply_prompt_caching(request, manager.model_name, config.name, config.api_base)
+			request = apply_prompt_caching(request, manager.model_name, config.kind, config.api_base)
 		started = time.monotonic()
+		# where LiteLLM loses streamed tool calls (providers/routes.py), a turn with tools is asked whole
+		stream = self.stream and (not schemas or config.streams_tool_calls())
 		result = completion(
 			config,
 			manager.model_name,
 			request,
 			tools=schemas or None,
-			stream=self.stream,
+			stream=stream,
 			repair_messages=lambda trimmed: repair_message_sequence(trimmed, self.conversation),
 			**manager.model_settings(),
 			**options,
 		)
-		if self.stream:
+		if stream:
 			for chunk in result:
 				if chunk.completion is None and chunk.delta:
 					yield events.delta(chunk.delta)

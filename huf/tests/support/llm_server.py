@@ -1,8 +1,12 @@
-"""A scripted OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks.
+"""A scripted LLM HTTP server on 127.0.0.1 for tests and benchmarks.
 
 Each test queues the replies it wants (text, tool calls, errors, streamed chunks); the real
 LiteLLM client reaches the server over HTTP through `api_base`. Every request is recorded
 (`{"path", "headers", "body"}`, header names lower-cased).
+
+It speaks OpenAI's API, or with `ScriptedLLM(dialect=...)` a provider's own wire format (Anthropic,
+Gemini, Ollama... see huf/tests/support/llm_dialects): the same `Reply`s, written as that provider
+writes them.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from huf.tests.support import llm_dialects
 from huf.tests.support.http_service import QuietHandler
 
 
@@ -49,7 +54,8 @@ def tool_call(name: str, arguments: dict | str, call_id: str | None = None) -> d
 class ScriptedLLM:
 	"""Start with `with ScriptedLLM() as llm:`; `llm.api_base` goes into the AI Provider."""
 
-	def __init__(self):
+	def __init__(self, dialect: str = "openai"):
+		self.dialect = llm_dialects.get(dialect)
 		self.replies: list[Reply] = []
 		self.requests: list[dict] = []
 		self.default = Reply(content="OK")
@@ -67,8 +73,13 @@ class ScriptedLLM:
 		self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
 	@property
+	def root(self) -> str:
+		return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+	@property
 	def api_base(self) -> str:
-		return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+		"""What the AI Provider's api_base is set to for this server."""
+		return self.dialect.api_base(self.root) if self.dialect else f"{self.root}/v1"
 
 	def __enter__(self) -> ScriptedLLM:
 		self._thread.start()
@@ -96,13 +107,23 @@ class ScriptedLLM:
 		with self._lock:
 			return self.replies.pop(0) if self.replies else self.default
 
+	def reply_when_due(self) -> Reply:
+		"""The next reply, once its `hold` is set (at most 60 s) and its `delay` has passed."""
+		reply = self.next_reply()
+		if reply.hold is not None:
+			reply.hold.wait(60)
+		if reply.delay:
+			time.sleep(reply.delay)
+		return reply
+
 	def record(self, path: str, headers: dict, body: dict) -> None:
 		with self._lock:
 			self.requests.append({"path": path, "headers": headers, "body": body})
 
 	@property
 	def chat_requests(self) -> list[dict]:
-		return [r for r in self.requests if r["path"].endswith("/chat/completions")]
+		is_chat = self.dialect.is_chat if self.dialect else (lambda path: path.endswith("/chat/completions"))
+		return [r for r in self.requests if is_chat(r["path"])]
 
 
 def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
@@ -115,6 +136,8 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			except ValueError:
 				body = _multipart_fields(self.headers.get("Content-Type") or "", raw)
 			llm.record(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+			if llm.dialect:
+				return llm.dialect.answer(self, llm, body)
 			if self.path.endswith("/embeddings"):
 				return self._embeddings(body)
 			if self.path.rstrip("/").endswith(
@@ -122,17 +145,17 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			):
 				return self._media(body)
 			if self.path.endswith("/chat/completions"):
-				return self._chat(body)
-			self._send(404, {"error": {"message": "not found"}})
+				return self.openai_chat(body)
+			self.send_json(404, {"error": {"message": "not found"}})
 
 		def do_GET(self):
 			if self.path.endswith("/models"):
-				return self._send(
+				return self.send_json(
 					200, {"object": "list", "data": [{"id": "scripted-model", "object": "model"}]}
 				)
-			self._send(404, {"error": {"message": "not found"}})
+			self.send_json(404, {"error": {"message": "not found"}})
 
-		def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
+		def send_json(self, status: int, payload: dict, headers: dict | None = None) -> None:
 			data = json.dumps(payload).encode()
 			head = [
 				f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}",
@@ -146,21 +169,23 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 		def _media(self, body: dict) -> None:
 			if llm.media_error:
 				status, message = llm.media_error
-				return self._send(status, {"error": {"message": message, "type": "scripted", "code": status}})
+				return self.send_json(
+					status, {"error": {"message": message, "type": "scripted", "code": status}}
+				)
 			path = self.path.rstrip("/")
 			if path.endswith("/images/generations"):
 				count = int(body.get("n") or 1)
 				item = {"b64_json": llm.image_b64, "revised_prompt": body.get("prompt")}
-				return self._send(200, {"created": int(time.time()), "data": [item] * count})
+				return self.send_json(200, {"created": int(time.time()), "data": [item] * count})
 			if path.endswith("/audio/speech"):
 				audio = llm.speech_audio
 				head = f"HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\nContent-Length: {len(audio)}\r\n\r\n"
 				self.wfile.write(head.encode() + audio)
 				return self.wfile.flush()
 			if path.endswith("/audio/transcriptions"):
-				return self._send(200, {"text": llm.transcript, "language": body.get("language") or "en"})
+				return self.send_json(200, {"text": llm.transcript, "language": body.get("language") or "en"})
 			pages = [{"index": i, "markdown": text, "images": []} for i, text in enumerate(llm.ocr_pages)]
-			self._send(
+			self.send_json(
 				200,
 				{
 					"pages": pages,
@@ -180,7 +205,7 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 				}
 				for i, text in enumerate(inputs)
 			]
-			self._send(
+			self.send_json(
 				200,
 				{
 					"object": "list",
@@ -190,14 +215,11 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 				},
 			)
 
-		def _chat(self, body: dict) -> None:
-			reply = llm.next_reply()
-			if reply.hold is not None:
-				reply.hold.wait(60)
-			if reply.delay:
-				time.sleep(reply.delay)
+		def openai_chat(self, body: dict) -> None:
+			"""Answer a chat completion in OpenAI's format (also Azure OpenAI's: llm_dialects/azure.py)."""
+			reply = llm.reply_when_due()
 			if reply.status != 200:
-				return self._send(
+				return self.send_json(
 					reply.status,
 					{
 						"error": {
@@ -220,11 +242,12 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			message: dict[str, Any] = {"role": "assistant", "content": reply.content}
 			if reply.tool_calls:
 				message["tool_calls"] = reply.tool_calls
-			self._send(
+			self.send_json(
 				200,
 				{
 					"id": f"chatcmpl-{uuid.uuid4().hex[:10]}",
 					"object": "chat.completion",
+					"service_tier": "default",  # as OpenAI and Groq answer (LiteLLM's Groq route reads it)
 					"created": int(time.time()),
 					"model": body.get("model") or "scripted-model",
 					"choices": [{"index": 0, "message": message, "finish_reason": finish}],
@@ -232,11 +255,15 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 				},
 			)
 
-		def _stream(self, body: dict, reply: Reply, usage: dict, finish: str) -> None:
+		def begin_stream(self, content_type: str = "text/event-stream") -> None:
+			"""Status line and headers of a streamed answer; the body follows until the connection closes."""
 			self.wfile.write(
-				b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+				f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n".encode()
 			)
 			self.close_connection = True
+
+		def _stream(self, body: dict, reply: Reply, usage: dict, finish: str) -> None:
+			self.begin_stream()
 			base = {
 				"id": f"chatcmpl-{uuid.uuid4().hex[:10]}",
 				"object": "chat.completion.chunk",

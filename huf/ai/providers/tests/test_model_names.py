@@ -3,13 +3,8 @@
 import os
 from unittest.mock import patch
 
-from huf.ai.providers.model_names import (
-	KNOWN_LITELLM_PREFIXES,
-	PROVIDER_PREFIXES,
-	env_api_key,
-	normalize_model_name,
-	provider_prefix,
-)
+from huf.ai.providers.model_names import env_api_key, normalize_model_name, provider_prefix
+from huf.ai.providers.routes import KNOWN_LITELLM_PREFIXES, PROVIDER_TYPES, ROUTES, route_for
 from huf.tests.support.case import HufUnitTestCase
 
 CASES = [
@@ -35,10 +30,34 @@ CASES = [
 	("Meta", "meta-llama/Llama-4-Maverick", "meta_llama/Llama-4-Maverick"),
 	("Groq", "llama-3.3-70b", "groq/llama-3.3-70b"),
 	("Together AI", "meta-llama/Llama-3-70b", "together_ai/meta-llama/Llama-3-70b"),
-	# explicit LiteLLM names pass unchanged whatever the provider
-	("OpenAI", "anthropic/claude-3-opus", "anthropic/claude-3-opus"),
+	# a known provider's route wins over the model id's first segment (ids that look like vendor/model)
+	("Groq", "openai/gpt-oss-20b", "groq/openai/gpt-oss-20b"),
+	("OpenAI", "anthropic/claude-3-opus", "openai/anthropic/claude-3-opus"),
+	(
+		"Fireworks",
+		"accounts/fireworks/models/llama-v3p1-8b",
+		"fireworks_ai/accounts/fireworks/models/llama-v3p1-8b",
+	),
+	("DeepInfra", "meta-llama/Llama-3-8B", "deepinfra/meta-llama/Llama-3-8B"),
+	("deepinfra", "deepinfra/meta-llama/Llama-3-8B", "deepinfra/meta-llama/Llama-3-8B"),
+	# providers as people name them
+	("Ollama", "llama3.1", "ollama_chat/llama3.1"),
+	("Ollama", "ollama/llama3.1", "ollama_chat/llama3.1"),
+	("Azure OpenAI", "my-gpt-4o-deployment", "azure/my-gpt-4o-deployment"),
+	("azure-openai", "gpt-4o", "azure/gpt-4o"),
+	(
+		"AWS Bedrock",
+		"anthropic.claude-3-5-sonnet-20240620-v1:0",
+		"bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0",
+	),
+	("Vertex AI", "gemini-2.5-flash", "vertex_ai/gemini-2.5-flash"),
+	("LM Studio", "qwen2.5-7b-instruct", "lm_studio/qwen2.5-7b-instruct"),
+	("DeepSeek", "deepseek-chat", "deepseek/deepseek-chat"),
+	("OpenAI-compatible", "Qwen/Qwen2.5-7B-Instruct", "openai/Qwen/Qwen2.5-7B-Instruct"),
+	# under a provider nobody knows, LiteLLM's own prefixes route
 	("Anything", "xai/grok-4", "xai/grok-4"),
 	("Anything", "mistral/mistral-large", "mistral/mistral-large"),
+	("Anything", "ollama/llama3", "ollama_chat/llama3"),
 	# unknown provider: unchanged, or OpenAI-compatible when it has an api_base
 	("Anything", "my-model", "my-model"),
 	(None, "gpt-4o", "gpt-4o"),
@@ -58,7 +77,13 @@ class TestModelNames(HufUnitTestCase):
 			"openai/qwen2.5",
 		)
 		self.assertEqual(
-			normalize_model_name("ollama/llama3", "Local", api_base="http://127.0.0.1:11434"), "ollama/llama3"
+			normalize_model_name("ollama/llama3", "Local", api_base="http://127.0.0.1:11434"),
+			"ollama_chat/llama3",
+		)
+		# a Hugging Face id on a vLLM server is the server's own name, not a cloud route
+		self.assertEqual(
+			normalize_model_name("google/gemma-2-9b", "Local vLLM", api_base="http://127.0.0.1:8000/v1"),
+			"openai/google/gemma-2-9b",
 		)
 
 	def test_provider_names_are_case_and_punctuation_insensitive(self):
@@ -79,4 +104,12 @@ class TestModelNames(HufUnitTestCase):
 
 		providers = {str(getattr(p, "value", p)) for p in get_litellm().provider_list}
 		self.assertLessEqual(KNOWN_LITELLM_PREFIXES, providers, KNOWN_LITELLM_PREFIXES - providers)
-		self.assertLessEqual(set(PROVIDER_PREFIXES.values()), providers)
+		self.assertLessEqual({route.prefix for route in ROUTES}, providers)
+
+	def test_every_provider_type_names_its_own_route(self):
+		for label in PROVIDER_TYPES:
+			with self.subTest(label):
+				self.assertEqual(route_for(label).label, label)
+				self.assertEqual(route_for(None, label).label, label)
+		self.assertEqual(route_for("Groq", "My OpenAI").prefix, "groq")  # the type wins over the name
+		self.assertIsNone(route_for(None, "My Company LLM"))

@@ -96,20 +96,22 @@ def get_cacheable_models(provider: str, model: str | None = None) -> dict:
 	"""Whether `model` supports prompt caching (LiteLLM lists a cache-read price) on `provider`, and
 	the provider's other AI Models that do: `{"supported", "alternatives"}`."""
 	from huf.ai.providers.litellm import supports_prompt_caching
+	from huf.ai.providers.model_names import provider_kind
 
 	if not isinstance(provider, str) or not frappe.db.exists("AI Provider", provider):
 		frappe.throw(_("AI Provider {0} not found.").format(frappe.bold(provider)), frappe.DoesNotExistError)
 	frappe.has_permission("AI Provider", "read", doc=provider, throw=True)
 	api_base = frappe.db.get_value("AI Provider", provider, "api_base")
+	kind = provider_kind(provider)
 	rows = frappe.get_list(
 		"AI Model",
 		filters={"provider": provider, "modalities": "Text"},
 		fields=["name", "model_name"],
 		order_by="name asc",
 	)
-	cacheable = [r.name for r in rows if supports_prompt_caching(r.model_name or r.name, provider, api_base)]
+	cacheable = [r.name for r in rows if supports_prompt_caching(r.model_name or r.name, kind, api_base)]
 	supported = False
 	if model:
 		model_name = frappe.db.get_value("AI Model", model, "model_name") or model
-		supported = supports_prompt_caching(model_name, provider, api_base)
+		supported = supports_prompt_caching(model_name, kind, api_base)
 	return {"supported": supported, "alternatives": [name for name in cacheable if name != model]}

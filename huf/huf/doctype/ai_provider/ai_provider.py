@@ -4,12 +4,15 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
+from huf.ai.providers.routes import route_for
 from huf.huf.validators import validate_http_url
 
 # The cheapest real call: one short message, a tiny answer, one attempt, a short wait.
 TEST_PROMPT = "Reply with OK."
 TEST_MAX_TOKENS = 5
 TEST_TIMEOUT = 30.0
+
+API_BASE_EXAMPLES = {"azure": "https://my-resource.openai.azure.com", "lm_studio": "http://127.0.0.1:1234/v1"}
 
 
 class AIProvider(Document):
@@ -19,11 +22,25 @@ class AIProvider(Document):
 		self.slug = frappe.scrub(self.slug or self.provider_name)
 		if self.api_base:
 			self.api_base = validate_http_url(self.api_base, _("API Base URL")).rstrip("/")
+		self.set_route()
 		for fieldname in ("requests_per_minute", "requests_per_day"):
 			if (self.get(fieldname) or 0) < 0:
 				frappe.throw(
 					_("{0} cannot be negative (0 means no limit).").format(_(self.meta.get_label(fieldname)))
 				)
+
+	def set_route(self) -> None:
+		"""LiteLLM Route from the Provider Type, else the name; a provider without a public host needs its URL."""
+		route = route_for(self.provider_type, self.provider_name)
+		self.litellm_route = route.prefix if route else ""
+		if route and route.needs_api_base and not self.api_base:
+			frappe.throw(
+				_("{0} has no public address: set the API Base URL of the server ({1}).").format(
+					route.label,
+					_("e.g. {0}").format(API_BASE_EXAMPLES.get(route.prefix, "http://127.0.0.1:8000/v1")),
+				),
+				title=_("API Base URL missing"),
+			)
 
 	def validate_unique_name(self) -> None:
 		"""Provider names are routed without regard to case, so 'openai' and 'OpenAI' would clash."""
