@@ -151,6 +151,24 @@ class NativeProvider:
 		self.assertEqual(events[-1]["type"], "complete", events[-1])
 		self.assertGreater(len([e for e in events if e["type"] == "delta"]), 1)  # it arrived in pieces
 
+	def test_a_tool_call_in_a_stream(self):
+		calls = []
+		self.llm.queue(
+			Reply(
+				content="Let me look.",
+				tool_calls=[tool_call("get_weather", {"city": "Oslo"}, "call_native_2")],
+			),
+			Reply(content="Snowing in Oslo.", chunk_size=5),
+		)
+		with registered_tools(weather_tool(calls), agent=self.agent):
+			events = list(stream_agent_run(self.agent, "Weather in Oslo?"))
+		self.assertEqual(events[-1]["type"], "complete", events[-1])
+		self.assertEqual(events[-1]["full_response"], "Snowing in Oslo.")
+		[call] = [e for e in events if e["type"] == "tool_call"]
+		self.assertEqual((call["name"], call["arguments"]), ("get_weather", {"city": "Oslo"}))
+		self.assertEqual([args for args, _run, _user in calls], [{"city": "Oslo"}])
+		self.assertIn("sunny", self.tool_result(self.llm.chat_requests[1]["body"]))
+
 
 class TestOpenAI(NativeProvider, HufTestCase):
 	PROVIDER_TYPE, MODEL, SENT_MODEL = "OpenAI", "gpt-4o-mini", "gpt-4o-mini"
