@@ -31,6 +31,7 @@ from huf.ai.providers.model_names import (
 )
 from huf.ai.providers.rate_limit import wait_for_slot
 from huf.ai.providers.retry import RetriesExhausted, RetryPolicy, call_with_retries, status_code
+from huf.ai.providers.routes import ROUTES
 from huf.huf.secret_text import mask_text
 
 DEFAULT_TIMEOUT = 120.0
@@ -87,13 +88,17 @@ class ProviderConfig:
 		return route.streams_tool_calls if route else True
 
 
-# Route settings stored encrypted (Password fields), read with the key
+# Route settings stored encrypted (Password fields), read with the key; the others come with the record
 SECRET_SETTINGS = frozenset({"aws_secret_access_key", "vertex_credentials"})
+PLAIN_SETTINGS = sorted({name for route in ROUTES for name in route.settings} - SECRET_SETTINGS)
 
 
 def get_provider_config(provider: str) -> ProviderConfig:
 	"""Read an AI Provider: its name, type, decrypted API key and route settings, `api_base`, limits."""
-	fields = ["name", "provider_name", "provider_type", "api_base", "requests_per_minute", "requests_per_day"]
+	fields = [
+		"name", "provider_name", "provider_type", "api_base", "requests_per_minute", "requests_per_day",
+		*PLAIN_SETTINGS,
+	]  # fmt: skip
 	row = frappe.db.get_value("AI Provider", provider, fields, as_dict=True) if provider else None
 	if not row and provider:
 		row = next(
@@ -112,9 +117,7 @@ def get_provider_config(provider: str) -> ProviderConfig:
 
 	route = provider_route(row.provider_type or row.provider_name or row.name)
 	names = route.settings if route else ()
-	plain = [name for name in names if name not in SECRET_SETTINGS]
-	values = frappe.db.get_value("AI Provider", row.name, plain, as_dict=True) if plain else {}
-	settings = {name: secret(name) if name in SECRET_SETTINGS else values.get(name) for name in names}
+	settings = {name: secret(name) if name in SECRET_SETTINGS else row.get(name) for name in names}
 	return ProviderConfig(
 		name=row.provider_name or row.name,
 		api_key=secret("api_key"),
