@@ -186,12 +186,17 @@ JSON
 
 site() {
 	cd "$B"
-	local force=()
-	[ -d "sites/$SITE" ] && force=(--force)
+	# a site left by an earlier run goes whole: `new-site --force` would keep its site_config.json, and with
+	# it whatever a killed test had set there (a stray bench_id sends every job to a queue no worker reads)
+	if [ -d "sites/$SITE" ]; then
+		"$BENCH" drop-site "$SITE" --force --no-backup --db-root-username root --db-root-password "$DB_ROOT_PASSWORD" \
+			--archived-sites-path "$B/archived_sites" >"$LOGS/drop-site-$SITE.log" 2>&1 || rm -rf "sites/$SITE"
+		rm -rf "$B/archived_sites"
+	fi
 	# Frappe caches the bench's app-module map in Redis across sites (v15 even before a site has the
 	# app): a fresh site starts from an empty cache, or install-app misses Huf's DocTypes
 	redis-cli -p "$REDIS_CACHE_PORT" flushall >/dev/null
-	"$BENCH" new-site "$SITE" "${force[@]}" --db-type mariadb --db-root-username root \
+	"$BENCH" new-site "$SITE" --db-type mariadb --db-root-username root \
 		--db-root-password "$DB_ROOT_PASSWORD" --admin-password admin --install-app huf \
 		>"$LOGS/new-site-$SITE.log" 2>&1 || { tr '\r' '\n' <"$LOGS/new-site-$SITE.log" | tail -30; return 1; }
 	"$BENCH" --site "$SITE" clear-cache # the app-module map is cached in Redis across sites
