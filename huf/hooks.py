@@ -105,7 +105,8 @@ huf_tools = [
 ]
 
 # POST /huf/stream/<agent_name>: Server-Sent Events of an agent run; GET /huf/stream: demo page.
-page_renderer = ["huf.ai.agent_stream_renderer.AgentStreamRenderer"]
+# GET /huf/events: the signed-in user's live Huf events (huf.ai.live_stream).
+page_renderer = ["huf.ai.agent_stream_renderer.AgentStreamRenderer", "huf.ai.live_stream.LiveEventsRenderer"]
 
 # Tools offered to agents: each provider returns the tools an agent is entitled to.
 huf_tool_providers = [
@@ -182,6 +183,7 @@ scheduler_events = {
 website_route_rules = [
 	{"from_route": "/huf/stream", "to_route": "huf/stream"},
 	{"from_route": "/huf/stream/<path:agent_name>", "to_route": "huf/stream/agent"},  # also /huf/stream/ping
+	{"from_route": "/huf/events", "to_route": "huf/events"},  # huf.ai.live_stream
 	# the documentation pages rendered from docs/*.md (huf/www/huf_docs.py)
 	{"from_route": "/huf/docs", "to_route": "huf_docs"},
 	{"from_route": "/huf/docs/<path:page>", "to_route": "huf_docs"},

@@ -154,3 +154,51 @@ class TestRealtimeRedis(IntegrationTestCase):
 				received.append(json.loads(message["data"])["message"]["n"])
 		pubsub.close()
 		self.assertEqual(received, [5, 1, 2, 3, 4])
+
+
+class TestRealtimeChannelReaders(IntegrationTestCase):
+	"""A reader of Frappe's realtime channel (`get_redis_connection_without_auth().pubsub()`, "events")."""
+
+	def read(self, pubsub, seconds: float = 2) -> list[dict]:
+		found, deadline = [], time.monotonic() + seconds
+		while time.monotonic() < deadline:
+			message = pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+			if message:
+				found.append(json.loads(message["data"]))
+		return found
+
+	def test_without_redis_the_channel_is_this_processs(self):
+		from frappe.utils.background_jobs import get_redis_connection_without_auth
+
+		if frappe.local.conf.get("redis_queue"):
+			self.skipTest("this site's queue is on Redis: its channel is Redis' (the next test)")
+		pubsub = get_redis_connection_without_auth().pubsub()
+		pubsub.subscribe("events")
+		self.assertEqual(pubsub.get_message(timeout=1)["type"], "subscribe")
+		frappe.publish_realtime("now", {"n": 1}, user="Administrator")
+		frappe.publish_realtime("later", {"n": 2}, user="Administrator", after_commit=True)
+		self.assertEqual([e["event"] for e in self.read(pubsub, 0.3)], ["now"])
+		frappe.db.commit()
+		(event,) = self.read(pubsub, 0.5)
+		pubsub.close()
+		self.assertEqual(
+			(event["event"], event["message"], event["room"], event["namespace"]),
+			("later", {"n": 2}, "user:Administrator", frappe.local.site),
+		)
+		frappe.publish_realtime("after close", {}, user="Administrator")
+		self.assertIsNone(pubsub.get_message(timeout=0.1))
+
+	def test_with_redis_queue_it_is_redis_where_frappe_publishes(self):
+		from frappe.utils.background_jobs import get_redis_connection_without_auth
+
+		redis = RedisServer().start()
+		self.addCleanup(redis.stop)
+		frappe.local.conf["redis_queue"] = redis.url
+		self.addCleanup(frappe.local.conf.pop, "redis_queue", None)
+		pubsub = get_redis_connection_without_auth().pubsub()
+		pubsub.subscribe("events")
+		pubsub.get_message(timeout=2)  # the subscribe confirmation
+		frappe.publish_realtime("via_queue_redis", {"n": 3}, user="Administrator")
+		events = self.read(pubsub)
+		pubsub.close()
+		self.assertEqual([(e["event"], e["message"]) for e in events], [("via_queue_redis", {"n": 3})])

@@ -21,6 +21,7 @@ export function LinkSelect({
   filters,
   exclude = [],
   placeholder = "Select…",
+  label,
 }: {
   doctype: string;
   value: string;
@@ -32,6 +33,8 @@ export function LinkSelect({
   /** Records not to offer (e.g. those already added). */
   exclude?: string[];
   placeholder?: string;
+  /** The accessible name, where no <label> names the select. */
+  label?: string;
 }) {
   const { data = [] } = useQuery({
     queryKey: ["options", doctype, filters ?? null],
@@ -40,7 +43,7 @@ export function LinkSelect({
   const names = data.map((r) => r.name).filter((name) => name === value || !exclude.includes(name));
   if (value && !names.includes(value)) names.unshift(value);
   return (
-    <Select id={id} value={value} onChange={(e) => onChange(e.target.value)} invalid={invalid} disabled={disabled} className={disabled ? READ_ONLY_CLASS : undefined}>
+    <Select id={id} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} invalid={invalid} disabled={disabled} className={disabled ? READ_ONLY_CLASS : undefined}>
       <option value="">{placeholder}</option>
       {names.map((name) => (
         <option key={name} value={name}>

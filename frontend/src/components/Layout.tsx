@@ -26,13 +26,16 @@ import {
 import { useEffect } from "react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { fetchPendingToolApprovals, TOOL_APPROVALS_KEY } from "../approvals/toolApprovals";
+import { useLiveApprovals } from "../approvals/liveApprovals";
 import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
 import { call } from "../lib/api";
 import { can, getBoot, hasCapability } from "../lib/boot";
+import { liveInterval } from "../lib/hufEvents";
 import { pageTitle } from "./pageTitle";
 import { ThemeControl } from "./ThemeControl";
 import { cx } from "./ui";
 import { useDrawer } from "./useDrawer";
+import { useRouteFocus } from "./useRouteFocus";
 
 interface NavItem {
   to: string;
@@ -91,11 +94,13 @@ export function Layout() {
   const boot = getBoot();
   const location = useLocation();
   const drawer = useDrawer(location.pathname);
-  const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: 60_000, retry: false });
+  const connected = useLiveApprovals(); // the count follows live events; polled while the stream is not connected
+  const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: liveInterval(connected, 60_000), retry: false });
   // tool calls only for those who may decide them (tools.approve): nobody else has any to see
-  const tools = useQuery({ queryKey: TOOL_APPROVALS_KEY, queryFn: fetchPendingToolApprovals, refetchInterval: 60_000, retry: false, enabled: hasCapability("tools.approve") });
+  const tools = useQuery({ queryKey: TOOL_APPROVALS_KEY, queryFn: fetchPendingToolApprovals, refetchInterval: liveInterval(connected, 60_000), retry: false, enabled: hasCapability("tools.approve") });
   const waiting = (pending.data?.length ?? 0) + (tools.data?.length ?? 0);
   usePageTitle(location.pathname);
+  useRouteFocus(location.pathname); // after useDrawer: a link followed in the drawer ends on the new page's h1
 
   const logout = async () => {
     try {
@@ -117,11 +122,11 @@ export function Layout() {
       >
         Skip to content
       </a>
-      <header className="sticky top-0 z-30 flex items-center gap-2 border-b border-slate-200 bg-white px-3 py-2 dark:border-slate-800 dark:bg-slate-900 md:hidden">
+      <header className="sticky top-0 z-30 flex h-[--huf-topbar] items-center gap-2 border-b border-slate-200 bg-white px-3 dark:border-slate-800 dark:bg-slate-900 md:hidden">
         <button
           ref={drawer.openerRef}
           type="button"
-          className="rounded-md p-2 text-slate-700 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-200 dark:hover:bg-slate-800"
+          className="rounded-md p-2 text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
           aria-label="Open menu"
           aria-expanded={drawer.open}
           aria-controls="huf-sidebar"
@@ -149,7 +154,7 @@ export function Layout() {
           <Brand />
           <button
             type="button"
-            className="rounded-md p-2 text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800 md:hidden"
+            className="rounded-md p-2 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 md:hidden"
             aria-label="Close menu"
             onClick={() => drawer.hide()}
           >
@@ -164,7 +169,7 @@ export function Layout() {
               end={item.to === "/"}
               className={({ isActive }) =>
                 cx(
-                  "flex items-center gap-2.5 rounded-md px-3 py-2 text-sm md:py-1.5",
+                  "flex items-center gap-2.5 rounded-md px-3 py-2 text-sm focus-visible:outline-offset-[-2px] md:py-1.5",
                   isActive
                     ? "bg-indigo-50 font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-200"
                     : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
@@ -189,7 +194,7 @@ export function Layout() {
             <ThemeControl />
             <button
               type="button"
-              className="inline-flex items-center gap-1 rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800"
+              className="inline-flex items-center gap-1 rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
               onClick={() => void logout()}
             >
               <LogOut size={14} aria-hidden="true" />

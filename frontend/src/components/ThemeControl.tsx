@@ -4,7 +4,7 @@ import { applyTheme, initialTheme, resolveTheme, systemPrefersDark, watchSystemT
 import { cx } from "./ui";
 
 const buttonClass =
-  "inline-flex items-center gap-1 rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800";
+  "inline-flex items-center gap-1 rounded px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800";
 
 /** Light/dark toggle, and "System" to follow the operating system's preference again (the default). */
 export function ThemeControl() {

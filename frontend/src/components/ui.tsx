@@ -1,6 +1,6 @@
 import * as SwitchPrimitive from "@radix-ui/react-switch";
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
-import { useId } from "react";
+import { forwardRef, useId } from "react";
 
 const cx = (...parts: Array<string | false | null | undefined>): string => parts.filter(Boolean).join(" ");
 
@@ -24,7 +24,7 @@ export function Button({
     <button
       type={type}
       className={cx(
-        "inline-flex items-center justify-center gap-1 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium transition focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:cursor-not-allowed disabled:opacity-70",
+        "inline-flex items-center justify-center gap-1 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium transition disabled:cursor-not-allowed disabled:opacity-70",
         VARIANTS[variant],
         className,
       )}
@@ -34,15 +34,18 @@ export function Button({
 }
 
 const inputClass =
-  "w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500 dark:border-slate-700 dark:bg-slate-900";
+  "w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 dark:border-slate-700 dark:bg-slate-900";
 
 export function Input({ className, invalid, ...props }: InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
   return <input className={cx(inputClass, invalid && "border-red-500 ring-1 ring-red-500", className)} aria-invalid={invalid || undefined} {...props} />;
 }
 
-export function Textarea({ className, invalid, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
-  return <textarea className={cx(inputClass, invalid && "border-red-500 ring-1 ring-red-500", className)} aria-invalid={invalid || undefined} {...props} />;
-}
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }>(function Textarea(
+  { className, invalid, ...props },
+  ref,
+) {
+  return <textarea ref={ref} className={cx(inputClass, invalid && "border-red-500 ring-1 ring-red-500", className)} aria-invalid={invalid || undefined} {...props} />;
+});
 
 export function Select({ className, invalid, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { invalid?: boolean }) {
   return <select className={cx(inputClass, invalid && "border-red-500 ring-1 ring-red-500", className)} aria-invalid={invalid || undefined} {...props} />;
@@ -93,7 +96,7 @@ export function Toggle({
         disabled={disabled}
         aria-label={label}
         className={cx(
-          "relative inline-flex h-5 w-9 shrink-0 items-center rounded-full border p-px transition focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-1 disabled:opacity-50",
+          "relative inline-flex h-5 w-9 shrink-0 items-center rounded-full border p-px transition disabled:opacity-50",
           // off: a grey track, thumb left; on: an indigo track, thumb right (each theme sets both states)
           "data-[state=unchecked]:border-slate-400 data-[state=unchecked]:bg-slate-300 data-[state=checked]:border-indigo-700 data-[state=checked]:bg-indigo-600",
           "dark:data-[state=unchecked]:border-slate-500 dark:data-[state=unchecked]:bg-slate-700 dark:data-[state=checked]:border-indigo-300 dark:data-[state=checked]:bg-indigo-500",
@@ -205,7 +208,7 @@ export function Table({ head, children, label }: { head: string[]; children: Rea
       role="region"
       aria-label={label ?? (head.filter(Boolean).join(", ") || "Table")}
       tabIndex={0}
-      className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800 dark:bg-slate-900"
+      className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
     >
       <table className="w-full text-left text-sm">
         <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-500 dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400">

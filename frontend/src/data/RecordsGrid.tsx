@@ -148,7 +148,7 @@ export default function RecordsGrid() {
             Add row
           </Button>
         )}
-        {canCreate && <CsvImport name={name} onOutcome={(o, done) => (setImported(o), done && refresh())} />}
+        {canCreate && <CsvImport name={name} prompted={prompted} onOutcome={(o, done) => (setImported(o), done && refresh())} />}
         <a className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800" href={exportCsvUrl(name, query)} download={`${tableName}.csv`}>
           Export CSV
         </a>
@@ -267,7 +267,7 @@ export default function RecordsGrid() {
                           ) : editable ? (
                             <button
                               type="button"
-                              className="block min-h-[1.5rem] w-full rounded px-1 text-left hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-slate-800"
+                              className="block min-h-[1.5rem] w-full rounded px-1 text-left hover:bg-slate-100 focus-visible:outline-offset-[-2px] dark:hover:bg-slate-800"
                               aria-label={`Edit ${c.label} of ${row.name}: ${text || "empty"}`}
                               onClick={() => setEditing({ record: row.name, fieldname: c.fieldname, text: editText(row[c.fieldname], c.fieldtype) })}
                             >

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exportCsvUrl } from "./dataApi";
-import { cellText, deleteQuestion, editText, importedText, importProblems, inputKind, parseInput, rowValues } from "./cells";
+import { cellText, deleteQuestion, editText, inputKind, parseInput, rowValues } from "./cells";
 
 describe("parseInput", () => {
   it("parses numbers, checks, dates and times, and clears on empty text", () => {
@@ -43,20 +43,9 @@ describe("rowValues", () => {
 });
 
 describe("messages", () => {
-  it("names counts and splits import problems by row", () => {
+  it("names counts", () => {
     expect(deleteQuestion(1)).toBe("Delete 1 record? This cannot be undone.");
     expect(deleteQuestion(3)).toBe("Delete 3 records? This cannot be undone.");
-    expect(importedText(2)).toBe("Imported 2 rows.");
-    expect(importProblems(["Nothing was imported. Correct these rows and import the file again:\nRow 1: Qty: x is not a number.\n... and 3 more problems."])).toEqual([
-      "Row 1: Qty: x is not a number.",
-      "... and 3 more problems.",
-    ]);
-    expect(importProblems(["Row 2: Qty must be a number Row 5: Title is required", "Row 7: bad\nRow 8: worse"])).toEqual([
-      "Row 2: Qty must be a number",
-      "Row 5: Title is required",
-      "Row 7: bad",
-      "Row 8: worse",
-    ]);
   });
 });
 

@@ -77,14 +77,3 @@ export function rowValues(texts: Record<string, string>, types: Record<string, F
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 export const deleteQuestion = (n: number): string => `Delete ${plural(n, "record")}? This cannot be undone.`;
-
-export const importedText = (n: number): string => `Imported ${plural(n, "row")}.`;
-
-/** The row problems of a refused import, one a line ("Row 3: ..."), from the server's messages
- * (without its "Nothing was imported" introduction, which the page says itself). */
-export function importProblems(messages: string[]): string[] {
-  return messages
-    .flatMap((m) => m.split(/\n|(?=Row \d+:)/))
-    .map((m) => m.trim())
-    .filter((m) => m && !/^Nothing was imported\.[^:]*:$/.test(m));
-}

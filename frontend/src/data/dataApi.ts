@@ -163,8 +163,40 @@ export function deleteRecords(name: string, records: Array<string | number>): Pr
   return call<{ deleted: number }>(`${RECORDS}.delete_records`, { name, records: records.map(String) });
 }
 
-export function importCsv(name: string, content: string): Promise<{ inserted: number }> {
-  return call<{ inserted: number }>(`${RECORDS}.import_csv`, { name, content });
+/** How an import treats the rows: each a new record, or the record named in its ID column changed. */
+export type ImportMode = "insert" | "update";
+
+/** One entry per column of the file: a fieldname, "name" (the record's ID) or null (skipped). */
+export type ColumnMapping = Array<string | null>;
+
+export interface ImportCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** What a dry run of an import answers: the file as read, the mapping and mode, what would happen. */
+export interface CsvPreview extends ImportCounts {
+  columns: string[];
+  mapping: ColumnMapping;
+  fields: Array<{ fieldname: string; label: string }>;
+  rows: Array<{ row: number; cells: string[] }>;
+  total: number;
+  id_matches: number;
+  mode: ImportMode;
+  suggested_mode: ImportMode;
+  failed: Array<{ row: number; message: string }>;
+  failed_rows: number;
+}
+
+/** Check a CSV file without importing it; without mapping and mode the server suggests both. */
+export function previewCsv(name: string, content: string, mapping?: ColumnMapping, mode?: ImportMode): Promise<CsvPreview> {
+  return call<CsvPreview>(`${RECORDS}.import_csv`, { name, content, dry_run: 1, ...(mapping ? { mapping } : {}), ...(mode ? { mode } : {}) });
+}
+
+/** Import a CSV file (all or nothing) with the mapping and mode chosen in the preview. */
+export function importCsv(name: string, content: string, mapping: ColumnMapping, mode: ImportMode): Promise<ImportCounts> {
+  return call<ImportCounts>(`${RECORDS}.import_csv`, { name, content, mapping, mode });
 }
 
 /** The address of the CSV download of the records the grid shows (all pages). */

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
-/** A modal dialog: focus moves into it, Escape closes it. */
-export function Dialog({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer: ReactNode }) {
+/** A modal dialog: focus moves into it, Escape closes it; `wide` for content like a table. */
+export function Dialog({ title, onClose, children, footer, wide = false }: { title: string; onClose: () => void; children: ReactNode; footer: ReactNode; wide?: boolean }) {
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
@@ -18,7 +18,7 @@ export function Dialog({ title, onClose, children, footer }: { title: string; on
   }, []);
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
-      <div ref={box} role="dialog" aria-modal="true" aria-labelledby={id} className="max-h-[90vh] w-full max-w-lg space-y-3 overflow-y-auto rounded-lg bg-white p-5 shadow-xl dark:bg-slate-900">
+      <div ref={box} role="dialog" aria-modal="true" aria-labelledby={id} className={`max-h-[90vh] w-full ${wide ? "max-w-3xl" : "max-w-lg"} space-y-3 overflow-y-auto rounded-lg bg-white p-5 shadow-xl dark:bg-slate-900`}>
         <h2 id={id} className="text-lg font-semibold">
           {title}
         </h2>

@@ -120,7 +120,8 @@ export function FlowCanvas({
         aria-label="Flow canvas"
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID} size={1} />
-        <MiniMap pannable zoomable ariaLabel="Overview of the flow" />
+        {/* a narrow screen's canvas has no room for the overview */}
+        <MiniMap pannable zoomable ariaLabel="Overview of the flow" className="max-md:!hidden" />
         <Controls showInteractive={false} />
       </ReactFlow>
     </FlowViewContext.Provider>

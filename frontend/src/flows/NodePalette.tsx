@@ -25,7 +25,7 @@ export function NodePalette({ onAdd, disabled }: { onAdd: (type: string) => void
                   onClick={() => onAdd(info.type)}
                   title={`${info.description} Drag onto the canvas, or press to add.`}
                   aria-label={`Add ${info.label} step. ${info.label}: ${info.description}`}
-                  className="w-full cursor-grab rounded-md border border-slate-200 bg-white px-2 py-1.5 text-left text-sm hover:border-indigo-400 hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
+                  className="w-full cursor-grab rounded-md border border-slate-200 bg-white px-2 py-1.5 text-left text-sm focus-visible:outline-offset-[-2px] hover:border-indigo-400 hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
                 >
                   <span className="block font-medium">{info.label}</span>{" "}
                   <span className="block text-xs text-slate-500 dark:text-slate-400">{info.description}</span>

@@ -4,8 +4,20 @@ import { Button, Card, ErrorBanner, Notice } from "../components/ui";
 import { CopyButton } from "../flows/CopyButton";
 import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
-import { channelUrlList, connectLabel, isOAuth, serviceLabel } from "./integrationForm";
+import { channelUrlList, connectionState, connectLabel, isOAuth, serviceLabel, type ConnectionState } from "./integrationForm";
 import { INTEGRATIONS_KEY, SETTINGS_DOCTYPE, startOAuth, testConnection, type ServiceSummary, type SettingsSummary } from "./integrationsApi";
+
+/** The stored outcome of the last Test connection (it survives a reload): the server's message. */
+function LastTest({ state }: { state: ConnectionState }) {
+  const when = state.at ? ` (${state.at})` : "";
+  if (state.outcome === "failed") return <ErrorBanner title={`Connection failed${when}`} message={state.message} />;
+  if (state.outcome === "untested") return <p className="text-sm text-slate-600 dark:text-slate-300">Not tested yet.</p>;
+  return (
+    <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="last-connection">
+      Last test{when}: {state.message}
+    </p>
+  );
+}
 
 /** Connection test, OAuth status and the channel URLs of a saved settings record. */
 export function ConnectionPanel({ service, settings }: { service: ServiceSummary; settings: SettingsSummary }) {
@@ -29,11 +41,7 @@ export function ConnectionPanel({ service, settings }: { service: ServiceSummary
         ) : test.error ? (
           <ErrorBanner title="Connection failed" message={errorMessage(test.error)} />
         ) : (
-          settings.last_connection_result && (
-            <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="last-connection">
-              Last test{settings.last_connection_test ? ` (${settings.last_connection_test})` : ""}: {settings.last_connection_result}
-            </p>
-          )
+          <LastTest state={connectionState(settings)} />
         )}
         {canWrite && (
           <Button variant="secondary" onClick={() => test.mutate()} disabled={test.isPending}>

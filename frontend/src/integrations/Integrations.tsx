@@ -4,12 +4,18 @@ import { Link, useParams } from "react-router-dom";
 import { Badge, Button, Card, EmptyState, ErrorBanner, PageHeader, Spinner } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
-import { groupByCategory, serviceLabel, serviceStatus } from "./integrationForm";
+import { connectionState, groupByCategory, serviceLabel, serviceStatus, settingsInUse, type ServiceStatus } from "./integrationForm";
 import { INTEGRATIONS_KEY, listIntegrations, SERVICE_DOCTYPE } from "./integrationsApi";
 import { NewServiceForm } from "./NewServiceForm";
 import { ServicePanel } from "./ServicePanel";
 
-const STATUS_COLOR = { Connected: "green", Incomplete: "yellow", "Not configured": "gray" } as const;
+const STATUS_COLOR: Record<ServiceStatus, string> = {
+  Connected: "green",
+  "Connection failed": "red",
+  "Not tested": "blue",
+  Incomplete: "yellow",
+  "Not configured": "gray",
+};
 
 /** /huf/integrations: the service catalog; /huf/integrations/<service>: its settings records. */
 export default function Integrations() {
@@ -41,6 +47,7 @@ export default function Integrations() {
           <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
             {group.services.map((service) => {
               const status = serviceStatus(service);
+              const used = settingsInUse(service);
               return (
                 <Link key={service.service} to={`/integrations/${encodeURIComponent(service.service)}`} data-testid="service-card" className="block">
                   <Card className="h-full hover:border-indigo-400">
@@ -49,6 +56,11 @@ export default function Integrations() {
                       <Badge color={STATUS_COLOR[status]}>{status}</Badge>
                     </div>
                     {service.description && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{service.description}</p>}
+                    {status === "Connection failed" && used && (
+                      <p className="mt-1 text-sm text-red-700 dark:text-red-300" data-testid="connection-error">
+                        {connectionState(used).message}
+                      </p>
+                    )}
                     <p className="mt-2 text-xs text-slate-500">
                       {service.auth_type || "No authentication"}
                       {!service.is_builtin && " · custom"}

@@ -46,6 +46,7 @@ export function ServicePanel({ service }: { service: ServiceSummary }) {
               <span className="flex gap-1">
                 {Boolean(s.is_default) && <Badge color="blue">Default</Badge>}
                 {!s.is_active && <Badge>Inactive</Badge>}
+                {s.last_connection_status === "Failed" && <Badge color="red">Test failed</Badge>}
               </span>
             </button>
           ))}
@@ -54,7 +55,7 @@ export function ServicePanel({ service }: { service: ServiceSummary }) {
           {selected === undefined ? (
             <EmptyState title="Not configured" description={`Add settings with the credentials ${serviceLabel(service)} needs.`} />
           ) : (
-            <SettingsEditor key={editorKey} service={service.service} specs={specs} name={selected === "new" ? undefined : selected} onSaved={setSelected} />
+            <SettingsEditor key={editorKey} service={service.service} specs={specs} fields={service.settings_fields} name={selected === "new" ? undefined : selected} onSaved={setSelected} />
           )}
           {summary && <ConnectionPanel key={summary.name} service={service} settings={summary} />}
         </div>

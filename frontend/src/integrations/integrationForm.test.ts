@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   channelUrlList,
+  connectionState,
   connectLabel,
   credentialInputs,
   credentialRows,
@@ -11,7 +12,9 @@ import {
   recipientProblems,
   serviceLabel,
   serviceStatus,
+  settingsInUse,
   settingsPayload,
+  usesField,
 } from "./integrationForm";
 import type { ServiceSummary, SettingsSummary } from "./integrationsApi";
 
@@ -62,9 +65,29 @@ describe("catalog", () => {
 
   it("says whether a service is configured", () => {
     expect(serviceStatus(service("Slack", "Communication"))).toBe("Not configured");
-    expect(serviceStatus(service("Slack", "Communication", [settings()]))).toBe("Connected");
+    expect(serviceStatus(service("Slack", "Communication", [settings()]))).toBe("Not tested");
     expect(serviceStatus(service("Slack", "Communication", [settings({ missing_credentials: ["bot_token"] })]))).toBe("Incomplete");
     expect(serviceStatus(service("Slack", "Communication", [settings({ is_active: 0 })]))).toBe("Incomplete");
+  });
+
+  it("says Connected only after a test that passed, and the failure after one that failed", () => {
+    const passed = settings({ last_connection_status: "Connected", last_connection_result: "Connected to Slack as huf-bot." });
+    const failed = settings({ last_connection_status: "Failed", last_connection_result: "Slack refused the credentials (401 invalid_auth).", last_connection_test: "2026-12-05 10:00:00" });
+    expect(serviceStatus(service("Slack", "Communication", [passed]))).toBe("Connected");
+    expect(serviceStatus(service("Slack", "Communication", [failed]))).toBe("Connection failed");
+    expect(connectionState(failed)).toEqual({ outcome: "failed", message: "Slack refused the credentials (401 invalid_auth).", at: "2026-12-05 10:00:00" });
+    expect(connectionState(settings({ last_connection_status: "Failed" })).message).toBe("The connection test failed.");
+    // a result stored before its outcome was: shown as it is, never as Connected
+    expect(connectionState(settings({ last_connection_result: "Connected to Slack as x." })).outcome).toBe("unknown");
+    expect(connectionState(settings()).outcome).toBe("untested");
+  });
+
+  it("judges the settings the tools use: the active default one, else the first active", () => {
+    const first = settings({ name: "a", is_default: 0, last_connection_status: "Failed" });
+    const byDefault = settings({ name: "b", is_default: 1, last_connection_status: "Connected" });
+    expect(settingsInUse(service("Slack", null, [first, byDefault]))?.name).toBe("b");
+    expect(serviceStatus(service("Slack", null, [first, byDefault]))).toBe("Connected");
+    expect(serviceStatus(service("Slack", null, [first, { ...byDefault, is_active: 0 }]))).toBe("Connection failed");
   });
 
   it("reads the credentials schema from JSON text and drops malformed entries", () => {
@@ -147,6 +170,15 @@ describe("settings payload", () => {
     expect(settingsPayload(draft)).not.toHaveProperty("webhook_secret");
     draft.webhook_secret = "signing-secret";
     expect(settingsPayload(draft).webhook_secret).toBe("signing-secret");
+  });
+
+  it("sends only the fields the service uses, so hidden ones are never cleared", () => {
+    const github = ["label", "is_active", "is_default", "base_url", "credentials", "allowed_roles"];
+    const draft = draftFromDoc("github", [{ key: "token", required: true }], { label: "Work", agent: "Bot", recipients: [{ recipient_name: "A", recipient_id: "1" }] }, github);
+    expect(Object.keys(settingsPayload(draft)).sort()).toEqual(["allowed_roles", "base_url", "credentials", "is_active", "is_default", "label", "service"]);
+    expect(usesField(github, "recipients")).toBe(false);
+    expect(usesField(github, "base_url")).toBe(true);
+    expect(usesField(null, "recipients")).toBe(true);
   });
 
   it("a new record starts active", () => {

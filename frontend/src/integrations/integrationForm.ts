@@ -1,7 +1,7 @@
 /** Pure rules of the Integrations page: catalog grouping, the write-only credentials form, the save payload. */
 import type { Dict } from "../lib/api";
 import { isMask, MASK } from "../lib/secretRows";
-import type { CredentialSpec, ServiceSummary } from "./integrationsApi";
+import type { CredentialSpec, ServiceSummary, SettingsSummary } from "./integrationsApi";
 
 const truthy = (value: unknown): boolean => value === true || value === 1 || value === "1";
 
@@ -32,14 +32,42 @@ export function groupByCategory(services: ServiceSummary[]): Array<{ category: s
     .map(([category, list]) => ({ category, services: [...list].sort((a, b) => serviceLabel(a).localeCompare(serviceLabel(b))) }));
 }
 
-export type ServiceStatus = "Connected" | "Incomplete" | "Not configured";
+export type ServiceStatus = "Connected" | "Connection failed" | "Not tested" | "Incomplete" | "Not configured";
 
-/** Configured = an active settings record without missing required credentials. */
-export function serviceStatus(service: ServiceSummary): ServiceStatus {
+/** The settings the service's tools use: the active default one, else the first active one (as the server). */
+export function settingsInUse(service: ServiceSummary): SettingsSummary | undefined {
   const active = service.settings.filter((s) => truthy(s.is_active));
-  if (!active.length) return service.settings.length ? "Incomplete" : "Not configured";
-  return active.some((s) => !(s.missing_credentials ?? []).length) ? "Connected" : "Incomplete";
+  return active.find((s) => truthy(s.is_default)) ?? active[0];
 }
+
+/** What the last Test connection of a settings record found: "ok", "failed", "unknown" (a result stored
+ * before its outcome was) or "untested"; with the server's message and when. */
+export interface ConnectionState {
+  outcome: "ok" | "failed" | "unknown" | "untested";
+  message: string;
+  at: string | null;
+}
+
+export function connectionState(settings: SettingsSummary): ConnectionState {
+  const at = settings.last_connection_test || null;
+  const message = settings.last_connection_result || "";
+  if (settings.last_connection_status === "Connected") return { outcome: "ok", message, at };
+  if (settings.last_connection_status === "Failed") return { outcome: "failed", message: message || "The connection test failed.", at };
+  return { outcome: message ? "unknown" : "untested", message, at };
+}
+
+/** The service's status: the settings in use missing a credential, else the outcome of their last test
+ * ("Connected" only after a test that passed). */
+export function serviceStatus(service: ServiceSummary): ServiceStatus {
+  const used = settingsInUse(service);
+  if (!used) return service.settings.length ? "Incomplete" : "Not configured";
+  if ((used.missing_credentials ?? []).length) return "Incomplete";
+  const { outcome } = connectionState(used);
+  return outcome === "ok" ? "Connected" : outcome === "failed" ? "Connection failed" : "Not tested";
+}
+
+/** Whether the settings form has `field`: the fields the service uses (the server's table); all without one. */
+export const usesField = (fields: string[] | null | undefined, field: string): boolean => !fields || fields.includes(field);
 
 /** The display name of a service ("Slack"), else its key. */
 export const serviceLabel = (service: ServiceSummary): string => service.label || service.service;
@@ -128,10 +156,12 @@ export interface SettingsDraft {
   /** The webhook secret (Telegram secret token, Slack signing secret, ElevenLabs HMAC secret): write-only too. */
   webhook_secret_saved: boolean;
   webhook_secret: string;
+  /** The fields the service uses (ServiceSummary.settings_fields); null: all. Only these are shown and sent. */
+  fields: string[] | null;
 }
 
 /** The draft of a loaded (or new) Integration Settings record. */
-export function draftFromDoc(service: string, specs: CredentialSpec[], doc: Dict | null): SettingsDraft {
+export function draftFromDoc(service: string, specs: CredentialSpec[], doc: Dict | null, fields: string[] | null = null): SettingsDraft {
   const list = (field: string) => (Array.isArray(doc?.[field]) ? (doc?.[field] as Row[]) : []);
   const text = (field: string) => (doc?.[field] == null ? "" : String(doc[field]));
   return {
@@ -152,12 +182,14 @@ export function draftFromDoc(service: string, specs: CredentialSpec[], doc: Dict
     credentials: credentialInputs(specs, list("credentials")),
     webhook_secret_saved: Boolean(doc?.webhook_secret),
     webhook_secret: "",
+    fields,
   };
 }
 
-/** The record to send to /api/resource (child tables whole; secrets only when typed). */
+/** The record to send to /api/resource: the fields the service uses (child tables whole; secrets only when
+ * typed), so saving never clears a field the form does not show. */
 export function settingsPayload(draft: SettingsDraft): Dict {
-  return {
+  const all: Dict = {
     service: draft.service,
     label: draft.label.trim(),
     is_active: draft.is_active ? 1 : 0,
@@ -176,6 +208,7 @@ export function settingsPayload(draft: SettingsDraft): Dict {
     // an untouched saved secret is not sent (the server keeps it)
     ...(draft.webhook_secret.trim() ? { webhook_secret: draft.webhook_secret } : {}),
   };
+  return Object.fromEntries(Object.entries(all).filter(([key]) => key === "service" || usesField(draft.fields, key)));
 }
 
 /** Channel URLs to paste into the service, with a readable label each. */

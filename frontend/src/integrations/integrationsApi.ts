@@ -29,6 +29,8 @@ export interface SettingsSummary {
   channel_user: string | null;
   oauth_status: string | null;
   last_connection_test: string | null;
+  /** The outcome of the last Test connection ("" or null: never tested, or tested before it was stored). */
+  last_connection_status?: "Connected" | "Failed" | "" | null;
   last_connection_result: string | null;
   channel_urls: ChannelUrls;
 }
@@ -41,6 +43,8 @@ export interface ServiceSummary {
   is_builtin: 0 | 1 | boolean;
   auth_type: string | null;
   required_credentials: CredentialSpec[] | string | null;
+  /** The Integration Settings fields this service uses (huf.ai.integrations.settings.SERVICE_FIELDS). */
+  settings_fields?: string[];
   settings: SettingsSummary[];
 }
 

@@ -1,11 +1,11 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
 import { FormFields, LinkSelect, READ_ONLY_CLASS, type Doc } from "../components/FormFields";
 import { NotAllowed } from "../components/NotAllowed";
 import { Button, Card, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Toggle, cx } from "../components/ui";
-import { deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
+import { call, deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
 import { deleteQuestion } from "../lib/format";
 import { buildPayload, isDirty } from "../lib/forms";
@@ -13,9 +13,22 @@ import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 import { focusField, useFormErrors } from "../lib/useRecordForm";
 import { KINDS, type KindConfig } from "../prompts/promptApi";
 import { SaveAsTemplate, TemplatePicker } from "../prompts/TemplatePicker";
-import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT } from "./agentFields";
+import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT, newRow, withAgentDefaults, type AgentDefaults } from "./agentFields";
 
 type Row = Record<string, unknown>;
+
+/** One input of a table row with its label shown above it (the label also names the input, by its id). */
+function RowInput({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <span className="flex flex-col gap-0.5">
+      <label htmlFor={id} className="text-xs font-medium text-slate-600 dark:text-slate-300">
+        {label}
+      </label>
+      {children(id)}
+    </span>
+  );
+}
 
 function rowsOf(doc: Doc, table: string): Row[] {
   const rows = doc[table];
@@ -25,6 +38,7 @@ function rowsOf(doc: Doc, table: string): Row[] {
 function TableSection({
   title,
   empty,
+  table,
   rows,
   readOnly,
   addLabel,
@@ -35,6 +49,8 @@ function TableSection({
 }: {
   title: string;
   empty: string;
+  /** The child table: a new row gets its DocType's defaults. */
+  table: string;
   rows: Row[];
   readOnly: boolean;
   addLabel: string;
@@ -67,12 +83,12 @@ function TableSection({
       )}
       {!readOnly && (
         <div className="mt-3 flex max-w-md gap-2">
-          <LinkSelect doctype={linkTo} value={pick} onChange={setPick} placeholder={addLabel} exclude={[...taken]} />
+          <LinkSelect doctype={linkTo} value={pick} onChange={setPick} placeholder={addLabel} label={`Add to ${title}`} exclude={[...taken]} />
           <Button
             variant="secondary"
             disabled={!pick || taken.has(pick)}
             onClick={() => {
-              onChange([...rows, { [linkField]: pick }]);
+              onChange([...rows, newRow(table, linkField, pick)]);
               setPick("");
             }}
           >
@@ -108,6 +124,17 @@ export default function AgentEditor() {
   useEffect(() => {
     if (isNew) setDoc(NEW_AGENT);
   }, [isNew]);
+  // a new agent starts with the site's default provider and model (Settings), or the only ones there are
+  const agentDefaults = useQuery({
+    queryKey: ["new-agent-defaults"],
+    queryFn: () => call<AgentDefaults>("huf.huf.doctype.agent_settings.agent_settings.get_new_agent_defaults", {}, "GET"),
+    enabled: isNew && canWrite,
+    gcTime: 0, // read afresh for each new agent: Settings may have changed them since
+  });
+  const blank = useMemo(() => withAgentDefaults(NEW_AGENT, agentDefaults.data), [agentDefaults.data]);
+  useEffect(() => {
+    if (isNew && agentDefaults.data) setDoc((d) => withAgentDefaults(d, agentDefaults.data));
+  }, [isNew, agentDefaults.data]);
 
   const set = (fieldname: string, value: unknown) => {
     setSaved(false);
@@ -146,7 +173,7 @@ export default function AgentEditor() {
   });
 
   const dirty = !isNew && Boolean(query.data) && isDirty(doc, query.data ?? {}, AGENT_FIELDS, AGENT_TABLES);
-  useLeaveGuard(canWrite && !save.isPending && (isNew ? isDirty(doc, NEW_AGENT, AGENT_FIELDS, AGENT_TABLES) : dirty), leaveQuestion("this agent"));
+  useLeaveGuard(canWrite && !save.isPending && (isNew ? isDirty(doc, blank, AGENT_FIELDS, AGENT_TABLES) : dirty), leaveQuestion("this agent"));
   /** Save, unless required fields are empty: then show the first one (on its tab) with its message. */
   const trySave = () => {
     const missing = errors.requireFilled(doc);
@@ -250,6 +277,7 @@ export default function AgentEditor() {
                 <TableSection
                   title="Tools"
                   empty="No tools yet. Tools let the agent look things up and take actions."
+                  table="agent_tool"
                   rows={rowsOf(doc, "agent_tool")}
                   readOnly={readOnly}
                   addLabel="Choose a tool…"
@@ -278,6 +306,7 @@ export default function AgentEditor() {
                 <TableSection
                   title="MCP servers"
                   empty="No MCP servers connected to this agent."
+                  table="agent_mcp_server"
                   rows={rowsOf(doc, "agent_mcp_server")}
                   readOnly={readOnly}
                   addLabel="Choose an MCP server…"
@@ -299,6 +328,7 @@ export default function AgentEditor() {
               <TableSection
                 title="Knowledge sources"
                 empty="No knowledge sources. Add one so the agent can answer from your documents."
+                table="agent_knowledge"
                 rows={rowsOf(doc, "agent_knowledge")}
                 readOnly={readOnly}
                 addLabel="Choose a knowledge source…"
@@ -306,35 +336,47 @@ export default function AgentEditor() {
                 linkField="knowledge_source"
                 onChange={(rows) => set("agent_knowledge", rows)}
                 extra={(row, update) => (
-                  <div className="flex items-center gap-2">
-                    <Select
-                      aria-label="Mode"
-                      value={String(row.mode ?? "Optional")}
-                      onChange={(e) => update({ mode: e.target.value })}
-                      disabled={readOnly}
-                      className={cx("w-32", readOnly && READ_ONLY_CLASS)}
-                    >
-                      <option value="Optional">Optional</option>
-                      <option value="Mandatory">Always</option>
-                    </Select>
-                    <Input
-                      aria-label="Priority"
-                      type="number"
-                      title="Priority"
-                      value={String(row.priority ?? 0)}
-                      onChange={(e) => update({ priority: Number(e.target.value) })}
-                      readOnly={readOnly}
-                      className={cx("w-20", readOnly && READ_ONLY_CLASS)}
-                    />
-                    <Input
-                      aria-label="Token budget"
-                      type="number"
-                      placeholder="Budget"
-                      value={row.token_budget === undefined || row.token_budget === null ? "" : String(row.token_budget)}
-                      onChange={(e) => update({ token_budget: e.target.value === "" ? null : Number(e.target.value) })}
-                      readOnly={readOnly}
-                      className={cx("w-28", readOnly && READ_ONLY_CLASS)}
-                    />
+                  <div className="flex flex-wrap items-end gap-2">
+                    <RowInput label="Mode">
+                      {(id) => (
+                        <Select
+                          id={id}
+                          value={String(row.mode ?? "")}
+                          onChange={(e) => update({ mode: e.target.value })}
+                          disabled={readOnly}
+                          className={cx("w-32", readOnly && READ_ONLY_CLASS)}
+                        >
+                          {!row.mode && <option value="">Choose…</option>}
+                          <option value="Optional">Optional</option>
+                          <option value="Mandatory">Always</option>
+                        </Select>
+                      )}
+                    </RowInput>
+                    <RowInput label="Priority">
+                      {(id) => (
+                        <Input
+                          id={id}
+                          type="number"
+                          value={row.priority === undefined || row.priority === null ? "" : String(row.priority)}
+                          onChange={(e) => update({ priority: e.target.value === "" ? null : Number(e.target.value) })}
+                          readOnly={readOnly}
+                          className={cx("w-20", readOnly && READ_ONLY_CLASS)}
+                        />
+                      )}
+                    </RowInput>
+                    <RowInput label="Token budget">
+                      {(id) => (
+                        <Input
+                          id={id}
+                          type="number"
+                          placeholder="No limit"
+                          value={row.token_budget === undefined || row.token_budget === null ? "" : String(row.token_budget)}
+                          onChange={(e) => update({ token_budget: e.target.value === "" ? null : Number(e.target.value) })}
+                          readOnly={readOnly}
+                          className={cx("w-28", readOnly && READ_ONLY_CLASS)}
+                        />
+                      )}
+                    </RowInput>
                   </div>
                 )}
               />

@@ -11,6 +11,8 @@ import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingAp
 import { showValue } from "../flows/runState";
 import ToolApprovalCard from "../approvals/ToolApprovalCard";
 import { fetchPendingToolApprovals, TOOL_APPROVALS_KEY } from "../approvals/toolApprovals";
+import { useLiveApprovals } from "../approvals/liveApprovals";
+import { liveInterval } from "../lib/hufEvents";
 
 function ApprovalCard({ item, onDecided }: { item: PendingApproval; onDecided: (text: string) => void }) {
   const [comment, setComment] = useState("");
@@ -84,9 +86,10 @@ function ApprovalCard({ item, onDecided }: { item: PendingApproval; onDecided: (
 export default function Approvals() {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
-  const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: 15_000 });
+  const connected = useLiveApprovals(); // new and decided requests come as live events; polled without them
+  const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: liveInterval(connected, 15_000) });
   const items = pending.data ?? [];
-  const tools = useQuery({ queryKey: TOOL_APPROVALS_KEY, queryFn: fetchPendingToolApprovals, refetchInterval: 15_000 });
+  const tools = useQuery({ queryKey: TOOL_APPROVALS_KEY, queryFn: fetchPendingToolApprovals, refetchInterval: liveInterval(connected, 15_000) });
   const toolItems = tools.data ?? [];
   return (
     <div className="max-w-3xl space-y-4">

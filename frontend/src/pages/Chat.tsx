@@ -18,6 +18,7 @@ import { fileName, withoutFileList } from "../lib/files";
 import { messageLink } from "./MessageView";
 import ApprovalWaitNotice from "../approvals/ApprovalWaitNotice";
 import { fetchRunStatus, hasEnded, markWaitingItems, runStatusKey, statusOfWait, unansweredRun, waitOf } from "../lib/approvalWait";
+import { liveInterval, useHufEvents } from "../lib/hufEvents";
 import { isWaiting, pollWhileInFlight } from "../lib/liveRuns";
 
 function Feedback({ message }: { message: string }) {
@@ -186,6 +187,8 @@ export default function Chat() {
   const [error, setError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   const bottom = useRef<HTMLDivElement | null>(null);
+  const messageBox = useRef<HTMLTextAreaElement | null>(null);
+  const [listOpen, setListOpen] = useState(false); // the conversation list of narrow screens
 
   const agents = useQuery({
     queryKey: ["chat-agents"],
@@ -216,11 +219,17 @@ export default function Chat() {
   // the conversation's last run without an answer (waiting for a tool approval, or running in the background):
   // its status is read again until it ends, then the history brings its answer
   const unanswered = live ? null : unansweredRun(history.data ?? []);
+  // a run of this conversation moved on (queued again after an approval, ended): read its status and the history
+  const connected = useHufEvents("run", ({ message }) => {
+    if (!conversation || message.conversation_id !== conversation) return;
+    void queryClient.invalidateQueries({ queryKey: runStatusKey(String(message.agent_run_id ?? "")) });
+    if (!live) void queryClient.invalidateQueries({ queryKey: ["history", conversation] });
+  });
   const runStatus = useQuery({
     queryKey: runStatusKey(unanswered),
     enabled: Boolean(unanswered),
     queryFn: () => fetchRunStatus(unanswered ?? ""),
-    refetchInterval: (query) => pollWhileInFlight([query.state.data?.status]),
+    refetchInterval: (query) => liveInterval(connected, pollWhileInFlight([query.state.data?.status])),
     refetchOnWindowFocus: true,
     retry: false,
   });
@@ -238,6 +247,13 @@ export default function Chat() {
   }, [live?.text, live?.tools.length, history.data?.length, turns.length, wait?.status]);
 
   useEffect(() => setError(null), [agent, conversation]);
+
+  // an opened chat is ready to type in (not on touch screens, whose keyboard would cover the thread);
+  // on a narrow screen the conversation list folds away once one is picked
+  useEffect(() => {
+    setListOpen(false);
+    if (agent && !window.matchMedia?.("(pointer: coarse)").matches) messageBox.current?.focus({ preventScroll: true });
+  }, [agent, conversation]);
 
   // a conversation of another agent opened under this one: show it under its own agent
   useEffect(() => {
@@ -333,9 +349,16 @@ export default function Chat() {
   };
 
   return (
-    <div className="flex flex-col gap-4 md:h-[calc(100vh-3rem)] md:flex-row">
+    <div className="huf-screen flex flex-col gap-3 md:flex-row md:gap-4">
       <aside className="flex w-full shrink-0 flex-col gap-3 md:w-64">
-        <h1 className="text-xl font-semibold">Chat</h1>
+        <div className="flex items-center justify-between gap-2">
+          <h1 className="text-xl font-semibold">Chat</h1>
+          {agent && (
+            <Button variant="secondary" className="md:hidden" aria-expanded={listOpen} aria-controls="chat-conversations" onClick={() => setListOpen((open) => !open)}>
+              Conversations{conversations.data?.length ? ` (${conversations.data.length})` : ""}
+            </Button>
+          )}
+        </div>
         <Select aria-label="Agent" value={agent ?? ""} onChange={(e) => navigate(e.target.value ? `/chat/${encodeURIComponent(e.target.value)}` : "/chat")}>
           <option value="">Choose an agent…</option>
           {agentList.map((a) => (
@@ -344,29 +367,32 @@ export default function Chat() {
             </option>
           ))}
         </Select>
-        {agent && canSend && (
-          <Button variant="secondary" onClick={() => void newConversation()}>
-            New conversation
-          </Button>
-        )}
-        <nav aria-label="Conversations" className="max-h-40 flex-1 space-y-0.5 overflow-y-auto md:max-h-none">
-          {agent && conversations.data?.length === 0 && <p className="px-2 text-sm text-slate-500">No conversations yet.</p>}
-          {conversations.data?.map((c) => (
-            <Link
-              key={c.name}
-              to={`/chat/${encodeURIComponent(agent ?? "")}/${encodeURIComponent(c.name)}`}
-              className={cx(
-                "block rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800",
-                c.name === conversation && "bg-indigo-50 font-medium dark:bg-indigo-950",
-              )}
-            >
-              <span className="block truncate">{c.title || "New conversation"}</span>
-              <span className="block text-xs text-slate-500">{formatDate(c.last_activity || c.creation)}</span>
-            </Link>
-          ))}
-        </nav>
+        <div id="chat-conversations" className={cx("min-h-0 flex-col gap-3 md:flex md:flex-1", listOpen ? "flex" : "hidden")}>
+          {agent && canSend && (
+            <Button variant="secondary" onClick={() => void newConversation()}>
+              New conversation
+            </Button>
+          )}
+          <nav aria-label="Conversations" className="max-h-[40vh] flex-1 space-y-0.5 overflow-y-auto md:max-h-none">
+            {agent && conversations.data?.length === 0 && <p className="px-2 text-sm text-slate-500">No conversations yet.</p>}
+            {conversations.data?.map((c) => (
+              <Link
+                key={c.name}
+                to={`/chat/${encodeURIComponent(agent ?? "")}/${encodeURIComponent(c.name)}`}
+                onClick={() => setListOpen(false)}
+                className={cx(
+                  "block rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-offset-[-2px] dark:hover:bg-slate-800",
+                  c.name === conversation && "bg-indigo-50 font-medium dark:bg-indigo-950",
+                )}
+              >
+                <span className="block truncate">{c.title || "New conversation"}</span>
+                <span className="block text-xs text-slate-500">{formatDate(c.last_activity || c.creation)}</span>
+              </Link>
+            ))}
+          </nav>
+        </div>
       </aside>
-      <section className="flex min-h-[70vh] min-w-0 flex-1 flex-col rounded-lg border md:min-h-0 border-slate-200 bg-slate-50/50 dark:border-slate-800 dark:bg-slate-900/30">
+      <section className="flex min-h-[12rem] min-w-0 flex-1 flex-col rounded-lg border border-slate-200 bg-slate-50/50 dark:border-slate-800 dark:bg-slate-900/30">
         {!agent ? (
           <div className="m-auto max-w-md p-6">
             {agents.isLoading ? (
@@ -432,6 +458,7 @@ export default function Chat() {
                 }}
               >
                 <Textarea
+                  ref={messageBox}
                   aria-label="Message"
                   placeholder={`Message ${agent}…`}
                   rows={2}

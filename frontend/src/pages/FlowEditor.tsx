@@ -48,6 +48,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
   const [revealKey, setRevealKey] = useState<string | null>(null);
   const [laidOut, setLaidOut] = useState(false);
   const [ready, setReady] = useState(false);
+  const [paletteOpen, setPaletteOpen] = useState(false); // the steps to add, folded on narrow screens
   const loaded = useRef(false);
 
   // load once per flow (the page is keyed by flow id)
@@ -226,6 +227,11 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          {!readOnly && (
+            <Button variant="secondary" className="md:hidden" aria-expanded={paletteOpen} aria-controls="flow-palette" onClick={() => setPaletteOpen((open) => !open)}>
+              Add step
+            </Button>
+          )}
           <Button variant="ghost" onClick={editor.undo} disabled={readOnly || !editor.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
             Undo
           </Button>
@@ -270,10 +276,17 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
       {readOnly && <p className="text-xs text-slate-500">You can look at this flow but not change it.</p>}
 
       <div className="flex min-h-0 flex-1 flex-col gap-3 md:flex-row">
-        <aside className="max-h-48 w-full shrink-0 overflow-y-auto md:max-h-none md:w-52">
-          <NodePalette onAdd={(type) => addInMiddle(type)} disabled={readOnly} />
+        <aside id="flow-palette" className={cx("w-full shrink-0 overflow-y-auto md:block md:max-h-none md:w-52", paletteOpen ? "max-h-64" : "hidden")}>
+          <NodePalette
+            onAdd={(type) => {
+              addInMiddle(type);
+              setPaletteOpen(false);
+            }}
+            disabled={readOnly}
+          />
         </aside>
-        <div className="relative min-h-[360px] min-w-0 flex-1 overflow-hidden rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900" data-testid="flow-canvas">
+        {/* narrow screens: most of the screen's height (the page scrolls on to the side panel below it) */}
+        <div className="relative h-[60dvh] min-h-[320px] min-w-0 overflow-hidden rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 md:h-auto md:min-h-[360px] md:flex-1" data-testid="flow-canvas">
           {refusal && (
             <p role="status" className="absolute left-1/2 top-2 z-10 -translate-x-1/2 rounded-md bg-slate-900 px-3 py-1.5 text-sm text-white shadow dark:bg-slate-100 dark:text-slate-900" data-testid="connection-refused">
               {refusal}

@@ -12,6 +12,7 @@ import { formatDate, formatScore, plural } from "../lib/format";
 import { ENABLED_FIELD, type FieldDef } from "../lib/forms";
 import type { UploadProgress } from "../lib/upload";
 import { BUSY, indexingProgress } from "./knowledgeProgress";
+import { liveInterval, useHufEvents } from "../lib/hufEvents";
 
 const vector = (d: Record<string, unknown>) => ["sqlite_vec", "chroma"].includes(String(d.knowledge_type ?? ""));
 const chromaServer = (d: Record<string, unknown>) => d.knowledge_type === "chroma" && d.chroma_mode === "Server";
@@ -52,17 +53,25 @@ interface SourceState {
 const POLL_MS = 2000;
 
 /**
- * A source's indexing state and its inputs, read again every 2 s while anything is queued or being
- * indexed (the indexer publishes no realtime events), so statuses and counts follow the background jobs.
+ * A source's indexing state and its inputs, read again on every live event of the source (the indexer
+ * publishes `huf_knowledge_update`), and every 2 s while anything is queued or being indexed and the live
+ * stream is not connected, so statuses and counts follow the background jobs.
  */
 function useIndexing(source: string) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const connected = useHufEvents("knowledge", ({ message }) => {
+    void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Source"] }); // the list's badges
+    if (message.source !== source) return;
+    void queryClient.invalidateQueries({ queryKey: ["knowledge-state", source] });
+    void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Input", source] });
+  });
+  const poll = liveInterval(connected, busy ? POLL_MS : false);
   const state = useQuery({
     queryKey: ["knowledge-state", source],
     queryFn: async () =>
       (await getList<SourceState>("Knowledge Source", { fields: ["name", "status", "total_chunks", "last_indexed_at", "index_error"], filters: { name: source }, limit: 1 }))[0] ?? null,
-    refetchInterval: busy ? POLL_MS : false,
+    refetchInterval: poll,
   });
   const inputs = useQuery({
     queryKey: ["list", "Knowledge Input", source],
@@ -73,7 +82,7 @@ function useIndexing(source: string) {
         order_by: "creation desc",
         limit: 500,
       }),
-    refetchInterval: busy ? POLL_MS : false,
+    refetchInterval: poll,
   });
   const now = BUSY.includes(String(state.data?.status ?? "")) || (inputs.data ?? []).some((r) => BUSY.includes(r.status));
   const wasBusy = useRef(false);
@@ -85,6 +94,7 @@ function useIndexing(source: string) {
   /** Something was queued: read both now, and keep reading while it runs. */
   const refresh = () => {
     setBusy(true);
+    void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Source"] });
     void queryClient.invalidateQueries({ queryKey: ["knowledge-state", source] });
     void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Input", source] });
   };
@@ -97,7 +107,8 @@ function SourceStatus({ state }: { state: SourceState | null | undefined }) {
     <p className="text-sm text-slate-500" data-testid="source-status">
       Status: <Badge>{String(state.status ?? "Pending")}</Badge> · {plural(state.total_chunks ?? 0, "piece")} indexed
       {state.last_indexed_at ? ` · last indexed ${formatDate(state.last_indexed_at)}` : ""}
-      {state.index_error ? <span className="block text-red-600 dark:text-red-400">{state.index_error}</span> : null}
+      {/* the last failure only while it is the state: a rebuild under way shows no earlier "Rebuild failed" */}
+      {state.status === "Error" && state.index_error ? <span className="block text-red-600 dark:text-red-400">{state.index_error}</span> : null}
     </p>
   );
 }

@@ -11,6 +11,8 @@ import { TriggerEditor } from "../triggers/TriggerEditor";
 import { listTriggers, regenerateWebhookKey, revealWebhookKey, runTriggerNow, triggersKey, type RunNowResult, type TriggerSummary, type WebhookKey } from "../triggers/triggerApi";
 import { describeTrigger } from "../triggers/triggerForm";
 import { serverNow, serverTime } from "../lib/serverClock";
+import { liveInterval, useHufEvents } from "../lib/hufEvents";
+import { pollWhileInFlight } from "../lib/liveRuns";
 
 /** A webhook key shown this once, with the URL to POST to. */
 function KeyOnce({ trigger, shown, onDismiss }: { trigger: string; shown: WebhookKey; onDismiss: () => void }) {
@@ -74,7 +76,8 @@ function TriggerRow({ t, onEdit, onChanged, onDeleted }: { t: TriggerSummary; on
         )}
         {outcome?.run && (
           <p role="status" className="mt-1 text-xs text-emerald-700 dark:text-emerald-400">
-            Run {outcome.run.status.toLowerCase()}: <Link className="underline" to={`/executions/${encodeURIComponent(outcome.run.agent_run)}`}>{outcome.run.agent_run}</Link>
+            {/* the run's status as the list has it now (live events refetch it), the answer of Run now before that */}
+            Run {(t.last_run === outcome.run.agent_run && t.last_run_status ? t.last_run_status : outcome.run.status).toLowerCase()}: <Link className="underline" to={`/executions/${encodeURIComponent(outcome.run.agent_run)}`}>{outcome.run.agent_run}</Link>
           </p>
         )}
         {outcome?.error && (
@@ -181,8 +184,15 @@ export default function Triggers() {
   const [shownKey, setShownKey] = useState<{ trigger: string; key: WebhookKey } | null>(null);
   const [keyError, setKeyError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const triggers = useQuery({ queryKey: triggersKey(agent), queryFn: () => listTriggers(agent), enabled: Boolean(agent) });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: triggersKey(agent) });
+  // a run of a trigger moved on (live event): the list's last run and its status; polled without the stream
+  const connected = useHufEvents("trigger", refresh);
+  const triggers = useQuery({
+    queryKey: triggersKey(agent),
+    queryFn: () => listTriggers(agent),
+    enabled: Boolean(agent),
+    refetchInterval: (query) => liveInterval(connected, pollWhileInFlight((query.state.data ?? []).map((t) => t.last_run_status))),
+  });
   const current = typeof editing === "string" ? triggers.data?.find((t) => t.name === editing) : undefined;
 
   const onSaved = async (doc: Record<string, unknown>, created: boolean) => {

@@ -1,3 +1,7 @@
+import agentKnowledge from "../../../huf/huf/doctype/agent_knowledge/agent_knowledge.json";
+import agentMcpServer from "../../../huf/huf/doctype/agent_mcp_server/agent_mcp_server.json";
+import agentTool from "../../../huf/huf/doctype/agent_tool/agent_tool.json";
+import { docTypeDefaults } from "../lib/doctypeDefaults";
 import { ENABLED_FIELD, type FieldDef } from "../lib/forms";
 
 const isTemplate = (doc: Record<string, unknown>) => doc.prompt_mode === "Template";
@@ -126,3 +130,27 @@ export const NEW_AGENT: Record<string, unknown> = {
   agent_mcp_server: [],
   agent_knowledge: [],
 };
+
+/** A new row of each child table holds its DocType's defaults (read from the DocType JSON), so the record
+ * holds what the row's inputs show (Mode "Optional", Priority 0, Enabled...). */
+export const NEW_ROWS: Record<string, Record<string, unknown>> = {
+  agent_tool: docTypeDefaults(agentTool),
+  agent_mcp_server: docTypeDefaults(agentMcpServer),
+  agent_knowledge: docTypeDefaults(agentKnowledge),
+};
+
+/** The row added to `table` for the picked record (`linkField` = `value`). */
+export const newRow = (table: string, linkField: string, value: string): Record<string, unknown> => ({ ...NEW_ROWS[table], [linkField]: value });
+
+/** The provider and model a new agent starts with (huf.huf.doctype.agent_settings.agent_settings.get_new_agent_defaults). */
+export interface AgentDefaults {
+  provider: string;
+  model: string;
+}
+
+/** The new agent with the site's default provider and model, unless a provider was already chosen (the
+ * model belongs to its provider, so both are set together). */
+export function withAgentDefaults(doc: Record<string, unknown>, defaults: AgentDefaults | undefined): Record<string, unknown> {
+  if (!defaults?.provider || doc.provider) return doc;
+  return { ...doc, provider: defaults.provider, model: defaults.model || "" };
+}

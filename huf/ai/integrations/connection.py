@@ -31,7 +31,8 @@ def _describe(service: str, answer) -> str:
 
 @frappe.whitelist(methods=["POST"])
 def test_connection(settings: str) -> dict:
-	"""Call the test endpoint of the settings' service; stores and returns {ok, message}."""
+	"""Call the test endpoint of the settings' service; stores (when, Connected or Failed, the message) and
+	returns {ok, message}."""
 	doc = frappe.get_doc("Integration Settings", settings)
 	doc.check_permission("write")
 	service = frappe.get_doc("Integration Service", doc.service)
@@ -56,7 +57,11 @@ def test_connection(settings: str) -> dict:
 	frappe.db.set_value(
 		"Integration Settings",
 		doc.name,
-		{"last_connection_test": now_datetime(), "last_connection_result": message[:1000]},
+		{
+			"last_connection_test": now_datetime(),
+			"last_connection_status": "Connected" if ok else "Failed",
+			"last_connection_result": message[:1000],
+		},
 		update_modified=False,
 	)
 	return {"ok": ok, "message": message}

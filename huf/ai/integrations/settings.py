@@ -18,6 +18,22 @@ CHANNEL_PATHS = {
 	},
 }
 
+# The fields of a settings record each service uses besides the common ones (label, active, default, base URL,
+# credentials, who may use it): recipients where its tools map names to ids, and the channel fields where
+# people talk to an agent through it (huf.ai.integrations.channels). The dashboard shows only these.
+COMMON_FIELDS = ("label", "is_active", "is_default", "base_url", "credentials", "allowed_roles")
+CHANNEL_FIELDS = ("recipients", "agent", "channel_user", "webhook_secret")
+SERVICE_FIELDS = {
+	"slack": CHANNEL_FIELDS,
+	"telegram": CHANNEL_FIELDS,
+	"raven": ("recipients",),
+}
+
+
+def settings_fields(service: str) -> list[str]:
+	"""The Integration Settings fields `service` uses (see SERVICE_FIELDS)."""
+	return [*COMMON_FIELDS, *SERVICE_FIELDS.get(service, ())]
+
 
 def may_manage(user: str | None = None) -> bool:
 	user = user or frappe.session.user
@@ -112,6 +128,7 @@ def _settings_summary(doc, spec: list[dict]) -> dict:
 		"channel_user": doc.channel_user,
 		"oauth_status": doc.oauth_status,
 		"last_connection_test": doc.last_connection_test,
+		"last_connection_status": doc.last_connection_status or "",
 		"last_connection_result": doc.last_connection_result,
 		"channel_urls": {key: get_url(path) for key, path in CHANNEL_PATHS.get(doc.service, {}).items()},
 	}
@@ -134,6 +151,7 @@ def list_integrations() -> list[dict]:
 				"is_builtin": svc.is_builtin,
 				"auth_type": svc.auth_type,
 				"required_credentials": spec,
+				"settings_fields": settings_fields(svc.name),
 				"settings": [
 					_settings_summary(frappe.get_doc("Integration Settings", name), spec)
 					for name in frappe.get_all(

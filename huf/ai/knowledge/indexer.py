@@ -15,6 +15,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint, now_datetime
 
+from huf.ai import live_events
 from huf.ai.knowledge.backends import Chunk, get_backend
 from huf.ai.knowledge.chunkers import chunk_text
 
@@ -191,13 +192,16 @@ def mark_input(name: str, status: str, chunks: int | None = None, error: str | N
 		values.update(chunk_count=chunks or 0, indexed_at=now_datetime())
 	elif status == "Error":
 		values["chunk_count"] = 0
-	if frappe.db.exists("Knowledge Input", name):
+	source = frappe.db.get_value("Knowledge Input", name, "knowledge_source")
+	if source:
 		frappe.db.set_value("Knowledge Input", name, values, update_modified=False)
+		live_events.knowledge_update(source)  # an input moved on: the source's progress changed
 	frappe.db.commit()
 
 
 def set_source_status(name: str, status: str) -> None:
 	frappe.db.set_value("Knowledge Source", name, "status", status, update_modified=False)
+	live_events.knowledge_update(name, status)
 	frappe.db.commit()
 
 
@@ -229,6 +233,7 @@ def update_source(source: Any, backend: Any, error: str | None = None) -> None:
 		},
 		update_modified=False,
 	)
+	live_events.knowledge_update(source.name, "Error" if error else "Ready", error)
 	frappe.db.commit()
 
 

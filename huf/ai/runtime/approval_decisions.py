@@ -16,9 +16,10 @@ import frappe
 from frappe import _
 from frappe.utils import get_datetime, now_datetime
 
+from huf.ai import live_events
 from huf.ai.runtime import queue, run_state
 from huf.ai.runtime.approval_gate import DOCTYPE, PARKED_KEY, WAITING
-from huf.huf.tool_approval_access import APPROVE_CAPABILITY, is_tool_approver
+from huf.huf.tool_approval_access import APPROVE_CAPABILITY, is_tool_approver, tool_approvers
 
 # decision -> (status, scope)
 DECISIONS = {
@@ -109,8 +110,19 @@ def record(row: Any, status: str, scope: str, by: str, comment: str | None) -> N
 		},
 	)
 	row.status = status
+	publish_decided(row)
 	if row.agent_run:
 		resume(row.agent_run, row.name)
+
+
+def publish_decided(row: Any) -> None:
+	"""Tell the request's approvers (their inboxes) that it left Pending, once the decision commits."""
+	try:
+		approvers = tool_approvers(row.agent)
+	except Exception:
+		frappe.logger("huf").warning("could not list the approvers of %s", row.name, exc_info=True)
+		return
+	live_events.approval_update(row, approvers)
 
 
 def resume(run_name: str, request: str) -> bool:

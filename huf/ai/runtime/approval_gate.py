@@ -24,13 +24,14 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, cint, now_datetime
 
+from huf.ai import live_events
 from huf.ai.runtime.tools import ToolOutcome
 from huf.huf.tool_approval_access import tool_approvers
 
 DOCTYPE = "Agent Tool Approval"
 WAITING = "Waiting Approval"
 PARKED_KEY = "approval"  # the run's runtime_context key holding the parked state
-REQUEST_EVENT = "tool_approval_requested"
+REQUEST_EVENT = live_events.APPROVAL_REQUESTED
 DEFAULT_TIMEOUT_MINUTES = 1440
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cached_tokens", "cache_creation_tokens")
 
@@ -260,11 +261,7 @@ def notify_approvers(request: Any, run_name: str) -> list[str]:
 		"agent_run_id": run_name,
 		"expires_at": str(request.expires_at or ""),
 	}
-	for user in recipients:
-		try:
-			frappe.publish_realtime(REQUEST_EVENT, event, user=user)
-		except Exception:
-			frappe.logger("huf").warning("could not notify %s of %s", user, request.name)
+	live_events.publish_to_users(REQUEST_EVENT, event, recipients, after_commit=False)
 	return recipients
 
 

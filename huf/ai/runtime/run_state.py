@@ -10,9 +10,10 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
+from huf.ai import live_events
 from huf.ai.runtime import events
 
-STATUS_EVENT = "agent_run_status"
+STATUS_EVENT = live_events.RUN
 
 
 def runtime_context(run: Any) -> dict:
@@ -35,13 +36,17 @@ def run_status(run_name: str) -> str | None:
 def publish_status(
 	run_name: str, status: str, run: Any = None, after_commit: bool = False, **extra: Any
 ) -> None:
-	"""Publish `agent_run_status` to the run's user (a guest run: to its conversation's room).
+	"""Publish `agent_run_status` to the run's user (a guest run: to its conversation's room), and
+	`huf_trigger_update` to the room of the trigger that started the run.
 
 	With `after_commit` it goes out when the transaction that records the status commits, together
 	with the transaction's other events (nothing on a rollback)."""
 	if run is None:
 		run = frappe.db.get_value(
-			"Agent Run", run_name, ["name", "user", "conversation", "agent", "sequence"], as_dict=True
+			"Agent Run",
+			run_name,
+			["name", "user", "conversation", "agent", "sequence", "agent_trigger"],
+			as_dict=True,
 		)
 	if not run:
 		return
@@ -63,6 +68,8 @@ def publish_status(
 		frappe.publish_realtime(STATUS_EVENT, message, after_commit=after_commit, **target)
 	except Exception:
 		frappe.logger("huf").warning("could not publish %s for %s", STATUS_EVENT, run_name, exc_info=True)
+	if run.get("agent_trigger"):
+		live_events.trigger_update(run.get("agent_trigger"), run_name, status, after_commit)
 
 
 def final_events(run_name: str) -> Iterator[dict]:

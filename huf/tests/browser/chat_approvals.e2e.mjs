@@ -20,12 +20,22 @@ async function send(page, message) {
 const toolStatus = (page) => text(page.getByTestId("tool-call-row").filter({ hasText: config.tool }).last().getByTestId("tool-call-status"));
 
 try {
+  step("the manager's inbox is open before anything waits");
+  const manager = await openAs(browser, config.manager);
+  await manager.goto(`${base}/huf/approvals`);
+  await manager.getByRole("heading", { name: "Approvals", level: 1 }).waitFor();
+  await manager.waitForTimeout(1500); // the live stream connects
+
   step("a user's message makes the model call a tool that requires approval: the turn waits");
   const user = await openAs(browser, config.user);
   await user.goto(chatUrl);
   await send(user, "What is on my list?");
   const wait = user.getByTestId("approval-wait");
   await wait.waitFor();
+  // the open inbox shows the request without a reload (a live event; the old page polled every 15 s)
+  const waitedAt = Date.now();
+  await manager.getByTestId("tool-approval").filter({ hasText: config.agent }).waitFor({ timeout: 30000 });
+  result.inbox_live_ms = Date.now() - waitedAt;
   result.user_wait = await text(wait);
   result.user_wait_tool = await text(wait.getByTestId("approval-wait-tool"));
   result.user_inbox_links = await wait.getByRole("link", { name: "Open the Approvals inbox" }).count();
@@ -48,7 +58,7 @@ try {
   result.user_failed_after_queue = await user.getByTestId("failed-answer").count();
 
   step("the manager sees the count in the navigation and approves in the inbox");
-  const manager = await openAs(browser, config.manager);
+  await manager.goto(`${base}/huf`);
   const badge = manager.getByTestId("approvals-count");
   await badge.waitFor();
   result.manager_badge = await text(badge);
@@ -57,11 +67,14 @@ try {
   await card.waitFor();
   result.inbox_card = await text(card.getByRole("heading"));
   await shot(manager, "02-inbox");
+  const approvedAt = Date.now();
   await card.getByRole("button", { name: "Approve once" }).click();
   await manager.getByText(/^Approve once: /).waitFor();
 
   step("the user's open chat shows the answer of the resumed run");
   await user.getByTestId("agent-message").first().waitFor({ timeout: 60000 });
+  // live events, not the old 10 s poll of a waiting run
+  result.answer_after_approval_ms = Date.now() - approvedAt;
   result.user_answer = await text(user.getByTestId("agent-message").first().locator(".prose-chat"));
   result.user_wait_after_answer = await user.getByTestId("approval-wait").count();
   // then the queued message runs in the background, and its answer replaces the queued notice
@@ -81,14 +94,20 @@ try {
   await link.click();
   await manager.getByRole("heading", { name: "Approvals", level: 1 }).waitFor();
   result.inbox_url = manager.url();
-  const mine = manager.getByTestId("tool-approval").filter({ hasText: config.agent });
-  await mine.getByLabel("Comment (optional)").fill("Not now");
-  await mine.getByRole("button", { name: "Deny" }).click();
-  await manager.getByText(/^Deny: /).waitFor();
-
-  step("back in the chat, the model's answer about the denial");
+  // back to the waiting conversation (opened again from the server), the inbox in a second tab
   await manager.goBack();
+  await manager.getByTestId("approval-wait").waitFor();
+  const inbox = await manager.context().newPage();
+  await inbox.goto(`${base}/huf/approvals`);
+  const mine = inbox.getByTestId("tool-approval").filter({ hasText: config.agent });
+  await mine.getByLabel("Comment (optional)").fill("Not now");
+  const deniedAt = Date.now();
+  await mine.getByRole("button", { name: "Deny" }).click();
+  await inbox.getByText(/^Deny: /).waitFor();
+
+  step("the reopened chat shows the model's answer about the denial without a reload");
   await manager.getByTestId("agent-message").first().waitFor({ timeout: 60000 });
+  result.reopened_answer_ms = Date.now() - deniedAt; // live events; the old page read a waiting run every 10 s
   result.manager_answer = await text(manager.getByTestId("agent-message").first().locator(".prose-chat"));
   await manager.getByTestId("approvals-count").waitFor({ state: "detached" });
   result.manager_badge_after = await manager.getByTestId("approvals-count").count();

@@ -3,14 +3,10 @@
 // list and bad blocks shown as text; the same after a reload; axe-core on the blocks in light and dark.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, owner, agent, prompt}.
 // Output: <out_dir>/result.json with what was observed.
-import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { axeViolations } from "../support/axe.mjs";
 import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "..", "..", "..", "frontend", "package.json"));
-const AXE = require.resolve("axe-core/axe.min.js");
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
 const browser = await launch();
@@ -65,18 +61,6 @@ async function answerShot(page, name) {
   result.screenshots.push(file);
 }
 
-/** Serious or critical axe-core violations inside the answer's blocks. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const root = [...document.querySelectorAll('[data-testid="content-blocks"]')].pop();
-    const { violations } = await window.axe.run(root, { resultTypes: ["violations"] });
-    return violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
-  });
-}
-
 try {
   step("the owner asks; the answer streams");
   const page = await openAs(browser, config.owner);
@@ -113,13 +97,13 @@ try {
   await page.reload();
   result.after_reload = await readAnswer(page);
   result.after_reload.console_errors = [...result.console_errors];
-  result.light_violations = await axeViolations(page);
+  result.light_violations = await axeViolations(page, '[data-testid="content-blocks"]');
 
   step("the dark theme");
   await page.emulateMedia({ colorScheme: "dark" });
   await page.waitForFunction(() => document.documentElement.classList.contains("dark"));
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
-  result.dark_violations = await axeViolations(page);
+  result.dark_violations = await axeViolations(page, '[data-testid="content-blocks"]');
   result.dark_chart_drawn = await page.evaluate(() => {
     const canvas = document.querySelector('[data-testid="block-chart"] canvas');
     const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;

@@ -1,10 +1,13 @@
 // Data tables in headless Chromium (driven by huf/tests/browser/test_data_tables.py): design a table with three
 // fields (one Select, one moved), give an agent its tools, add two records in the grid, edit one inline (and cancel
-// an edit with Escape), sort, export the CSV, filter, delete a record, import a CSV (refused, then accepted), see a lossy
-// type change refused, then delete the table by typing its name.
+// an edit with Escape), sort, export the CSV, filter, delete a record, import CSV files through the preview dialog
+// (a bad row blocks Import and Cancel imports nothing; an unknown column mapped by hand; axe-core on the dialog at
+// 1280 and 375 px, light and dark; an edited export imported again updates by ID), see a lossy type change refused,
+// then delete the table by typing its name.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, table, agent}.
 // Output: <out_dir>/result.json with what was observed.
 import { readFile } from "node:fs/promises";
+import { audit } from "../support/axe.mjs";
 import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 /** The table's records as the server returns them, read in the page's session. */
@@ -133,16 +136,60 @@ try {
   await page.getByText("Deleted 1 record.").waitFor();
   result.after_delete = await storedRecords(page, result.table);
 
-  step("import a CSV: a bad file imports nothing, a good one its rows");
+  step("pick a CSV file: a preview, nothing imported; a bad row blocks Import, Cancel imports nothing");
   const csvFile = (text) => ({ name: "deals.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
+  const importDialog = page.getByRole("dialog", { name: "Import deals.csv" });
   await page.getByLabel("Import CSV").setInputFiles(csvFile("Customer,Amount,Stage\nHooli,lots,New\n"));
-  const problems = page.getByRole("list", { name: "Import problems" });
+  const problems = importDialog.getByRole("list", { name: "Import problems" });
   await problems.waitFor();
   result.import_problems = (await problems.locator("li").allTextContents()).map((t) => t.trim());
-  await page.getByLabel("Import CSV").setInputFiles(csvFile("Customer,Amount,Stage\nInitech,40,Lost\n"));
+  result.import_enabled_with_problems = await importDialog.getByRole("button", { name: "Import", exact: true }).isEnabled();
+  result.records_while_previewing = (await storedRecords(page, result.table)).length;
+  await importDialog.getByRole("button", { name: "Cancel" }).click();
+  await importDialog.waitFor({ state: "detached" });
+  result.records_after_cancel = (await storedRecords(page, result.table)).length;
+
+  step("map an unknown column in the preview, check it (axe at 1280 and 375 px), then Import");
+  await page.getByLabel("Import CSV").setInputFiles(csvFile("Company,Amount,Stage\nInitech,40,Lost\n"));
+  await importDialog.waitFor();
+  result.import_summary = (await importDialog.getByTestId("import-summary").textContent())?.trim();
+  result.unmapped_company = await importDialog.getByLabel("Field for Company").inputValue();
+  result.unmapped_problems = (await problems.locator("li").allTextContents()).map((t) => t.trim());
+  await importDialog.getByLabel("Field for Company").selectOption({ label: "Customer" });
+  const plan = importDialog.getByTestId("import-plan");
+  await plan.waitFor();
+  result.import_plan = (await plan.textContent())?.trim();
+  result.records_before_import_pressed = (await storedRecords(page, result.table)).length;
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await audit(page, `import-dialog-${width}`, '[role="dialog"]');
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await importDialog.getByRole("button", { name: "Import", exact: true }).click();
+  await importDialog.waitFor({ state: "detached" });
   result.import_notice = (await page.getByRole("status").filter({ hasText: /^Imported/ }).textContent())?.trim();
   await page.getByTestId("page-info").filter({ hasText: "1–2 of 2" }).waitFor();
   result.after_import = await storedRecords(page, result.table);
+
+  step("export, change one value, import it again: updated by ID, no duplicates");
+  const [again] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const exported = await readFile(await again.path(), "utf8");
+  const edited = exported.replace(/^([^,\n]+),Initech,[^,\n]*,/m, "$1,Initech,45,");
+  check(edited !== exported, `the export should hold Initech: ${exported}`);
+  await page.getByLabel("Import CSV").setInputFiles(csvFile(edited));
+  await plan.waitFor();
+  result.reimport_mode_update = await importDialog.getByRole("radio", { name: /^Update existing rows by ID/ }).isChecked();
+  result.reimport_id_mapping = await importDialog.getByLabel("Field for ID").inputValue();
+  result.reimport_plan = (await plan.textContent())?.trim();
+  result.reimport_id_matches = (await importDialog.getByTestId("id-matches").textContent())?.trim();
+  await importDialog.getByRole("button", { name: "Import", exact: true }).click();
+  await importDialog.waitFor({ state: "detached" });
+  result.reimport_notice = (await page.getByRole("status").filter({ hasText: /^Imported/ }).textContent())?.trim();
+  await page.getByRole("button", { name: /^Edit Amount of .*: 45$/ }).waitFor();
+  result.after_reimport = await storedRecords(page, result.table);
 
   step("a change that would lose values is refused in plain words");
   await page.getByRole("link", { name: "Edit fields" }).click();

@@ -1,9 +1,11 @@
 // Editor safeguards and live knowledge status in headless Chromium (driven by
 // huf/tests/browser/test_editor_safeguards.py): unsaved-changes questions, required fields, labels, pickers,
-// delete prompts, no Delete on Settings, knowledge statuses that follow the jobs, scores, and what a Huf User sees.
+// delete prompts, no Delete on Settings, knowledge statuses that follow the jobs, scores, and what a Huf User sees;
+// a new agent starting with the default provider and model; a knowledge row saved with its defaults and labels.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, reader: {user, password}, agent, attached,
-// spare, source, file_path}.
+// spare, source, file_path, provider, model, new_agent}.
 // Output: <out_dir>/result.json with what was observed.
+import { audit } from "../support/axe.mjs";
 import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
@@ -70,6 +72,18 @@ try {
   result.agent_posts = agentPosts;
   result.still_new = page.url().endsWith("/agents/new");
   await shot(page, "02-agent-required");
+
+  step("a new agent starts with the site's default provider and model, and saves");
+  const selected = (id) => page.evaluate((i) => document.getElementById(i)?.value ?? null, id);
+  await page.waitForFunction((provider) => document.getElementById("agent-provider")?.value === provider, config.provider).catch(() => {});
+  result.new_agent_provider = await selected("agent-provider");
+  result.new_agent_model = await selected("agent-model");
+  await audit(page, "02b-new-agent-defaults");
+  await page.getByLabel("Agent Name *", { exact: true }).fill(config.new_agent);
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith("/agents/new"), { timeout: 10000 }).catch(() => {});
+  result.new_agent_saved = !page.url().endsWith("/agents/new");
+  result.new_agent_error = (await page.getByRole("alert").allTextContents()).join(" ").trim();
 
   step("a new tool: the category follows the kind, record types are offered");
   page.on("dialog", (d) => void d.accept()); // leaving the unsaved new agent
@@ -154,6 +168,50 @@ try {
   await score.waitFor();
   result.shown_score = (await score.textContent())?.trim();
   await shot(page, "05-knowledge-search");
+
+  step("Rebuild of a source whose last rebuild failed: one status at a time, Ready without a reload");
+  await page.goto(`${base}/huf/knowledge/${encodeURIComponent(config.failed_source)}`);
+  await status.filter({ hasText: "Rebuild failed" }).waitFor();
+  result.failed_before = (await status.textContent())?.trim();
+  const listRow = page.getByRole("button", { name: new RegExp(config.failed_source) });
+  result.failed_list_before = (await listRow.textContent())?.trim();
+  await page.waitForTimeout(1500); // the live stream connects
+  // every text the status line shows from the click on (a MutationObserver sees each render)
+  await page.evaluate(() => {
+    window.__statusSeen = [];
+    const note = () => window.__statusSeen.push(document.querySelector('[data-testid="source-status"]')?.textContent?.trim() ?? "");
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  const rebuiltAt = Date.now();
+  await page.getByRole("button", { name: "Rebuild" }).click();
+  await status.filter({ hasText: "Ready" }).waitFor({ timeout: 30000 });
+  result.failed_ready_ms = Date.now() - rebuiltAt;
+  result.failed_after = (await status.textContent())?.trim();
+  result.failed_seen = [...new Set(await page.evaluate(() => window.__statusSeen))];
+  await listRow.filter({ hasText: "Ready" }).waitFor({ timeout: 10000 });
+  result.failed_list_after = (await listRow.textContent())?.trim();
+
+  step("a knowledge source added to an agent: labelled inputs, saved with the row's defaults");
+  await page.goto(`${base}/huf/agents/${encodeURIComponent(config.agent)}`);
+  await page.getByRole("tab", { name: "Knowledge" }).click();
+  const sourcePicker = page.getByRole("combobox", { name: "Add to Knowledge sources" });
+  await sourcePicker.locator(`option[value="${config.source}"]`).waitFor({ state: "attached" });
+  await sourcePicker.selectOption(config.source);
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  const knowledgeRow = page.locator("li").filter({ hasText: config.source });
+  // every input of the row: its visible label (the label's own text) and its value
+  result.knowledge_inputs = await knowledgeRow.locator("input, select").evaluateAll((controls) =>
+    controls.map((c) => ({
+      label: c.labels?.[0]?.textContent?.trim() ?? "",
+      value: c.value,
+    })),
+  );
+  result.knowledge_named = {};
+  for (const name of ["Mode", "Priority", "Token budget"]) result.knowledge_named[name] = await knowledgeRow.getByLabel(name, { exact: true }).inputValue();
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Saved.", { exact: true }).or(page.getByRole("alert")).first().waitFor();
+  result.knowledge_save = (await page.getByText("Saved.", { exact: true }).count()) ? "Saved." : (await page.getByRole("alert").allTextContents()).join(" ");
+  await audit(page, "05b-agent-knowledge");
   await page.context().close();
 
   step("a Huf User: no tool form to create, read-only fields look it");

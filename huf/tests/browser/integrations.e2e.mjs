@@ -1,7 +1,10 @@
 // The Integrations page in headless Chromium (driven by huf/tests/browser/test_integrations.py): Slack settings
-// pointing at a scripted local API, a token saved and never shown again, a recipient, Test connection, channel URLs.
-// Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, user: {user, password}, label, api_url, token, custom_service}.
+// pointing at a scripted local API, a token saved and never shown again, a recipient, Test connection, channel URLs;
+// GitHub settings (no Slack/Telegram fields) whose test fails: the failure shown, after a reload and in the catalog.
+// Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, user: {user, password}, label, api_url, token,
+// custom_service, github_label, github_token}.
 // Output: <out_dir>/result.json with what was observed.
+import { audit } from "../support/axe.mjs";
 import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 Object.assign(result, { console_errors: [], token_in_responses: [] });
@@ -16,6 +19,9 @@ function watchForToken(page) {
     }
   });
 }
+
+/** The sections of the settings form and its connection panel now shown. */
+const sections = (page) => page.locator("main section[aria-label]").evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")));
 
 const browser = await launch();
 
@@ -39,6 +45,7 @@ try {
   await slackCard.click();
   await page.getByRole("heading", { name: "Slack", level: 1 }).waitFor();
   await page.getByRole("button", { name: "New settings" }).click();
+  result.slack_sections = await sections(page);
   await page.getByLabel("Label", { exact: true }).fill(config.label);
   await page.getByLabel("Base URL", { exact: true }).fill(config.api_url);
   const token = page.locator("#cred-bot_token");
@@ -77,6 +84,35 @@ try {
   await page.getByRole("link", { name: "All integrations" }).click();
   result.slack_card_after = (await page.getByRole("region", { name: "Communication" }).getByTestId("service-card").filter({ hasText: /^Slack/ }).textContent())?.trim();
   await shot(page, "04-catalog");
+
+  step("GitHub settings: only the fields GitHub uses");
+  await page.getByRole("region", { name: "Developer" }).getByTestId("service-card").filter({ hasText: /^GitHub/ }).click();
+  await page.getByRole("heading", { name: "GitHub", level: 1 }).waitFor();
+  await page.getByRole("button", { name: "New settings" }).click();
+  result.github_sections = await sections(page);
+  await page.getByLabel("Label", { exact: true }).fill(config.github_label);
+  await page.getByLabel("Base URL", { exact: true }).fill(config.api_url);
+  await page.locator("#cred-token").fill(config.github_token);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText("Saved.", { exact: true }).waitFor();
+
+  step("a failed Test connection shows the failure, never Connected");
+  const connection = page.getByRole("region", { name: "Connection" });
+  await connection.getByRole("button", { name: "Test connection" }).click();
+  await connection.getByRole("alert").waitFor();
+  result.github_test = (await connection.textContent())?.trim();
+  await audit(page, "06-github-failed");
+
+  step("the failure is still shown after a reload, and in the catalog");
+  await page.reload();
+  await page.getByRole("navigation", { name: "Settings records" }).getByText(config.github_label).click();
+  await page.getByRole("region", { name: "Connection" }).getByRole("alert").waitFor();
+  result.github_after_reload = (await page.getByRole("region", { name: "Connection" }).getByRole("alert").textContent())?.trim();
+  result.github_record = (await page.getByRole("navigation", { name: "Settings records" }).getByRole("button").filter({ hasText: config.github_label }).textContent())?.trim();
+  await page.getByRole("link", { name: "All integrations" }).click();
+  const githubCard = page.getByRole("region", { name: "Developer" }).getByTestId("service-card").filter({ hasText: /^GitHub/ });
+  result.github_card = (await githubCard.textContent())?.trim();
+  await audit(page, "07-catalog-failed");
 
   step("an admin adds a custom service");
   await page.getByRole("button", { name: "New service" }).click();

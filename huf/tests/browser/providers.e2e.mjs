@@ -5,43 +5,11 @@
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, name, key,
 // api_base, api_version, ollama}.
 // Output: <out_dir>/result.json with what was observed.
-import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { audit } from "../support/axe.mjs";
 import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "..", "..", "..", "frontend", "package.json"));
-const AXE = require.resolve("axe-core/axe.min.js");
 const base = config.base_url;
 Object.assign(result, { console_errors: [], axe: {} });
-
-/** The violations axe-core finds on the page that are "serious" or "critical": rule, impact, where. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
-    return violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
-  });
-}
-
-/** axe-core's findings in the light theme and in the dark one, and the sideways overflow; screenshots. */
-async function audit(page, name) {
-  await page.mouse.move(0, 0); // not over a button: its hover colour is not what is checked here
-  const light = await axeViolations(page);
-  await shot(page, name);
-  await page.emulateMedia({ colorScheme: "dark" });
-  await page.waitForFunction(() => document.documentElement.classList.contains("dark"));
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
-  const dark = await axeViolations(page);
-  await shot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.waitForFunction(() => !document.documentElement.classList.contains("dark"));
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  result.axe[name] = { light, dark, overflow };
-}
 
 /** The live route line (read out on change) and the line shown under the Provider Type select. */
 const liveLine = (page) => page.getByTestId("provider-route");

@@ -96,6 +96,9 @@ class TestChatApprovalsInBrowser(BrowserTestCase):
 
 		# the user's page, left open, shows the answer of the resumed run
 		self.assertEqual(result["user_answer"], APPROVED_ANSWER)
+		# live events (GET /huf/events): the inbox and the chat follow within ~2 s, no reload, no 10-15 s poll
+		self.assertLess(result["inbox_live_ms"], 2500, result)
+		self.assertLess(result["answer_after_approval_ms"], 3000, result)
 		self.assertEqual(result["user_queued_answer"], QUEUED_ANSWER)
 		self.assertEqual(result["user_wait_after_answer"], 0)
 		self.assertEqual(result["user_tool_status_after_answer"], "Success")
@@ -105,6 +108,7 @@ class TestChatApprovalsInBrowser(BrowserTestCase):
 		self.assertEqual(result["manager_inbox_links"], 1)
 		self.assertTrue(result["inbox_url"].endswith("/huf/approvals"), result["inbox_url"])
 		self.assertEqual(result["manager_answer"], DENIED_ANSWER)
+		self.assertLess(result["reopened_answer_ms"], 3000, result)
 		told = [m for m in self.llm.chat_requests[-1]["body"]["messages"] if m["role"] == "tool"][-1]
 		self.assertIn("denied", told["content"])
 		self.assertIn("Not now", told["content"])

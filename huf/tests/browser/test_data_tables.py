@@ -2,8 +2,10 @@
 
 Runs `data_tables.e2e.mjs`: a System Manager designs a table (three fields, a Select, one moved), gives an
 agent its tools, adds two records in the grid, edits one inline, sorts, exports the CSV, filters, deletes a
-record, imports a CSV (a bad file, then a good one), sees a lossy type change refused and deletes the table
-by typing its name. Screenshots go to $HUF_E2E_OUTPUT/data_tables.
+record, imports CSV files through the preview dialog (nothing imported on picking a file nor on Cancel; a
+bad row blocks Import; a column mapped by hand; axe-core on the dialog at 1280 and 375 px, light and dark;
+an edited export imported again updates by ID without duplicates), sees a lossy type change refused and
+deletes the table by typing its name. Screenshots go to $HUF_E2E_OUTPUT/data_tables.
 """
 
 from __future__ import annotations
@@ -86,13 +88,39 @@ class TestDataTablesInBrowser(BrowserTestCase):
 		self.assertEqual(result["delete_question"], "Delete 1 record? This cannot be undone.")
 		self.assertEqual([r["customer"] for r in result["after_delete"]], ["Acme"])
 
-		# a file with a bad row imports nothing and names the row; a good file imports its rows
+		# picking a file shows its preview and imports nothing: a bad row is named and blocks Import; Cancel
 		self.assertEqual(len(result["import_problems"]), 1, result["import_problems"])
 		self.assertTrue(result["import_problems"][0].startswith("Row 2:"), result["import_problems"])
 		self.assertIn("lots", result["import_problems"][0])
-		self.assertEqual(result["import_notice"], "Imported 1 row.")
+		self.assertFalse(result["import_enabled_with_problems"])
+		self.assertEqual((result["records_while_previewing"], result["records_after_cancel"]), (1, 1))
+
+		# an unknown column is skipped until mapped by hand; still nothing imported before Import is pressed
+		self.assertEqual(result["import_summary"], "1 row in the file, as it will be read:")
+		self.assertEqual(result["unmapped_company"], "")
+		self.assertEqual(result["unmapped_problems"], ["Row 2: Customer is required."])
+		self.assertEqual(result["import_plan"], "On import: 1 row added.")
+		self.assertEqual(result["records_before_import_pressed"], 1)
+		self.assertEqual(result["import_notice"], "Imported: 1 row added.")
 		imported = {r["customer"]: (r["amount"], r["stage"]) for r in result["after_import"]}
 		self.assertEqual(imported, {"Acme": (150, "New"), "Initech": (40, "Lost")})
+
+		# the preview dialog: no serious axe finding at 1280 and 375 px, light or dark; no sideways scroll
+		self.assertEqual(set(result["axe"]), {"import-dialog-1280", "import-dialog-375"})
+		for shot, found in result["axe"].items():
+			self.assertEqual((found["light"], found["dark"]), ([], []), shot)
+			self.assertLessEqual(found["overflow"], 0, shot)
+
+		# the export imported again (one value changed): update by ID was the default, no duplicates
+		self.assertTrue(result["reimport_mode_update"])
+		self.assertEqual(result["reimport_id_mapping"], "name")
+		self.assertEqual(result["reimport_plan"], "On import: 1 row updated, 1 row unchanged.")
+		self.assertEqual(result["reimport_id_matches"], "2 IDs of the file are records of this table.")
+		self.assertEqual(result["reimport_notice"], "Imported: 1 row updated, 1 row unchanged.")
+		again = {r["name"]: (r["customer"], r["amount"]) for r in result["after_reimport"]}
+		before = {r["name"]: r["customer"] for r in result["after_import"]}
+		self.assertEqual({name: customer for name, (customer, _a) in again.items()}, before)
+		self.assertEqual(sorted(amount for _c, amount in again.values()), [45, 150])
 
 		# a type change that would lose values: refused, naming the field, the count and an example
 		self.assertIn("Cannot change Stage from Select", result["lossy_error"])

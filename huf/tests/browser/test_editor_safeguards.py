@@ -9,6 +9,9 @@ edited tool asks; the single Settings record has no Delete. In Knowledge, an upl
 queued to Indexed and the source's status and counts follow without a reload ("1 piece"), the file
 input is cleared after Add, Rebuild finishes visibly, and a search shows the score the server gave.
 A Huf User gets "You can't create tools" at /huf/tools/new, and read-only fields that look read-only.
+A new agent starts with the default provider and model of Settings and saves with them; a knowledge source
+added to an agent has a visible label on each input and is saved with its row defaults (Mode Optional);
+both pages have no serious axe-core finding in the light or the dark theme.
 """
 
 from __future__ import annotations
@@ -58,9 +61,36 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		agent.append("agent_tool", {"tool": cls.attached})
 		agent.save(ignore_permissions=True)
 		cls.source = make_source(f"E2E Live {cls.suffix}")
+		# a source whose last rebuild failed (an empty one: its next rebuild ends Ready at once)
+		cls.failed_source = make_source(f"E2E Failed {cls.suffix}")
+		frappe.db.set_value(
+			"Knowledge Source",
+			cls.failed_source,
+			{"status": "Error", "index_error": "Rebuild failed, the previous index is kept: no answer"},
+		)
+		frappe.db.commit()
 		cls.note = Path(tempfile.mkdtemp()) / "warranty-note.txt"
 		cls.note.write_text(NOTE)
+		cls.use_agent_defaults(f"E2E Provider {cls.suffix}", f"e2e-model-{cls.suffix}")
 		cls.serve()
+
+	@classmethod
+	def use_agent_defaults(cls, provider: str, model: str) -> None:
+		"""Make `provider` and `model` the site's defaults for new agents until the class is done."""
+		before = frappe.db.get_value(
+			"Agent Settings", "Agent Settings", ["default_provider", "default_model"], as_dict=True
+		)
+
+		def restore():
+			frappe.db.rollback()
+			frappe.db.set_single_value(
+				"Agent Settings",
+				{"default_provider": before.default_provider, "default_model": before.default_model},
+			)
+			frappe.db.commit()
+
+		frappe.db.set_single_value("Agent Settings", {"default_provider": provider, "default_model": model})
+		cls.addClassCleanup(restore)
 
 	@staticmethod
 	def make_tool(name: str) -> str:
@@ -87,7 +117,11 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 			attached=self.attached,
 			spare=self.spare,
 			source=self.source,
+			failed_source=self.failed_source,
 			file_path=str(self.note),
+			provider=f"E2E Provider {self.suffix}",
+			model=f"e2e-model-{self.suffix}",
+			new_agent=f"E2E Defaults Agent {self.suffix}",
 		)
 
 		# an edited agent: a link out and closing the tab both ask; "stay" keeps the edit
@@ -112,6 +146,17 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		self.assertEqual(result["agent_posts"], 0)
 		self.assertTrue(result["still_new"])
 
+		# a new agent starts with the default provider and model and saves with them
+		provider, model = f"E2E Provider {self.suffix}", f"e2e-model-{self.suffix}"
+		self.assertEqual((result["new_agent_provider"], result["new_agent_model"]), (provider, model))
+		self.assertTrue(result["new_agent_saved"], result["new_agent_error"])
+		self.assertEqual(
+			frappe.db.get_value(
+				"Agent", {"agent_name": f"E2E Defaults Agent {self.suffix}"}, ["provider", "model"]
+			),
+			(provider, model),
+		)
+
 		# a new tool: the category follows the kind, record types are offered, required fields flagged
 		self.assertEqual(result["category_after_kind"], "Document Operations")
 		self.assertIn("ToDo", result["record_type_choices"])
@@ -134,12 +179,45 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		self.assertIn("1 piece indexed", result["source_status"])
 		self.assertNotEqual(result["indexed_before_rebuild"], result["indexed_after_rebuild"])
 		self.assertIn("Ready", result["indexed_after_rebuild"])
+		# a failed source rebuilt: never "Rebuilding" beside the earlier failure, Ready in the page and the
+		# list within ~2 s (live events), the failure gone
+		self.assertIn("Error", result["failed_before"])
+		self.assertIn("Error", result["failed_list_before"])
+		for seen in result["failed_seen"]:
+			self.assertFalse("Rebuilding" in seen and "failed" in seen, result["failed_seen"])
+		self.assertLess(result["failed_ready_ms"], 2500, result["failed_seen"])
+		self.assertIn("Ready", result["failed_after"])
+		self.assertNotIn("failed", result["failed_after"])
+		self.assertIn("Ready", result["failed_list_after"])
 		# the score shown is the one the search returned
 		score = result["server_score"]
 		self.assertIsNotNone(score)
 		shown = float(result["shown_score"].removeprefix("Score "))
 		self.assertAlmostEqual(shown, score, delta=max(abs(score) * 0.05, 0.0005))
 		self.assertNotEqual(result["shown_score"], "Score 0.000")
+
+		# a knowledge row: every input has a visible label and a name, the record holds what is shown
+		self.assertEqual(
+			result["knowledge_inputs"],
+			[
+				{"label": "Mode", "value": "Optional"},
+				{"label": "Priority", "value": "0"},
+				{"label": "Token budget", "value": ""},
+			],
+		)
+		self.assertEqual(result["knowledge_named"], {"Mode": "Optional", "Priority": "0", "Token budget": ""})
+		self.assertEqual(result["knowledge_save"], "Saved.")
+		rows = frappe.get_all(
+			"Agent Knowledge",
+			filters={"parent": self.agent, "knowledge_source": self.source},
+			fields=["mode", "priority"],
+		)
+		self.assertEqual([(r.mode, r.priority) for r in rows], [("Optional", 0)])
+
+		# no serious or critical axe-core finding, light and dark
+		for name in ("02b-new-agent-defaults", "05b-agent-knowledge"):
+			self.assertEqual(result["axe"][name]["light"], [], name)
+			self.assertEqual(result["axe"][name]["dark"], [], name)
 
 		# a Huf User: told plainly at /tools/new; read-only fields look read-only
 		self.assertEqual(result["reader_new_tool"], "You can't create tools")

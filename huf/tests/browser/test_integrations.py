@@ -2,7 +2,10 @@
 
 Runs `integrations.e2e.mjs`: a System Manager adds Slack settings pointing at a scripted Slack API on
 127.0.0.1, saves a bot token (never shown or answered again) and a recipient, tests the connection and
-sees the channel URLs; a Huf User sees no Integrations entry. Screenshots: $HUF_E2E_OUTPUT/integrations.
+sees the channel URLs; a Huf User sees no Integrations entry. GitHub settings show only the fields GitHub uses
+(no recipients, no channel); their test fails against the scripted API and the page shows the failure with the
+server's message (also after a reload and on the catalog card), never "Connected"; no serious axe-core finding
+in the light or the dark theme. Screenshots: $HUF_E2E_OUTPUT/integrations.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import frappe
 from frappe.utils.password import get_decrypted_password
 
 from huf.tests.support.browser import BrowserTestCase
-from huf.tests.support.http_service import allowed_service
+from huf.tests.support.http_service import allowed_service, reply
 
 ADMIN = "e2e-integrations-admin@example.com"
 USER = "e2e-integrations-user@example.com"
@@ -53,6 +56,8 @@ class TestIntegrationsInBrowser(BrowserTestCase):
 		token = f"xoxb-e2e-{frappe.generate_hash(length=16)}"
 		label = f"E2E Slack {self.suffix}"
 		self.api.on("GET", "/auth.test", {"ok": True, "user": "huf-bot", "team": "Acme", "user_id": "U1"})
+		self.api.on("GET", "/user", reply({"message": "Bad credentials"}, status=401))
+		github_label = f"E2E GitHub {self.suffix}"
 		result = self.run_browser(
 			admin=self.admin,
 			user=self.user,
@@ -60,6 +65,8 @@ class TestIntegrationsInBrowser(BrowserTestCase):
 			api_url=self.api.url,
 			token=token,
 			custom_service=f"e2e_crm_{self.suffix}",
+			github_label=github_label,
+			github_token=f"ghp_e2e_{frappe.generate_hash(length=16)}",
 		)
 
 		self.assertEqual(result["user_nav"], 0)
@@ -113,4 +120,26 @@ class TestIntegrationsInBrowser(BrowserTestCase):
 			(0, "API Key Header", "X-API-Key", self.api.url, "/me"),
 		)
 		self.assertEqual(result["custom_credential_label"], "API key *")
+
+		# each service shows only the fields it uses: Slack recipients and channel, GitHub neither
+		self.assertEqual(result["slack_sections"], ["Credentials", "Recipients", "Who may use it", "Channel"])
+		self.assertEqual(result["github_sections"], ["Credentials", "Who may use it"])
+
+		# a failed test: the failure and the server's message, stored, after a reload, on the catalog card
+		github = frappe.db.get_value(
+			"Integration Settings",
+			{"label": github_label},
+			["last_connection_status", "last_connection_result"],
+			as_dict=True,
+		)
+		self.assertEqual(github.last_connection_status, "Failed")
+		self.assertIn("401", github.last_connection_result)
+		for shown in ("github_test", "github_after_reload", "github_card"):
+			self.assertIn("Connection failed", result[shown], shown)
+			self.assertIn(github.last_connection_result, result[shown], shown)
+			self.assertNotIn("Connected", result[shown], shown)
+		self.assertIn("Test failed", result["github_record"])
+		for name in ("06-github-failed", "07-catalog-failed"):
+			self.assertEqual(result["axe"][name]["light"], [], name)
+			self.assertEqual(result["axe"][name]["dark"], [], name)
 		self.assertEqual(result["console_errors"], [])

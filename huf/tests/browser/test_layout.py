@@ -2,8 +2,11 @@
 
 Runs `layout.e2e.mjs` once per width: each route of frontend/src/App.tsx is opened (with records made here
 for the pages of one record) and checked for sideways scrolling, its main content and h1 on screen, its
-own title and axe-core's serious or critical violations, in the light and in the dark theme. At 375 px also the navigation drawer and the skip
-link; at 1280 px the sidebar, the theme (system preference, a pick, back to System) and the switches.
+own title and axe-core's serious or critical violations, in the light and in the dark theme; the flow
+canvas for its height and its steps in view, Chat (a new chat and a long conversation) for its message box
+on screen. At 375 px also the navigation drawer, the skip link and Chat's folding conversation list; at
+1280 px the sidebar, focus after a route change and in an opened chat, the theme (system preference, a
+pick, back to System), the switches and a visible focus ring on every Tab stop of an agent's page.
 Screenshots: $HUF_E2E_OUTPUT/layout.
 """
 
@@ -40,12 +43,18 @@ def remove_records(suffix: str) -> None:
 	frappe.db.commit()
 
 
+OTHER_CONVERSATION = "Trip to Rome"
+
+
 def make_records(suffix: str) -> dict:
-	"""One record for each page that shows one record; their route parts (URL-quoted)."""
+	"""One record for each page that shows one record; their route parts (URL-quoted). The agent's
+	conversation is a long one (a phone shows its message box all the same); it has a second one."""
 	agent = make_e2e_agent("Layout", suffix)
-	conversation = frappe.get_doc(
-		{"doctype": "Agent Conversation", "agent": agent, "user": ADMIN, "title": "Weather in Paris"}
-	).insert(ignore_permissions=True)
+	frappe.db.set_value("Agent", agent, "allow_chat", 1)
+	for title in (OTHER_CONVERSATION, "Weather in Paris"):
+		conversation = frappe.get_doc(
+			{"doctype": "Agent Conversation", "agent": agent, "user": ADMIN, "title": title}
+		).insert(ignore_permissions=True)
 	run = frappe.get_doc(
 		{
 			"doctype": "Agent Run",
@@ -59,8 +68,11 @@ def make_records(suffix: str) -> dict:
 			"total_cost": 0.0012,
 		}
 	).insert(ignore_permissions=True)
+	earlier = [
+		turn for day in range(12) for turn in (("user", f"And on day {day}?"), ("agent", "Sunny again."))
+	]
 	for index, (role, content) in enumerate(
-		(("user", "What is the weather in Paris?"), ("agent", "Sunny, 21 degrees."))
+		[*earlier, ("user", "What is the weather in Paris?"), ("agent", "Sunny, 21 degrees.")]
 	):
 		answer = frappe.get_doc(
 			{
@@ -189,12 +201,23 @@ class TestLayoutInBrowser(BrowserTestCase):
 			unique_table_name("E2E Layout"), [{"fieldname": "title", "fieldtype": "Data", "label": "Title"}]
 		)
 		cls.addClassCleanup(drop_data_table, table)
-		cls.routes = routes(make_records(suffix), table)
+		records = make_records(suffix)
+		cls.routes = routes(records, table)
+		cls.editor = f"/agents/{records['agent']}"
+		cls.chat = {
+			"agent": records["agent"],
+			"conversation": records["conversation"],
+			"other": OTHER_CONVERSATION,
+		}
 		cls.serve()
 
 	def run_at(self, width: int, height: int) -> dict:
 		result = self.run_browser(
-			user=self.admin, viewport={"width": width, "height": height}, routes=self.routes
+			user=self.admin,
+			viewport={"width": width, "height": height},
+			routes=self.routes,
+			editor=self.editor,
+			chat=self.chat,
 		)
 		self.assertEqual(len(result["pages"]), len(self.routes))
 		problems = []
@@ -211,6 +234,15 @@ class TestLayoutInBrowser(BrowserTestCase):
 				f"accessibility: {page['violations']}": not page["violations"],
 				f"accessibility in the dark theme: {page['dark_violations']}": not page["dark_violations"],
 			}
+			if page["canvas"]:  # the flow editor: most of the screen's height, every step in view
+				canvas = page["canvas"]["height"]
+				checks[f"the flow canvas is {canvas} px high"] = canvas >= max(300, 0.55 * height)
+				checks["steps of the flow outside the canvas"] = page["steps_inside"]
+			if page["message_box"]:  # Chat: the message box on screen without scrolling
+				box = page["message_box"]
+				checks[f"the message box ends at {box['top'] + box['height']} px"] = (
+					box["visible"] and box["top"] >= 0 and box["top"] + box["height"] <= height
+				)
 			problems += [f"{where}: {problem}" for problem, ok in checks.items() if not ok]
 		self.assertEqual(problems, [], "\n".join(problems))
 		self.assertEqual(result["console_errors"], [])
@@ -228,8 +260,17 @@ class TestLayoutInBrowser(BrowserTestCase):
 		self.assertTrue(drawer["focus_inside_open"])
 		self.assertTrue(drawer["focus_inside_after_tabs"], "Tab stays inside the open drawer")
 		self.assertEqual(drawer["focus_on_menu_after_escape"], "Open menu")
-		self.assertEqual(drawer["after_link"], {"path": "/huf/agents", "nav_visible": False, "focus": "main"})
+		self.assertEqual(drawer["after_link"], {"path": "/huf/agents", "nav_visible": False, "focus": "H1"})
 		self.assertEqual(result["skip"], {"focused": True, "visible": True, "focus_after": "main"})
+		chat = result["phone_chat"]
+		self.assertEqual(
+			(chat["list_closed"], chat["expanded_closed"], chat["list_open"], chat["expanded_open"]),
+			(False, "false", True, "true"),
+			"the conversation list folds behind its button",
+		)
+		self.assertFalse(chat["list_after_pick"], "picking a conversation folds the list")
+		self.assertEqual(chat["focus_after_pick"], "Message")
+		self.assertLessEqual(chat["message_box_bottom"], 740)
 
 	def test_every_page_on_a_desktop(self):
 		result = self.run_at(1280, 900)
@@ -255,6 +296,27 @@ class TestLayoutInBrowser(BrowserTestCase):
 			before, after = result[theme]
 			self.assertNotEqual(before["checked"], after["checked"], theme)
 			self.assertNotEqual(before["color"], after["color"], f"{theme}: on and off look the same")
+		self.assertEqual(result["route_focus"], {"tag": "H1", "name": "Tools"}, "focus after a route change")
+		self.assertEqual(
+			result["chat_focus"],
+			{
+				"new_chat": {"tag": "TEXTAREA", "name": "Message"},
+				"conversation": {"tag": "TEXTAREA", "name": "Message"},
+			},
+		)
+		for theme, rings in result["rings"].items():
+			names = [ring["name"] for ring in rings]
+			roles = [ring["role"] for ring in rings]
+			self.assertTrue({"Save", "Delete"} <= set(names) and "switch" in roles, f"{theme}: {names}")
+			# a ring at least 2 px wide, in a colour with 3:1 against what lies under it
+			faint = [
+				ring
+				for ring in rings
+				if not (
+					ring["style"] not in ("none", "auto") and ring["width"] >= 2 and ring["contrast"] >= 3
+				)
+			]
+			self.assertEqual(faint, [], f"Tab stops without a visible focus ring in the {theme} theme")
 
 	def test_page_icon(self):
 		import requests

@@ -94,6 +94,10 @@ class TestTriggersInBrowser(BrowserTestCase):
 		self.assertIsNotNone(run, result["run"])
 		self.assertEqual(run.agent, self.agent)
 		self.assertIn(result["run"], result["run_status_text"])
+		# ... and the line shows the run's final status without a reload
+		self.assertTrue(result["run_final_text"].startswith("Run success"), result["run_final_text"])
+		self.assertLess(result["run_final_ms"], 5000, result["run_final_ms"])
+		self.assertEqual(run.status, "Success")
 		self.assertTrue(result["run_page_url"].endswith(f"/huf/executions/{result['run']}"))
 
 		# the switch disabled the Manual trigger

@@ -83,6 +83,11 @@ try {
   await runLink.waitFor();
   result.run_status_text = (await row(page, MANUAL).getByRole("status").textContent())?.trim();
   result.run = (await runLink.textContent())?.trim();
+  // the line follows the run to its end without a reload (live events; it used to stay "Run started")
+  const linkedAt = Date.now();
+  await row(page, MANUAL).getByRole("status").filter({ hasText: /^Run success/ }).waitFor({ timeout: 30000 });
+  result.run_final_ms = Date.now() - linkedAt;
+  result.run_final_text = (await row(page, MANUAL).getByRole("status").textContent())?.trim();
   await shot(page, "03-run-now");
 
   step("open the run started by Run now");

@@ -219,6 +219,7 @@ class Document(BaseDocument):
 			self.flags.ignore_permissions = ignore_permissions
 		if self.get("__islocal") or not self.get("name"):
 			return self.insert()
+		self._set_defaults()
 		self._set_action()
 		self.check_permission("write")
 		if self._action in ("submit", "cancel"):
@@ -407,8 +408,11 @@ class Document(BaseDocument):
 			)
 
 	def _set_defaults(self) -> None:
-		"""Field defaults for values not given (Frappe's special defaults included)."""
-		for doc in [self, *self.get_all_children()]:
+		"""Field defaults for values not given (Frappe's special defaults included): of a new record and
+		all its rows; of a saved one only its new rows (as Frappe's save does)."""
+		rows = self.get_all_children()
+		docs = [self, *rows] if self.is_new() else [d for d in rows if d.is_new() or not d.name]
+		for doc in docs:
 			for df in doc.meta.fields:
 				if not df.fieldname or df.fieldtype in ("Table", "Table MultiSelect"):
 					continue

@@ -577,6 +577,15 @@ def get_redis_conn(username=None, password=None):
 	return get_backend(url)
 
 
+def get_redis_connection_without_auth():
+	"""The connection Frappe publishes realtime events on (`redis_queue`); without Redis, this process's channels."""
+	from frappe_lite.cache import get_backend
+	from frappe_lite.realtime import LOCAL
+
+	url = frappe.conf.get("redis_queue")
+	return get_backend(url) if url else LOCAL
+
+
 def _rq_job_id(job_id: str) -> str:
 	"""RQ accepts only letters, digits, `_` and `-` in job ids: map `site::id` onto that, collision-free."""
 	if re.fullmatch(r"[A-Za-z0-9_-]+", job_id):

@@ -20,10 +20,11 @@ class TestConnection(ServiceToolTestCase):
 		stored = frappe.db.get_value(
 			"Integration Settings",
 			self.settings,
-			["last_connection_result", "last_connection_test"],
+			["last_connection_result", "last_connection_test", "last_connection_status"],
 			as_dict=True,
 		)
 		self.assertEqual(stored.last_connection_result, result["message"])
+		self.assertEqual(stored.last_connection_status, "Connected")
 		self.assertIsNotNone(stored.last_connection_test)
 
 	def test_refused_token_is_plain_words_without_the_token(self):
@@ -31,6 +32,9 @@ class TestConnection(ServiceToolTestCase):
 		result = run_connection_test(self.settings)
 		self.assertEqual(
 			result, {"ok": False, "message": "Slack refused the credentials (401 invalid_auth)."}
+		)
+		self.assertEqual(
+			frappe.db.get_value("Integration Settings", self.settings, "last_connection_status"), "Failed"
 		)
 		self.api.on("GET", "/auth.test", {"ok": False, "error": "token_revoked"})
 		self.assertEqual(

@@ -63,6 +63,15 @@ class TestIntegrationSettingsAccess(ServiceToolTestCase):
 		self.assertEqual(mine[self.settings]["credential_keys"], ["bot_token"])
 		self.assertEqual(mine[self.settings]["missing_credentials"], [])
 		self.assertTrue(mine[self.settings]["channel_urls"]["slack_events"].startswith("http"))
+		self.assertEqual(mine[self.settings]["last_connection_status"], "")
+		# each service names the fields it uses: GitHub no recipients nor channel, Slack both
+		self.assertIn("recipients", slack["settings_fields"])
+		self.assertIn("webhook_secret", slack["settings_fields"])
+		self.assertEqual(
+			services["github"]["settings_fields"],
+			["label", "is_active", "is_default", "base_url", "credentials", "allowed_roles"],
+		)
+		self.assertEqual(services["raven"]["settings_fields"][-1], "recipients")
 		self.assertIn(["bot_token"], [s["missing_credentials"] for s in slack["settings"]])
 		self.assert_no_secret(services)
 		frappe.set_user(self.make_user("Huf User"))

@@ -32,7 +32,7 @@ class TestCsvImport(DataTableTestCase):
 			["", "", "", "", "", "", "", ""],  # blank lines are skipped
 		)
 		with self.as_user(self.USER):
-			self.assertEqual(import_csv(self.table, content), {"inserted": 2})
+			self.assertEqual(import_csv(self.table, content), {"inserted": 2, "updated": 0, "unchanged": 0})
 		first = frappe.db.get_value(
 			self.doctype,
 			{"title": "First"},
@@ -121,7 +121,8 @@ class TestCsvImport(DataTableTestCase):
 		self.assertTrue(has_listeners(self.doctype))
 		with self.as_user(self.USER):
 			self.assertEqual(
-				import_csv(self.table, csv_text(["Title", "Qty"], ["One", "1"], ["Two", ""])), {"inserted": 2}
+				import_csv(self.table, csv_text(["Title", "Qty"], ["One", "1"], ["Two", ""])),
+				{"inserted": 2, "updated": 0, "unchanged": 0},
 			)
 		stored = frappe.get_all(self.doctype, fields=["title", "qty", "owner"], order_by="title asc")
 		self.assertEqual(
@@ -164,7 +165,7 @@ class TestCsvImport(DataTableTestCase):
 			export_csv(self.table)
 			content = frappe.response["filecontent"]
 			frappe.db.delete(self.doctype)
-			self.assertEqual(import_csv(self.table, content), {"inserted": 1})
+			self.assertEqual(import_csv(self.table, content), {"inserted": 1, "updated": 0, "unchanged": 0})
 		row = frappe.db.get_value(self.doctype, {"title": "Round"}, ["qty", "urgent", "due"])
 		self.assertEqual((row[0], row[1], str(row[2])), (2, 1, "2025-02-03"))
 
@@ -188,7 +189,7 @@ class TestCsvOverHttp(DataTableTestCase):
 			data={"name": self.table, "content": csv_text(["Title", "Qty"], ["Over HTTP", "5"])},
 		)
 		self.assertEqual(response.status_code, 200, response.text)
-		self.assertEqual(response.json()["message"], {"inserted": 1})
+		self.assertEqual(response.json()["message"], {"inserted": 1, "updated": 0, "unchanged": 0})
 
 		response = self.user_client.get(METHOD + "export_csv", params={"name": self.table})
 		self.assertEqual(response.status_code, 200, response.text)
@@ -196,6 +197,26 @@ class TestCsvOverHttp(DataTableTestCase):
 		self.assertIn(f"{self.table_name}.csv", response.headers["content-disposition"])
 		rows = list(csv.reader(io.StringIO(response.text)))
 		self.assertEqual([row[1:3] for row in rows], [["Title", "Code"], ["Over HTTP", ""]])
+
+	def test_a_dry_run_takes_a_json_mapping_and_writes_nothing(self):
+		data = {
+			"name": self.table,
+			"content": csv_text(["Client", "Qty"], ["Over HTTP", "5"]),
+			"mapping": frappe.as_json(["title", None]),
+			"mode": "insert",
+		}
+		response = self.user_client.post(METHOD + "import_csv", data={**data, "dry_run": "1"})
+		self.assertEqual(response.status_code, 200, response.text)
+		preview = response.json()["message"]
+		self.assertEqual(
+			(preview["mapping"], preview["inserted"], preview["failed"]), (["title", None], 1, [])
+		)
+		self.assertEqual(frappe.db.count(self.doctype), 0)
+		response = self.user_client.post(METHOD + "import_csv", data=data)
+		self.assertEqual(response.status_code, 200, response.text)
+		self.assertEqual(response.json()["message"], {"inserted": 1, "updated": 0, "unchanged": 0})
+		frappe.db.rollback()  # see the committed record
+		self.assertEqual(frappe.db.get_value(self.doctype, {"title": "Over HTTP"}, "qty"), 0)
 
 	def test_bad_input_and_missing_rights_get_clear_statuses(self):
 		response = self.user_client.post(
@@ -223,13 +244,25 @@ class TestCsvOfPromptNamedTables(DataTableTestCase):
 		with self.as_user(self.USER):
 			self.assertEqual(
 				import_csv(self.table, csv_text(["ID", "Title"], ["alpha", "A"], ["beta", "B"])),
-				{"inserted": 2},
+				{"inserted": 2, "updated": 0, "unchanged": 0},
 			)
 			with self.assertRaises(frappe.ValidationError) as caught:
-				import_csv(self.table, csv_text(["ID", "Title"], ["alpha", "again"], ["", "no id"]))
+				import_csv(
+					self.table, csv_text(["ID", "Title"], ["alpha", "again"], ["", "no id"]), mode="insert"
+				)
 		self.assertIn("Row 2: ID alpha already exists", str(caught.exception))
-		self.assertIn("Row 3: give the record's ID", str(caught.exception))
+		self.assertIn("Row 3: Give the record's ID", str(caught.exception))
 		self.assertEqual(frappe.db.get_value(self.doctype, "beta", "title"), "B")
+
+	def test_update_by_id_changes_known_ids_and_adds_unknown_ones_under_their_id(self):
+		with self.as_user(self.USER):
+			import_csv(self.table, csv_text(["ID", "Title"], ["gamma", "G"]))
+			self.assertEqual(
+				import_csv(self.table, csv_text(["ID", "Title"], ["gamma", "G2"], ["delta", "D"])),
+				{"inserted": 1, "updated": 1, "unchanged": 0},
+			)
+		self.assertEqual(frappe.db.get_value(self.doctype, "gamma", "title"), "G2")
+		self.assertEqual(frappe.db.get_value(self.doctype, "delta", "title"), "D")
 
 
 class TestCsvHeaderLabels(DataTableTestCase):
@@ -251,7 +284,7 @@ class TestCsvHeaderLabels(DataTableTestCase):
 		fields = {df.label: df.fieldname for df in frappe.get_meta(self.doctype).fields}
 		with self.as_user(self.USER):
 			imported = import_csv(self.table, csv_text(header[1:], ["Again", "text", "7"]))
-		self.assertEqual(imported, {"inserted": 1})
+		self.assertEqual(imported, {"inserted": 1, "updated": 0, "unchanged": 0})
 		values = frappe.db.get_value(
 			self.doctype, {"title": "Again"}, list(fields.values())[1:], as_dict=True
 		)

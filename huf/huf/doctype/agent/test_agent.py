@@ -56,6 +56,17 @@ class TestAgent(HufTestCase):
 		with self.assertRaisesRegex(frappe.ValidationError, "more than once"):
 			new_agent(agent_knowledge=rows).insert()
 
+	def test_new_knowledge_row_of_a_saved_agent_gets_the_row_defaults(self):
+		"""Frappe's save gives new child rows their DocType's defaults (Mode "Optional", Priority 0)."""
+		frappe.get_doc({"doctype": "Knowledge Source", "source_name": "Row Defaults"}).insert()
+		agent = new_agent().insert()
+		agent.update({"agent_knowledge": [{"knowledge_source": "Row Defaults"}]})
+		agent.save()
+		row = frappe.get_all("Agent Knowledge", filters={"parent": agent.name}, fields=["mode", "priority"])[
+			0
+		]
+		self.assertEqual((row.mode, row.priority), ("Optional", 0))
+
 
 class TestAgentChat(HufTestCase):
 	def test_only_for_agents_that_allow_chat(self):

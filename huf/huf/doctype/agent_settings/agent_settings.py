@@ -1,3 +1,5 @@
+import frappe
+from frappe import _
 from frappe.model.document import Document
 
 from huf.huf.validators import validate_model_of_provider
@@ -7,3 +9,31 @@ class AgentSettings(Document):
 	def validate(self) -> None:
 		if self.default_provider and self.default_model:
 			validate_model_of_provider(self.default_model, self.default_provider)
+
+
+def sole_name(doctype: str, filters: dict | None = None) -> str | None:
+	"""The name of the only `doctype` record (matching `filters`) the user may read, else None."""
+	names = frappe.get_list(doctype, filters=filters, pluck="name", limit=2)
+	return names[0] if len(names) == 1 else None
+
+
+def new_agent_defaults() -> dict:
+	"""The provider and model a new agent starts with: the Agent Settings defaults, else the only
+	provider (and the only model of the provider) the user may read; "" for none."""
+	settings = frappe.get_single("Agent Settings")
+	provider, model = settings.default_provider or None, settings.default_model or None
+	if provider and not frappe.db.exists("AI Provider", provider):
+		provider = None
+	model_provider = frappe.db.get_value("AI Model", model, "provider") if model else None
+	provider = provider or model_provider or sole_name("AI Provider")
+	if not model_provider or model_provider != provider:
+		model = sole_name("AI Model", {"provider": provider}) if provider else None
+	return {"provider": provider or "", "model": model or ""}
+
+
+@frappe.whitelist(methods=["GET"])
+def get_new_agent_defaults() -> dict:
+	"""{provider, model} for the dashboard's new agent form; for users who may create agents."""
+	if not frappe.has_permission("Agent", "create"):
+		frappe.throw(_("You may not create agents."), frappe.PermissionError)
+	return new_agent_defaults()

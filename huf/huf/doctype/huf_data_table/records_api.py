@@ -1,12 +1,12 @@
 """The records of a data table over HTTP: the grid's page, save, delete, CSV import and export.
 
 Thin whitelisted entry points; the work and the permission checks are in `huf.huf.data_tables.records`
-and `huf.huf.data_tables.csv_io` (capabilities, DocPerms, row-level hooks; never ignore_permissions).
+`huf.huf.data_tables.csv_io` and `csv_export` (capabilities, DocPerms, row-level hooks; never ignore_permissions).
 """
 
 import frappe
 
-from huf.huf.data_tables import csv_io, records
+from huf.huf.data_tables import csv_export, csv_io, records
 
 
 @frappe.whitelist()
@@ -37,9 +37,16 @@ def delete_records(name: str, records: list | str) -> dict:
 
 
 @frappe.whitelist(methods=["POST"])
-def import_csv(name: str, content: str) -> dict:
-	"""Insert the records of a CSV file (all or nothing); invalid rows are listed as "Row N: ..."."""
-	return csv_io.import_csv(name, content)
+def import_csv(
+	name: str,
+	content: str,
+	mapping: list | str | None = None,
+	mode: str | None = None,
+	dry_run: bool | int | str = False,
+) -> dict:
+	"""Import a CSV file (all or nothing): `mapping` gives each column's field or "name" (the ID) or
+	null (skip), `mode` "insert" or "update" (by ID); `dry_run` answers the preview and writes nothing."""
+	return csv_io.import_csv(name, content, mapping, mode, dry_run)
 
 
 @frappe.whitelist()
@@ -50,4 +57,4 @@ def export_csv(
 	search: str | None = None,
 ) -> None:
 	"""The records the caller may see as a CSV download `<table>.csv` (header: ID and the labels)."""
-	csv_io.export_csv(name, filters, order_by, search)
+	csv_export.export_csv(name, filters, order_by, search)

@@ -56,12 +56,14 @@ def rebuild_index(knowledge_source: str) -> dict:
 
 	Searches keep using the current index until the rebuilt one is complete.
 	"""
+	from huf.ai import live_events
 	from huf.ai.knowledge.indexer import enqueue_rebuild
 
 	doc = frappe.get_doc("Knowledge Source", knowledge_source)
 	doc.check_permission("write")
 	enqueue_rebuild(doc.name)
 	doc.db_set("status", "Rebuilding", update_modified=False)
+	live_events.knowledge_update(doc.name, "Rebuilding")
 	return {"queued": True, "status": "Rebuilding"}
 
 
