@@ -10,6 +10,7 @@ import frappe
 
 from huf.huf.builtin_tools import get_builtin_tools
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES
+from huf.huf.doctype.agent_settings.agent_settings import sole_name
 
 ROLES = ("Huf Manager", "Huf User", "Huf Viewer")
 TOOL_TYPES = (
@@ -152,15 +153,13 @@ def set_agent_settings_defaults() -> None:
 	settings = frappe.get_single("Agent Settings")
 	changed = False
 	if not settings.default_provider:
-		providers = frappe.get_all("AI Provider", pluck="name", limit=2)
-		if len(providers) == 1:
-			settings.default_provider, changed = providers[0], True
+		provider = sole_name("AI Provider", ignore_permissions=True)
+		if provider:
+			settings.default_provider, changed = provider, True
 	if settings.default_provider and not settings.default_model:
-		models = frappe.get_all(
-			"AI Model", filters={"provider": settings.default_provider}, pluck="name", limit=2
-		)
-		if len(models) == 1:
-			settings.default_model, changed = models[0], True
+		model = sole_name("AI Model", {"provider": settings.default_provider}, ignore_permissions=True)
+		if model:
+			settings.default_model, changed = model, True
 	if changed:
 		settings.save(ignore_permissions=True)
 

@@ -11,9 +11,12 @@ class AgentSettings(Document):
 			validate_model_of_provider(self.default_model, self.default_provider)
 
 
-def sole_name(doctype: str, filters: dict | None = None) -> str | None:
-	"""The name of the only `doctype` record (matching `filters`) the user may read, else None."""
-	names = frappe.get_list(doctype, filters=filters, pluck="name", limit=2)
+def sole_name(doctype: str, filters: dict | None = None, ignore_permissions: bool = False) -> str | None:
+	"""The name of the only `doctype` record (matching `filters`) the user may read (with
+	`ignore_permissions`: the only one there is), else None."""
+	names = frappe.get_list(
+		doctype, filters=filters, pluck="name", limit=2, ignore_permissions=ignore_permissions
+	)
 	return names[0] if len(names) == 1 else None
 
 
