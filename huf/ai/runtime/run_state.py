@@ -59,15 +59,12 @@ def publish_status(
 		**extra,
 	}
 	user = run.get("user")
-	target = (
-		{"user": user}
-		if user and user != "Guest"
-		else {"doctype": "Agent Conversation", "docname": run.get("conversation")}
-	)
-	try:
-		frappe.publish_realtime(STATUS_EVENT, message, after_commit=after_commit, **target)
-	except Exception:
-		frappe.logger("huf").warning("could not publish %s for %s", STATUS_EVENT, run_name, exc_info=True)
+	if user and user != "Guest":
+		live_events.publish_to_users(STATUS_EVENT, message, [user], after_commit)
+	else:
+		live_events.publish_to_doc(
+			STATUS_EVENT, message, "Agent Conversation", run.get("conversation"), after_commit
+		)
 	if run.get("agent_trigger"):
 		live_events.trigger_update(run.get("agent_trigger"), run_name, status, after_commit)
 
