@@ -11,7 +11,7 @@ import { EdgeEditor } from "../flows/EdgeEditor";
 import { FlowCanvas } from "../flows/FlowCanvas";
 import { FlowSettingsPanel, type FlowMeta } from "../flows/FlowSettingsPanel";
 import { flowApi, type FlowRecord } from "../flows/flowApi";
-import { allProblems, structureProblems } from "../flows/graphRules";
+import { allProblems, flowWarnings, structureProblems } from "../flows/graphRules";
 import { NODE_WIDTH, GRID } from "../flows/layout";
 import { NodeConfigPanel } from "../flows/NodeConfigPanel";
 import { KeyReveal } from "../flows/nodeForms";
@@ -21,31 +21,28 @@ import { toCanvas, toDefinition, type FlowNode } from "../flows/serialize";
 import { useFlowEditor } from "../flows/useFlowEditor";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 
-interface CreateState {
-  create?: { flow_name: string; category?: string; description?: string };
+/** What the flows list passes on when it has just created the flow: its webhook key, shown this once. */
+interface CreatedState {
+  webhookKey?: string;
 }
-
-const EMPTY_META: FlowMeta = { flow_name: "", description: "", category: "" };
 
 function isEditable(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
 }
 
-function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecord; create?: CreateState["create"] }) {
+function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRecord; createdKey?: string }) {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const flow = useReactFlow();
   const editor = useFlowEditor();
-  const isNew = !record;
-  const readOnly = !(isNew ? can("Flow Definition", "create") : can("Flow Definition", "write"));
-  const [meta, setMeta] = useState<FlowMeta>(EMPTY_META);
+  const readOnly = !can("Flow Definition", "write");
+  const [meta, setMeta] = useState<FlowMeta>({ flow_name: "", description: "", category: "" });
   const [saved, setSaved] = useState<{ json: string; meta: FlowMeta; version: number; status: string } | null>(null);
   const [tab, setTab] = useState("edit");
   const [runId, setRunId] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [revealKey, setRevealKey] = useState<string | null>(null);
+  const [revealKey, setRevealKey] = useState<string | null>(createdKey ?? null);
   const [laidOut, setLaidOut] = useState(false);
   const [ready, setReady] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false); // the steps to add, folded on narrow screens
@@ -55,20 +52,16 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
   useEffect(() => {
     if (loaded.current) return;
     loaded.current = true;
-    const canvas = toCanvas(record?.definition ?? { id: flowId, nodes: [], edges: [] });
+    const canvas = toCanvas(record.definition);
     editor.load({ nodes: canvas.nodes, edges: canvas.edges, settings: canvas.settings });
     setLaidOut(canvas.laidOut && canvas.nodes.length > 0);
     setReady(true); // the canvas mounts with the flow's steps, so it fits them into view
-    const m = record
-      ? { flow_name: record.flow_name ?? "", description: record.description ?? "", category: record.category ?? "" }
-      : { ...EMPTY_META, ...create, description: create?.description ?? "", category: create?.category ?? "" };
+    const m = { flow_name: record.flow_name ?? "", description: record.description ?? "", category: record.category ?? "" };
     setMeta(m);
-    if (record) {
-      const json = JSON.stringify(toDefinition(flowId, canvas.nodes, canvas.edges, canvas.settings));
-      // an imported flow laid out here has unsaved positions
-      setSaved({ json: canvas.laidOut ? JSON.stringify(record.definition) : json, meta: m, version: record.version, status: record.status });
-    }
-  }, [editor, flowId, record, create]);
+    const json = JSON.stringify(toDefinition(flowId, canvas.nodes, canvas.edges, canvas.settings));
+    // an imported flow laid out here has unsaved positions
+    setSaved({ json: canvas.laidOut ? JSON.stringify(record.definition) : json, meta: m, version: record.version, status: record.status });
+  }, [editor, flowId, record]);
 
   const { nodes, edges, settings } = editor.view;
   const definition = useMemo(() => toDefinition(flowId, nodes, edges, settings), [flowId, nodes, edges, settings]);
@@ -78,10 +71,12 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const problems = useMemo(() => allProblems(definition, flowId), [shapeJson, flowId]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
+  const warnings = useMemo(() => flowWarnings(definition), [shapeJson]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const blocking = useMemo(() => structureProblems(definition, flowId), [shapeJson, flowId]);
   const metaChanged = !saved || JSON.stringify(saved.meta) !== JSON.stringify(meta);
   const dirty = !saved || saved.json !== definitionJson || metaChanged;
-  useLeaveGuard(dirty && (nodes.length > 0 || !isNew), leaveQuestion("this flow"));
+  useLeaveGuard(dirty, leaveQuestion("this flow"));
 
   const run = useFlowRun(runId);
   const problemsByNode = useMemo(() => {
@@ -112,7 +107,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
         flow_name: meta.flow_name.trim() || flowId,
         description: meta.description,
         category: meta.category,
-        ...(status ? { status } : isNew ? { status: "Draft" } : {}),
+        ...(status ? { status } : {}),
       }),
     onSuccess: (answer) => {
       const canvas = toCanvas(answer.definition);
@@ -127,7 +122,6 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
       if (answer.webhook_key) setRevealKey(answer.webhook_key);
       queryClient.setQueryData(["flow", flowId], answer);
       void queryClient.invalidateQueries({ queryKey: ["flows"] });
-      if (isNew) navigate(`/flows/${encodeURIComponent(flowId)}`, { replace: true, state: null });
     },
   });
   /** The server changed the flow outside a save (a new webhook key): show its new version. */
@@ -195,8 +189,10 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
 
   const status = saved?.status ?? "Draft";
   const dark = typeof document !== "undefined" && document.documentElement.classList.contains("dark");
-  const runBlocked = isNew || !saved
+  const runBlocked = !saved
     ? "Save the flow to run it."
+    : nodes.length === 0
+      ? "Add steps and save the flow to run it."
     : dirty
       ? "Runs use the saved version: save your changes first."
       : status === "Archived"
@@ -219,7 +215,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
           </div>
           <p className="text-xs text-slate-500 dark:text-slate-400">
             <span data-testid="flow-version">{saved ? `Version ${saved.version}` : "Not saved yet"}</span>
-            {dirty && (nodes.length > 0 || !isNew) && (
+            {dirty && (
               <span className="ml-2 font-medium text-amber-700 dark:text-amber-400" data-testid="unsaved">
                 Unsaved changes
               </span>
@@ -241,17 +237,17 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
           <Button variant="secondary" onClick={() => { editor.layout(); setTimeout(() => void flow.fitView({ padding: 0.2, duration: 300 }), 50); }} disabled={readOnly || nodes.length === 0}>
             Arrange
           </Button>
-          {!readOnly && !isNew && saved && status !== "Active" && (
-            <Button variant="secondary" onClick={() => doSave("Active")} disabled={!canSave || problems.length > 0} title={problems.length ? "Fix the problems first." : "Save and let triggers start it."}>
+          {!readOnly && saved && status !== "Active" && (
+            <Button variant="secondary" onClick={() => doSave("Active")} disabled={!canSave || problems.length > 0 || nodes.length === 0} title={nodes.length === 0 ? "Add steps first." : problems.length ? "Fix the problems first." : "Save and let triggers start it."}>
               Activate
             </Button>
           )}
-          {!readOnly && !isNew && saved && status === "Active" && (
+          {!readOnly && saved && status === "Active" && (
             <Button variant="secondary" onClick={() => doSave("Draft")} disabled={!canSave}>
               Back to draft
             </Button>
           )}
-          {!readOnly && !isNew && saved && status !== "Archived" && (
+          {!readOnly && saved && status !== "Archived" && (
             <Button variant="secondary" onClick={() => doSave("Archived")} disabled={!canSave}>
               Archive
             </Button>
@@ -360,6 +356,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
                   settings={settings}
                   onSettings={(patch, field) => editor.updateSettings(patch, `settings:${field}`)}
                   problems={problems}
+                  warnings={warnings}
                   onShowProblem={showProblem}
                   readOnly={readOnly}
                 />
@@ -376,20 +373,24 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
   );
 }
 
-/** /flows/:flowId: the canvas of one flow (a new one when the flows list sent the user here to create it). */
+/** /flows/:flowId: the canvas of one flow (the flows list creates a new flow as an empty draft, then opens it). */
 export default function FlowEditor() {
   const { flowId = "" } = useParams();
   const location = useLocation();
-  const create = (location.state as CreateState | null)?.create;
+  const navigate = useNavigate();
+  // the key of a flow created a moment ago: taken once, then dropped from the history entry (a reload never shows it)
+  const [createdKey] = useState(() => (location.state as CreatedState | null)?.webhookKey);
+  useEffect(() => {
+    if ((location.state as CreatedState | null)?.webhookKey) navigate(location.pathname, { replace: true, state: null });
+  }, [location.state, location.pathname, navigate]);
   const query = useQuery({
     queryKey: ["flow", flowId],
     queryFn: () => flowApi.get(flowId),
-    enabled: !create,
     staleTime: Infinity,
     gcTime: 0,
   });
-  if (!create && query.isLoading) return <Spinner label="Loading the flow…" />;
-  if (!create && (query.error || !query.data)) {
+  if (query.isLoading) return <Spinner label="Loading the flow…" />;
+  if (query.error || !query.data) {
     const missing = query.error instanceof ApiError && query.error.status === 404;
     return (
       <div className="max-w-xl space-y-3">
@@ -402,7 +403,7 @@ export default function FlowEditor() {
   }
   return (
     <ReactFlowProvider key={flowId}>
-      <Editor flowId={flowId} record={create ? undefined : query.data} create={create} />
+      <Editor flowId={flowId} record={query.data} createdKey={createdKey} />
     </ReactFlowProvider>
   );
 }
