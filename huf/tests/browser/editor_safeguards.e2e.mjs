@@ -169,6 +169,29 @@ try {
   result.shown_score = (await score.textContent())?.trim();
   await shot(page, "05-knowledge-search");
 
+  step("an input's pieces: what the index stores, their sizes and the splitter settings; other settings tried");
+  await row.getByRole("button", { name: "Pieces of warranty-note.txt" }).click();
+  const stored = row.getByTestId("input-pieces");
+  await stored.getByRole("list", { name: "Stored pieces" }).waitFor();
+  result.pieces_settings = (await stored.getByTestId("pieces-settings").first().textContent())?.trim();
+  result.pieces = await stored.getByRole("list", { name: "Stored pieces" }).getByRole("listitem").allTextContents();
+  await stored.getByRole("button", { name: "Try other settings…" }).click();
+  await stored.getByLabel("Chunk size").fill("8");
+  await stored.getByLabel("Overlap").fill("0");
+  await stored.getByRole("button", { name: "Try these settings" }).click();
+  const tried = stored.getByRole("list", { name: "Preview pieces" });
+  await tried.waitFor();
+  result.preview_settings = (await stored.getByTestId("pieces-settings").nth(1).textContent())?.trim();
+  result.preview_pieces = await tried.getByRole("listitem").count();
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await audit(page, `05a-knowledge-pieces-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
+
   step("Rebuild of a source whose last rebuild failed: one status at a time, Ready without a reload");
   await page.goto(`${base}/huf/knowledge/${encodeURIComponent(config.failed_source)}`);
   await status.filter({ hasText: "Rebuild failed" }).waitFor();

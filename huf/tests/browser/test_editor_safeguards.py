@@ -7,7 +7,8 @@ required fields sends nothing and puts "Agent Name is required." beside the focu
 Category follows its Kind and Record Type offers the record types; deleting a tool names it; leaving an
 edited tool asks; the single Settings record has no Delete. In Knowledge, an uploaded file goes from
 queued to Indexed and the source's status and counts follow without a reload ("1 piece"), the file
-input is cleared after Add, Rebuild finishes visibly, and a search shows the score the server gave.
+input is cleared after Add, Rebuild finishes visibly, and a search shows the score the server gave; the
+input's Pieces show what the index stores (sizes, splitter settings) and other settings can be tried.
 A Huf User gets "You can't create tools" at /huf/tools/new, and read-only fields that look read-only.
 A new agent starts with the default provider and model of Settings and saves with them; a knowledge source
 added to an agent has a visible label on each input and is saved with its row defaults (Mode Optional);
@@ -195,6 +196,20 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		shown = float(result["shown_score"].removeprefix("Score "))
 		self.assertAlmostEqual(shown, score, delta=max(abs(score) * 0.05, 0.0005))
 		self.assertNotEqual(result["shown_score"], "Score 0.000")
+		# the input's pieces as the index stores them, with sizes and settings; a preview with other settings
+		self.assertEqual(
+			result["pieces_settings"],
+			"SentenceSplitter · pieces of at most 512 tokens, 50 overlapping · 1 piece",
+		)
+		self.assertEqual(len(result["pieces"]), 1)
+		self.assertIn(f"Piece 1 · {len(NOTE)} characters · ", result["pieces"][0])
+		self.assertIn(NOTE, result["pieces"][0])
+		self.assertTrue(
+			result["preview_settings"].startswith("SentenceSplitter · pieces of at most 8 tokens, 0")
+		)
+		self.assertGreater(result["preview_pieces"], 1)
+		self.assertEqual(frappe.db.get_value("Knowledge Source", self.source, "chunk_size"), 512)
+		self.assertLessEqual(result["axe"]["05a-knowledge-pieces-375"]["overflow"], 0)
 
 		# a knowledge row: every input has a visible label and a name, the record holds what is shown
 		self.assertEqual(
@@ -215,7 +230,12 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		self.assertEqual([(r.mode, r.priority) for r in rows], [("Optional", 0)])
 
 		# no serious or critical axe-core finding, light and dark
-		for name in ("02b-new-agent-defaults", "05b-agent-knowledge"):
+		for name in (
+			"02b-new-agent-defaults",
+			"05a-knowledge-pieces-1280",
+			"05a-knowledge-pieces-375",
+			"05b-agent-knowledge",
+		):
 			self.assertEqual(result["axe"][name]["light"], [], name)
 			self.assertEqual(result["axe"][name]["dark"], [], name)
 

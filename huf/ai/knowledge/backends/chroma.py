@@ -251,6 +251,30 @@ class ChromaBackend(KnowledgeBackend):
 			"generation": generation,
 		}
 
+	def input_chunks(self, knowledge_input: str, start: int = 0, limit: int = 20) -> tuple[int, list[Chunk]]:
+		collection = self.collection(create=False)
+		if collection is None:
+			return 0, []
+		where = {
+			"$and": [{"generation": self.live_generation(collection)}, {"knowledge_input": knowledge_input}]
+		}
+		found = collection.get(where=where, include=["documents", "metadatas"])
+		rows = sorted(
+			zip(found["documents"], found["metadatas"], strict=True),
+			key=lambda row: cint(row[1].get("position")),
+		)
+		return len(rows), [
+			Chunk(
+				text=text,
+				knowledge_input=knowledge_input,
+				title=meta.get("title") or "",
+				input_type=meta.get("input_type") or "",
+				position=cint(meta.get("position")),
+				tokens=cint(meta.get("tokens")),
+			)
+			for text, meta in rows[int(start) : int(start) + int(limit)]
+		]
+
 	def health(self) -> dict:
 		try:
 			get_client(self.settings).heartbeat()

@@ -3,6 +3,8 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
+from huf.ai.knowledge.chunkers import check_chunking
+
 VECTOR_TYPES = ("sqlite_vec", "chroma")
 
 
@@ -27,10 +29,7 @@ class KnowledgeSource(Document):
 				frappe.throw(_("Chroma Host is required when Chroma Mode is Server."))
 			if not 0 < cint(self.chroma_port) < 65536:
 				frappe.throw(_("Chroma Port must be between 1 and 65535 when Chroma Mode is Server."))
-		if cint(self.chunk_size) <= 0:
-			frappe.throw(_("Chunk Size must be greater than 0."))
-		if not 0 <= cint(self.chunk_overlap) < cint(self.chunk_size):
-			frappe.throw(_("Chunk Overlap must be at least 0 and smaller than Chunk Size."))
+		check_chunking(self.chunk_size, self.chunk_overlap)
 		self.flag_index_change()
 
 	def flag_index_change(self) -> None:
