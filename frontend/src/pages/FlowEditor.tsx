@@ -12,12 +12,14 @@ import { FlowCanvas } from "../flows/FlowCanvas";
 import { FlowSettingsPanel, type FlowMeta } from "../flows/FlowSettingsPanel";
 import { flowApi, type FlowRecord } from "../flows/flowApi";
 import { allProblems, flowWarnings, structureProblems } from "../flows/graphRules";
-import { NODE_WIDTH, GRID } from "../flows/layout";
+import { placeNewStep, showReadably } from "../flows/canvasView";
+import { useEditorLayout } from "../flows/editorLayout";
+import { NODE_WIDTH } from "../flows/layout";
 import { NodeConfigPanel } from "../flows/NodeConfigPanel";
 import { KeyReveal } from "../flows/nodeForms";
 import { NodePalette } from "../flows/NodePalette";
 import { RunPanel, useFlowRun } from "../flows/RunPanel";
-import { toCanvas, toDefinition, type FlowNode } from "../flows/serialize";
+import { toCanvas, toDefinition, type FlowEdge, type FlowNode } from "../flows/serialize";
 import { useFlowEditor } from "../flows/useFlowEditor";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 
@@ -33,7 +35,7 @@ function isEditable(target: EventTarget | null): boolean {
 
 function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRecord; createdKey?: string }) {
   const queryClient = useQueryClient();
-  const flow = useReactFlow();
+  const flow = useReactFlow<FlowNode, FlowEdge>();
   const editor = useFlowEditor();
   const readOnly = !can("Flow Definition", "write");
   const [meta, setMeta] = useState<FlowMeta>({ flow_name: "", description: "", category: "" });
@@ -46,7 +48,9 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
   const [laidOut, setLaidOut] = useState(false);
   const [ready, setReady] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false); // the steps to add, folded on narrow screens
+  const [layout, setLayout] = useEditorLayout(); // wider screens: palette, side panel, full width
   const loaded = useRef(false);
+  const lastAdded = useRef<string | null>(null); // new steps go near it (or near the selected step)
 
   // load once per flow (the page is keyed by flow id)
   useEffect(() => {
@@ -146,6 +150,10 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
   // keyboard: undo / redo / save (not while typing in a field: the field has its own undo)
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && layout.wide && !isEditable(event.target) && !document.querySelector('[role="dialog"]')) {
+        setLayout({ wide: false });
+        return;
+      }
       if (!(event.ctrlKey || event.metaKey) || isEditable(event.target)) return;
       const key = event.key.toLowerCase();
       if (key === "z" && !event.shiftKey && !readOnly) {
@@ -162,7 +170,7 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [editor, readOnly, canSave, dirty, doSave]);
+  }, [editor, readOnly, canSave, dirty, doSave, layout.wide, setLayout]);
 
   useEffect(() => {
     if (!refusal) return;
@@ -170,14 +178,22 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
     return () => clearTimeout(timer);
   }, [refusal]);
 
-  const addInMiddle = (type: string) => {
-    const box = document.querySelector(".react-flow")?.getBoundingClientRect();
-    const center = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
-    // a little apart from the last step added there
-    const offset = (nodes.length % 5) * GRID * 2;
-    const id = editor.addNode(type, { x: Math.round((center.x - NODE_WIDTH / 2 + offset) / GRID) * GRID, y: Math.round((center.y + offset) / GRID) * GRID });
+  const added = useCallback((id: string) => {
+    lastAdded.current = id;
     setTab("edit");
+  }, []);
+
+  /** A step from the palette: at a free spot in view, near the selected step or the one added last. */
+  const addNear = (type: string) => {
+    const anchor = nodes.find((n) => n.selected) ?? nodes.find((n) => n.id === lastAdded.current);
+    const id = editor.addNode(type, placeNewStep(flow, nodes, anchor));
+    added(id);
     return id;
+  };
+
+  const arrange = () => {
+    editor.layout();
+    setTimeout(() => showReadably(flow, flow.getNodes()), 50);
   };
 
   const showProblem = (p: Problem) => {
@@ -202,7 +218,15 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
           : undefined;
 
   return (
-    <div className="flex min-h-[560px] flex-col gap-3 md:h-[calc(100vh-3rem)]">
+    <div
+      className={cx(
+        "flex min-h-[560px] flex-col gap-3",
+        // full width: the editor over the whole window, the dashboard's sidebar under it
+        layout.wide ? "md:fixed md:inset-0 md:z-40 md:h-screen md:bg-slate-50 md:p-3 md:dark:bg-slate-950" : "md:h-[calc(100vh-3rem)]",
+      )}
+      data-testid="flow-editor"
+      data-wide={layout.wide || undefined}
+    >
       <header className="flex flex-wrap items-center justify-between gap-2">
         <div className="min-w-0">
           <div className="flex items-center gap-2">
@@ -228,13 +252,22 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
               Add step
             </Button>
           )}
+          <Button variant="ghost" className="max-md:hidden" aria-expanded={layout.palette} aria-controls="flow-palette" onClick={() => setLayout({ palette: !layout.palette })}>
+            {layout.palette ? "Hide steps" : "Show steps"}
+          </Button>
+          <Button variant="ghost" className="max-md:hidden" aria-expanded={layout.inspector} aria-controls="flow-inspector" onClick={() => setLayout({ inspector: !layout.inspector })}>
+            {layout.inspector ? "Hide panel" : "Show panel"}
+          </Button>
+          <Button variant="ghost" className="max-md:hidden" aria-pressed={layout.wide} onClick={() => setLayout({ wide: !layout.wide })} title="The canvas over the whole window (Esc leaves it)">
+            Full width
+          </Button>
           <Button variant="ghost" onClick={editor.undo} disabled={readOnly || !editor.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
             Undo
           </Button>
           <Button variant="ghost" onClick={editor.redo} disabled={readOnly || !editor.canRedo} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">
             Redo
           </Button>
-          <Button variant="secondary" onClick={() => { editor.layout(); setTimeout(() => void flow.fitView({ padding: 0.2, duration: 300 }), 50); }} disabled={readOnly || nodes.length === 0}>
+          <Button variant="secondary" onClick={arrange} disabled={readOnly || nodes.length === 0} title="Lay the steps out from the start step down, then show them">
             Arrange
           </Button>
           {!readOnly && saved && status !== "Active" && (
@@ -272,10 +305,10 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
       {readOnly && <p className="text-xs text-slate-500">You can look at this flow but not change it.</p>}
 
       <div className="flex min-h-0 flex-1 flex-col gap-3 md:flex-row">
-        <aside id="flow-palette" className={cx("w-full shrink-0 overflow-y-auto md:block md:max-h-none md:w-52", paletteOpen ? "max-h-64" : "hidden")}>
+        <aside id="flow-palette" className={cx("w-full shrink-0 overflow-y-auto md:max-h-none md:w-52", paletteOpen ? "max-h-64" : "hidden", layout.palette ? "md:block" : "md:hidden")}>
           <NodePalette
             onAdd={(type) => {
-              addInMiddle(type);
+              addNear(type);
               setPaletteOpen(false);
             }}
             disabled={readOnly}
@@ -297,9 +330,9 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
               </p>
             </div>
           )}
-          {ready && <FlowCanvas editor={editor} view={view} readOnly={readOnly} dark={dark} onRefused={setRefusal} onAdded={() => setTab("edit")} />}
+          {ready && <FlowCanvas editor={editor} view={view} readOnly={readOnly} dark={dark} onRefused={setRefusal} onAdded={added} />}
         </div>
-        <aside className="w-full shrink-0 overflow-y-auto rounded-lg border md:w-80 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+        <aside id="flow-inspector" aria-label="Side panel" className={cx("w-full shrink-0 overflow-y-auto rounded-lg border md:w-80 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900", !layout.inspector && "md:hidden")}>
           <Tabs.Root value={tab} onValueChange={setTab}>
             <Tabs.List aria-label="Side panel" className="mb-3 flex gap-1 border-b border-slate-200 dark:border-slate-800">
               {[
