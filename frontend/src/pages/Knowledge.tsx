@@ -24,7 +24,14 @@ const FIELDS: FieldDef[] = [
   { fieldname: "description", label: "Description", type: "text", help: "Helps agents decide when to look here." },
   { fieldname: "embedding_provider", label: "Embedding Provider", type: "link", linkTo: "AI Provider", showIf: vector },
   { fieldname: "embedding_model", label: "Embedding Model", type: "data", showIf: vector },
-  { fieldname: "vector_dimension", label: "Vector Dimension", type: "int", showIf: vector },
+  {
+    fieldname: "vector_dimension",
+    label: "Vector Dimension",
+    type: "int",
+    readOnly: true,
+    showIf: vector,
+    help: "Learnt from the embedding model when you save (and again on Rebuild), never typed.",
+  },
   { fieldname: "chroma_mode", label: "Chroma Mode", type: "select", options: ["File", "Server"], optionLabels: { File: "On this server", Server: "Separate Chroma server" }, showIf: (d) => d.knowledge_type === "chroma" },
   { fieldname: "chroma_host", label: "Chroma Host", type: "data", showIf: chromaServer },
   { fieldname: "chroma_port", label: "Chroma Port", type: "int", showIf: chromaServer },
@@ -290,7 +297,7 @@ function SourceEditor({ source, select, state, onQueued }: { source: string | nu
       name={source}
       fields={FIELDS}
       nameField="source_name"
-      defaults={{ source_name: "", knowledge_type: "sqlite_fts", chunk_size: 512, chunk_overlap: 50, vector_dimension: 1536, chroma_mode: "File" }}
+      defaults={{ source_name: "", knowledge_type: "sqlite_fts", chunk_size: 512, chunk_overlap: 50, chroma_mode: "File" }}
       title={source ?? "New knowledge source"}
       onSaved={(doc) => select(String(doc.name))}
       onDeleted={() => select(undefined)}

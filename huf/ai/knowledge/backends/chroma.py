@@ -139,6 +139,11 @@ class ChromaBackend(KnowledgeBackend):
 
 	def start_rebuild(self) -> int:
 		collection = self.collection()
+		stored = self.stored_dimension(collection)
+		if stored and stored != cint(self.source.get("vector_dimension")):
+			# vectors of another size cannot share a collection: nothing in it can be searched any more
+			self.drop()
+			collection = self.collection()
 		stale = cint((collection.metadata or {}).get("building"))
 		if stale:
 			self.abort_rebuild(stale)
@@ -146,6 +151,12 @@ class ChromaBackend(KnowledgeBackend):
 		generation = self.live_generation(collection) + 1
 		self.set_meta(collection, building=generation)
 		return generation
+
+	@staticmethod
+	def stored_dimension(collection: Any) -> int | None:
+		"""The size of the vectors in the collection (None when it is empty)."""
+		found = collection.get(limit=1, include=["embeddings"])["embeddings"]
+		return len(found[0]) if found is not None and len(found) else None
 
 	def finish_rebuild(self, generation: int) -> None:
 		collection = self.collection()

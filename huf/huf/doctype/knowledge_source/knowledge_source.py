@@ -18,12 +18,12 @@ class KnowledgeSource(Document):
 				frappe.throw(
 					_("Embedding Model is required for the {0} backend.").format(self.knowledge_type)
 				)
-			if cint(self.vector_dimension) <= 0:
-				frappe.throw(
-					_("Vector Dimension must be a positive number for the {0} backend.").format(
-						self.knowledge_type
-					)
-				)
+			if self.dimension_unknown():
+				from huf.ai.knowledge.embeddings import detect_dimension
+
+				self.vector_dimension = detect_dimension(self)
+		else:
+			self.vector_dimension = 0  # learnt again when the source searches by meaning
 		if self.knowledge_type == "chroma" and self.chroma_mode == "Server":
 			if not (self.chroma_host or "").strip():
 				frappe.throw(_("Chroma Host is required when Chroma Mode is Server."))
@@ -31,6 +31,15 @@ class KnowledgeSource(Document):
 				frappe.throw(_("Chroma Port must be between 1 and 65535 when Chroma Mode is Server."))
 		check_chunking(self.chunk_size, self.chunk_overlap)
 		self.flag_index_change()
+
+	def dimension_unknown(self) -> bool:
+		"""Whether the vector size must be asked: new source, or another type, model or provider."""
+		before = self.get_doc_before_save()
+		if before is None or cint(self.vector_dimension) <= 0:
+			return True
+		return any(
+			before.get(f) != self.get(f) for f in ("knowledge_type", "embedding_model", "embedding_provider")
+		)
 
 	def flag_index_change(self) -> None:
 		"""Changing how text is indexed makes the existing index stale."""
@@ -60,10 +69,29 @@ def rebuild_index(knowledge_source: str) -> dict:
 
 	doc = frappe.get_doc("Knowledge Source", knowledge_source)
 	doc.check_permission("write")
+	redetect_dimension(doc)
 	enqueue_rebuild(doc.name)
 	doc.db_set("status", "Rebuilding", update_modified=False)
 	live_events.knowledge_update(doc.name, "Rebuilding")
 	return {"queued": True, "status": "Rebuilding"}
+
+
+def redetect_dimension(doc: Document) -> None:
+	"""Before a rebuild, ask the embedding model its vector size again (it may have changed under its name).
+
+	When it cannot be asked, the stored size stays and the rebuild reports the model's error.
+	"""
+	if doc.knowledge_type not in VECTOR_TYPES:
+		return
+	from huf.ai.knowledge.embeddings import detect_dimension
+
+	try:
+		found = detect_dimension(doc, ask_first=True)
+	except frappe.ValidationError:
+		frappe.clear_last_message()
+		return
+	if found != cint(doc.vector_dimension):
+		doc.db_set("vector_dimension", found, update_modified=False)
 
 
 @frappe.whitelist()
