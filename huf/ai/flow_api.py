@@ -47,6 +47,19 @@ def save_flow_definition(
 	return definitions.save(flow_id, definition, flow_name, status, description, category)
 
 
+@frappe.whitelist(methods=["POST"])
+def create_flow(
+	flow_id: str, flow_name: str, description: str | None = None, category: str | None = None
+) -> dict:
+	"""A new Draft flow without steps (create permission); a taken id is refused (409)."""
+	access.check_create_flow()
+	flow_id = (flow_id or "").strip()
+	flow_name = (flow_name or "").strip()
+	if not flow_name:
+		frappe.throw(_("Give the flow a name."), frappe.ValidationError)
+	return definitions.create(flow_id, flow_name, description, category)
+
+
 @frappe.whitelist()
 def list_flows(search: str | None = None, category: str | None = None, status: str | None = None) -> list:
 	"""The flows the caller may read; `search` matches id, name and description."""

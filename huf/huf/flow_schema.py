@@ -74,8 +74,8 @@ def flow_problems(definition, flow_id: str | None = None) -> list[dict]:
 	if flow_id is not None and definition.get("id") != flow_id:
 		add(f"The id of the definition ({definition.get('id')}) must equal the Flow ID ({flow_id}).")
 	nodes, edges = definition.get("nodes"), definition.get("edges", [])
-	if not isinstance(nodes, list) or not nodes:
-		add("The definition needs a non-empty list of nodes.")
+	if not isinstance(nodes, list):
+		add("The definition needs a list of nodes.")
 		return problems
 	if not isinstance(edges, list):
 		add("edges must be a list.")
@@ -99,7 +99,8 @@ def flow_problems(definition, flow_id: str | None = None) -> list[dict]:
 
 	entry = entry_node_id(definition)
 	if not entry:
-		add("The definition has no entry_node_id.")
+		if nodes:  # an empty flow is a draft: it has no first step yet
+			add("The definition has no entry_node_id.")
 	elif entry not in ids:
 		add(f"The entry node {entry} does not exist.")
 

@@ -76,6 +76,7 @@ READ_ONLY = {
 	"huf.huf.doctype.ai_provider.ai_provider.get_provider_settings",
 	"huf.huf.doctype.agent.agent.get_cacheable_models",
 	"huf.huf.doctype.agent_settings.agent_settings.get_new_agent_defaults",
+	"huf.ai.knowledge.pieces.input_pieces",
 	"huf.ai.app_seeding.exporter.export_agent_to_seed",
 	"huf.ai.app_seeding.exporter.export_knowledge_to_seed",
 	"huf.ai.app_seeding.exporter.export_prompt_to_seed",

@@ -19,6 +19,7 @@ import { GRID, NODE_WIDTH } from "./layout";
 import { DRAG_TYPE } from "./NodePalette";
 import { NODE_TYPES, nodeTypeInfo } from "./nodeTypes";
 import { StepNode } from "./StepNode";
+import { StepPicker } from "./StepPicker";
 import type { FlowEditorState } from "./useFlowEditor";
 import { FlowViewContext, type FlowView } from "./viewContext";
 
@@ -63,16 +64,46 @@ export function FlowCanvas({
     [editor, onRefused],
   );
 
+  // a connection dropped on empty canvas: the steps that can follow, offered where it was dropped
+  const [picker, setPicker] = useState<{ at: { x: number; y: number }; room: { width: number; height: number }; point: { x: number; y: number }; source: string; sourceHandle: string | null } | null>(null);
+  const closePicker = useCallback(() => setPicker(null), []);
+
   const onConnectEnd = useCallback(
-    (_event: MouseEvent | TouchEvent, state: { isValid: boolean | null; fromNode: { id: string } | null; toNode: { id: string } | null; fromHandle: { id?: string | null } | null }) => {
+    (event: MouseEvent | TouchEvent, state: { isValid: boolean | null; fromNode: { id: string } | null; toNode: { id: string } | null; fromHandle: { id?: string | null; type?: string } | null }) => {
       // dropped on a step that refuses it: say why
       if (state.isValid === false && state.fromNode && state.toNode) {
         const error = connectionError(nodes, edges, { source: state.fromNode.id, target: state.toNode.id, sourceHandle: state.fromHandle?.id ?? null });
         if (error) onRefused(error);
+        return;
       }
+      if (readOnly || state.isValid || state.toNode || !state.fromNode || state.fromHandle?.type === "target") return;
+      const pointer = "changedTouches" in event ? event.changedTouches[0] : event;
+      if (!pointer) return;
+      // let go on the canvas itself, not on a step, the overview map or the buttons
+      const under = document.elementFromPoint(pointer.clientX, pointer.clientY);
+      const box = under?.closest(".react-flow")?.getBoundingClientRect();
+      if (!box || under?.closest(".react-flow__node, .react-flow__minimap, .react-flow__controls, .react-flow__edgelabel-renderer > *")) return;
+      setPicker({
+        at: { x: pointer.clientX - box.left, y: pointer.clientY - box.top },
+        room: { width: box.width, height: box.height },
+        point: flow.screenToFlowPosition({ x: pointer.clientX, y: pointer.clientY }),
+        source: state.fromNode.id,
+        sourceHandle: state.fromHandle?.id ?? null,
+      });
     },
-    [nodes, edges, onRefused],
+    [nodes, edges, onRefused, readOnly, flow],
   );
+
+  const pick = useCallback(
+    (type: string) => {
+      if (!picker) return;
+      setPicker(null);
+      const id = editor.addConnectedNode(type, { x: snap(picker.point.x - NODE_WIDTH / 2), y: snap(picker.point.y) }, { source: picker.source, sourceHandle: picker.sourceHandle });
+      if (id) onAdded(id);
+    },
+    [picker, editor, onAdded],
+  );
+  const pickerAfter = picker ? String(nodes.find((n) => n.id === picker.source)?.data.label || picker.source) : "";
 
   const onDragOver = useCallback((event: DragEvent) => {
     if (!event.dataTransfer.types.includes(DRAG_TYPE)) return;
@@ -124,6 +155,7 @@ export function FlowCanvas({
         <MiniMap pannable zoomable ariaLabel="Overview of the flow" className="max-md:!hidden" />
         <Controls showInteractive={false} />
       </ReactFlow>
+      {picker && <StepPicker at={picker.at} room={picker.room} after={pickerAfter} onPick={pick} onClose={closePicker} />}
     </FlowViewContext.Provider>
   );
 }

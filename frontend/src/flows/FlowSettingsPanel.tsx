@@ -15,6 +15,7 @@ export function FlowSettingsPanel({
   settings,
   onSettings,
   problems,
+  warnings,
   onShowProblem,
   readOnly,
 }: {
@@ -23,6 +24,8 @@ export function FlowSettingsPanel({
   settings: FlowSettings;
   onSettings: (patch: Partial<FlowSettings>, field: string) => void;
   problems: Problem[];
+  /** What is probably not meant (graphRules.flowWarnings): shown apart from the problems, never blocking. */
+  warnings: Problem[];
   onShowProblem: (problem: Problem) => void;
   readOnly: boolean;
 }) {
@@ -49,26 +52,43 @@ export function FlowSettingsPanel({
       </fieldset>
       <div>
         <h3 className="mb-1 text-sm font-semibold">Problems</h3>
-        {problems.length === 0 ? (
+        {problems.length === 0 && warnings.length === 0 ? (
           <p className="text-xs text-emerald-700 dark:text-emerald-400" data-testid="no-problems">
             No problems found.
           </p>
+        ) : problems.length === 0 ? (
+          <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="no-errors">
+            Nothing stops the flow from running.
+          </p>
         ) : (
-          <ul className="space-y-1 text-xs" aria-label="Problems of this flow" data-testid="flow-problems">
-            {problems.map((p, i) => (
-              <li key={`${i}-${p.message}`}>
-                {p.node_id || p.edge_id ? (
-                  <button type="button" className="text-left text-red-700 hover:underline dark:text-red-300" onClick={() => onShowProblem(p)}>
-                    {p.message}
-                  </button>
-                ) : (
-                  <span className="text-red-700 dark:text-red-300">{p.message}</span>
-                )}
-              </li>
-            ))}
-          </ul>
+          <ProblemList label="Problems of this flow" testId="flow-problems" problems={problems} onShow={onShowProblem} className="text-red-700 dark:text-red-300" />
         )}
       </div>
+      {warnings.length > 0 && (
+        <div>
+          <h3 className="mb-1 text-sm font-semibold">Warnings</h3>
+          <ProblemList label="Warnings about this flow" testId="flow-warnings" problems={warnings} onShow={onShowProblem} className="text-amber-800 dark:text-amber-300" />
+        </div>
+      )}
     </section>
+  );
+}
+
+/** Problems or warnings, each about a step or connection a button that selects it on the canvas. */
+function ProblemList({ label, testId, problems, onShow, className }: { label: string; testId: string; problems: Problem[]; onShow: (problem: Problem) => void; className: string }) {
+  return (
+    <ul className="space-y-1 text-xs" aria-label={label} data-testid={testId}>
+      {problems.map((p, i) => (
+        <li key={`${i}-${p.message}`}>
+          {p.node_id || p.edge_id ? (
+            <button type="button" className={`text-left hover:underline ${className}`} onClick={() => onShow(p)}>
+              {p.message}
+            </button>
+          ) : (
+            <span className={className}>{p.message}</span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -88,8 +88,7 @@ export function StepNode({ id, type, data, selected }: NodeProps) {
           type="source"
           position={Position.Bottom}
           id={output.id ?? undefined}
-          title={output.label}
-          aria-label={output.label ? `${output.label} output` : "Output"}
+          title={output.label ? `${output.label} output: drag to the next step, or onto empty canvas to add one` : "Drag to the next step, or onto empty canvas to add one"}
           style={outputs.length > 1 ? { left: `${((index + 1) * 100) / (outputs.length + 1)}%` } : undefined}
           className="!h-2.5 !w-2.5 !bg-indigo-500"
         />

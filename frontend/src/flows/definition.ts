@@ -42,6 +42,8 @@ export interface Problem {
   edge_id?: string;
   /** The setting it is about (the canvas's own checks of a step's settings). */
   field?: string;
+  /** A warning: the flow saves and runs, but probably not as meant (a step nothing leads to...). */
+  warning?: boolean;
 }
 
 export const EDGE_KINDS = ["always", "on_success", "on_failure", "expression"] as const;

@@ -122,6 +122,8 @@ export const flowApi = {
   list: (args: { search?: string; category?: string; status?: string } = {}) =>
     call<FlowSummary[]>(`${M}list_flows`, args, "GET"),
   get: (flowId: string) => call<FlowRecord>(`${M}get_flow_definition`, { flow_id: flowId }, "GET"),
+  /** A new Draft flow without steps; a taken id is refused (409). Its answer carries the webhook key, shown once. */
+  create: (args: { flow_id: string; flow_name: string; category?: string }) => call<FlowRecord>(`${M}create_flow`, args),
   save: ({ definition, ...rest }: SaveArgs) =>
     call<FlowRecord>(`${M}save_flow_definition`, { ...rest, definition_json: JSON.stringify(definition) }),
   duplicate: (flowId: string, newFlowId?: string) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allProblems, canvasProblems, connectionError, structureProblems } from "./graphRules";
+import { allProblems, canvasProblems, connectionError, flowWarnings, structureProblems } from "./graphRules";
 
 const NODES = [
   { id: "hook", type: "trigger.webhook" },
@@ -56,9 +56,11 @@ describe("structureProblems (the server's flow_problems)", () => {
     expect(allProblems(valid(), "refund")).toEqual([]);
   });
 
-  it("refuses what is not an object, and a definition without nodes", () => {
+  it("refuses what is not an object, and a definition without a list of nodes; an empty flow is a draft", () => {
     expect(structureProblems([], "x")).toEqual([{ message: "The definition must be a JSON object." }]);
-    expect(structureProblems({ id: "x", nodes: [] }, "x")).toEqual([{ message: "The definition needs a non-empty list of nodes." }]);
+    expect(structureProblems({ id: "x" }, "x")).toEqual([{ message: "The definition needs a list of nodes." }]);
+    expect(structureProblems({ id: "x", nodes: [], edges: [] }, "x")).toEqual([]);
+    expect(structureProblems({ id: "x", nodes: [], entry_node_id: "a" }, "x")).toEqual([{ message: "The entry node a does not exist." }]);
     expect(structureProblems({ id: "x", nodes: [{ id: "a", type: "end" }], edges: {} }, "x")).toEqual([{ message: "edges must be a list." }]);
   });
 
@@ -148,6 +150,48 @@ describe("canvasProblems", () => {
     };
     expect(canvasProblems(definition)).toEqual([
       { message: "Edge e1: the outcome of an approval is approved, rejected or timeout, not maybe.", edge_id: "e1" },
+    ]);
+  });
+});
+
+describe("flowWarnings", () => {
+  it("finds nothing in a flow whose every step is reached and every output leads on", () => {
+    expect(flowWarnings(valid())).toEqual([]);
+    expect(flowWarnings({ id: "x", nodes: [], edges: [] })).toEqual([]);
+  });
+
+  it("names steps nothing leads to, steps the start cannot reach, and outputs that go nowhere", () => {
+    const definition = {
+      entry_node_id: "start",
+      nodes: [
+        { id: "start", type: "trigger.webhook" },
+        { id: "ask", type: "human.approval" },
+        { id: "lonely", type: "tool.call" },
+        { id: "after", type: "transform" },
+        { id: "each", type: "loop", data: { body: "after" } },
+        { id: "done", type: "end" },
+      ],
+      edges: [
+        { id: "e1", source: "start", target: "ask" },
+        { id: "e2", source: "ask", target: "done", sourceHandle: "approved", meta: { outcome: "approved" } },
+        { id: "e3", source: "lonely", target: "after" },
+        { id: "e4", source: "after", target: "done" },
+      ],
+    };
+    expect(flowWarnings(definition)).toEqual([
+      { message: "Approval ask has nothing after Rejected: the run fails when it is rejected.", node_id: "ask", warning: true },
+      { message: "Call tool lonely is not connected: nothing leads to it, so it never runs.", node_id: "lonely", warning: true },
+      { message: "Transform after cannot be reached from the start step: it never runs.", node_id: "after", warning: true },
+      { message: "Loop each is not connected: nothing leads to it, so it never runs.", node_id: "each", warning: true },
+      { message: "Loop each has nothing after Done: the run ends after the last item.", node_id: "each", warning: true },
+    ]);
+  });
+
+  it("warns about a step whose one output goes nowhere, and never about an end", () => {
+    const definition = { entry_node_id: "start", nodes: [{ id: "start", type: "trigger.schedule" }, { id: "done", type: "end" }], edges: [] };
+    expect(flowWarnings(definition).map((w) => w.message)).toEqual([
+      "Schedule start leads nowhere: the run ends after it. Connect its output to the next step or to an End step.",
+      "End done is not connected: nothing leads to it, so it never runs.",
     ]);
   });
 });

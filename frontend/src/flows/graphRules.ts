@@ -74,8 +74,8 @@ export function structureProblems(definition: unknown, flowId?: string): Problem
   }
   const nodes = definition.nodes;
   const edges = definition.edges === undefined ? [] : definition.edges;
-  if (!Array.isArray(nodes) || nodes.length === 0) {
-    add("The definition needs a non-empty list of nodes.");
+  if (!Array.isArray(nodes)) {
+    add("The definition needs a list of nodes.");
     return problems;
   }
   if (!Array.isArray(edges)) {
@@ -94,8 +94,9 @@ export function structureProblems(definition: unknown, flowId?: string): Problem
     if (!KNOWN_TYPES.has(String(node.type))) add(`Node ${id} has the unknown type ${show(node.type)}.`, { node_id: id });
   });
   const entry = entryNodeId(definition);
-  if (!entry) add("The definition has no entry_node_id.");
-  else if (!ids.has(entry)) add(`The entry node ${entry} does not exist.`);
+  if (!entry) {
+    if (nodes.length) add("The definition has no entry_node_id."); // an empty flow is a draft
+  } else if (!ids.has(entry)) add(`The entry node ${entry} does not exist.`);
 
   edges.forEach((edge, index) => {
     if (!isDict(edge)) {
@@ -161,6 +162,61 @@ export function canvasProblems(definition: Dict): Problem[] {
     }
   }
   return problems;
+}
+
+/**
+ * What is probably not meant, though the flow saves and runs: steps no run reaches from the start step,
+ * and outputs that go nowhere (the run ends, or fails, there). Each names its step; all are warnings.
+ */
+export function flowWarnings(definition: Dict): Problem[] {
+  const nodes = (Array.isArray(definition.nodes) ? definition.nodes : []).filter(isDict);
+  const edges = (Array.isArray(definition.edges) ? definition.edges : []).filter(isDict);
+  const ids = new Set(nodes.map((n) => String(n.id)));
+  const entry = entryNodeId(definition);
+  const warnings: Problem[] = [];
+  const warn = (node: Dict, message: string) => warnings.push({ message: `${nodeTypeInfo(String(node.type))?.label ?? "Step"} ${String(node.id)} ${message}`, node_id: String(node.id), warning: true });
+
+  // reachable from the start step, along every connection
+  const reached = new Set<string>();
+  if (entry && ids.has(entry)) {
+    const queue = [entry];
+    reached.add(entry);
+    while (queue.length) {
+      const id = queue.shift()!;
+      for (const e of edges) {
+        const target = String(e.target);
+        if (String(e.source) === id && ids.has(target) && !reached.has(target)) {
+          reached.add(target);
+          queue.push(target);
+        }
+      }
+    }
+  }
+  for (const node of nodes) {
+    const id = String(node.id);
+    const type = String(node.type);
+    const info = nodeTypeInfo(type);
+    if (!info) continue;
+    const out = edges.filter((e) => String(e.source) === id && ids.has(String(e.target)));
+    // a trigger that is not the start is an error already (canvasProblems)
+    if (entry && ids.has(entry) && !reached.has(id) && !isTrigger(type)) {
+      const into = edges.some((e) => String(e.target) === id && ids.has(String(e.source)));
+      warn(node, into ? "cannot be reached from the start step: it never runs." : "is not connected: nothing leads to it, so it never runs.");
+    }
+    if (info.outputs.length === 1 && out.length === 0) {
+      warn(node, "leads nowhere: the run ends after it. Connect its output to the next step or to an End step.");
+    } else if (type === "human.approval") {
+      const takes = (outcome: string) => out.some((e) => edgeOutcome(e) === outcome || edgeHandle(e) === outcome);
+      const plain = out.some((e) => !edgeOutcome(e) && !edgeHandle(e));
+      if (!takes("approved") && !plain) warn(node, "has nothing after Approved: the run ends when it is approved.");
+      if (!takes("rejected")) warn(node, "has nothing after Rejected: the run fails when it is rejected.");
+    } else if (type === "loop") {
+      const config = nodeConfig(node);
+      const done = config.done || out.some((e) => edgeHandle(e) !== "body" && edgeKind(e) !== "on_failure" && String(e.target) !== config.body);
+      if (!done) warn(node, "has nothing after Done: the run ends after the last item.");
+    }
+  }
+  return warnings;
 }
 
 /** Structure (as the server checks it) and the canvas's own rules, together. */

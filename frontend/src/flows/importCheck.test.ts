@@ -39,9 +39,9 @@ describe("checkImport", () => {
   it("refuses text that is not a flow", () => {
     expect(checkImport("{nope").problems[0]!.message).toMatch(/^This is not valid JSON/);
     expect(checkImport("[1, 2]").problems).toEqual([{ message: "The definition must be a JSON object." }]);
-    expect(checkImport(JSON.stringify({ nodes: [] })).problems).toEqual([
+    expect(checkImport(JSON.stringify({ nodes: {} })).problems).toEqual([
       { message: "The flow has no id (flow_id, or id in the definition)." },
-      { message: "The definition needs a non-empty list of nodes." },
+      { message: "The definition needs a list of nodes." },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GRID, NODE_HEIGHT, NODE_WIDTH, autoLayout } from "./layout";
+import { GRID, NODE_HEIGHT, NODE_WIDTH, autoLayout, freeSpot, readableViewport, readableZoom, type Box } from "./layout";
 
 const ids = (...list: string[]) => list.map((id) => ({ id }));
 const edge = (source: string, target: string) => ({ source, target });
@@ -36,5 +36,73 @@ describe("autoLayout", () => {
   it("ignores edges to unknown steps and self-loops", () => {
     const at = autoLayout(ids("a", "b"), [edge("a", "a"), edge("a", "ghost"), edge("a", "b")]);
     expect(at.get("b")!.y).toBeGreaterThan(at.get("a")!.y);
+  });
+});
+
+describe("autoLayout keeps a flow readable", () => {
+  it("keeps a chain in one straight column and spreads a branch under the step it leaves", () => {
+    const at = autoLayout(ids("t", "a", "b", "c", "yes", "no", "end"), [edge("t", "a"), edge("a", "b"), edge("b", "c"), edge("c", "yes"), edge("c", "no"), edge("yes", "end"), edge("no", "end")], "t");
+    expect(new Set(["t", "a", "b", "c"].map((id) => at.get(id)!.x)).size).toBe(1);
+    const [yes, no, c] = [at.get("yes")!, at.get("no")!, at.get("c")!];
+    expect(Math.abs(yes.x - no.x)).toBeGreaterThanOrEqual(NODE_WIDTH);
+    // the branch is centred under its step, and the join under the branch
+    expect(Math.abs((yes.x + no.x) / 2 - c.x)).toBeLessThanOrEqual(GRID);
+    expect(Math.abs(at.get("end")!.x - c.x)).toBeLessThanOrEqual(GRID);
+    expect(Math.min(...[...at.values()].map((p) => p.x))).toBe(0);
+  });
+});
+
+const box = (x: number, y: number): Box => ({ x, y, width: NODE_WIDTH, height: NODE_HEIGHT });
+const apart = (a: { x: number; y: number }, b: Box) => a.x >= b.x + b.width || b.x >= a.x + NODE_WIDTH || a.y >= b.y + b.height || b.y >= a.y + NODE_HEIGHT;
+
+describe("freeSpot", () => {
+  const view: Box = { x: 0, y: 0, width: 1200, height: 800 };
+
+  it("puts a step below the anchor, on the grid, then beside it when that is taken", () => {
+    const anchor = { x: 300, y: 90 };
+    const first = freeSpot([box(300, 90)], view, [], anchor);
+    expect(first.x).toBe(300);
+    expect(first.y).toBeGreaterThan(90 + NODE_HEIGHT);
+    expect([first.x % GRID, first.y % GRID]).toEqual([0, 0]);
+    const second = freeSpot([box(300, 90), box(first.x, first.y)], view, [], anchor);
+    expect(apart(second, box(first.x, first.y))).toBe(true);
+    expect(apart(second, box(300, 90))).toBe(true);
+    expect(second.y).toBe(first.y);
+  });
+
+  it("never stacks steps: ten added one after another all land apart, inside the view", () => {
+    const taken: Box[] = [];
+    for (let i = 0; i < 10; i++) {
+      const spot = freeSpot(taken, view);
+      for (const t of taken) expect(apart(spot, t)).toBe(true);
+      expect(spot.x).toBeGreaterThanOrEqual(0);
+      expect(spot.x + NODE_WIDTH).toBeLessThanOrEqual(1200);
+      taken.push(box(spot.x, spot.y));
+    }
+  });
+
+  it("keeps out from under the overview map and inside the view", () => {
+    const map: Box = { x: 950, y: 600, width: 250, height: 200 };
+    const anchor = { x: 900, y: 420 };
+    const spot = freeSpot([box(900, 420)], view, [map], anchor);
+    expect(apart(spot, map)).toBe(true);
+    expect(spot.x + NODE_WIDTH).toBeLessThanOrEqual(1200);
+    expect(spot.y + NODE_HEIGHT).toBeLessThanOrEqual(800);
+  });
+});
+
+describe("readableZoom", () => {
+  it("fits a small flow, never zooms in past 100 % nor out below 60 %", () => {
+    expect(readableZoom({ x: 0, y: 0, width: 400, height: 300 }, 1200, 800)).toBe(1);
+    expect(readableZoom({ x: 0, y: 0, width: 1500, height: 700 }, 1200, 800)).toBeCloseTo(1120 / 1500);
+    expect(readableZoom({ x: 0, y: 0, width: 5000, height: 4000 }, 1200, 800)).toBe(0.6);
+  });
+});
+
+describe("readableViewport", () => {
+  it("centres a flow that fits, and shows the top-left of one that does not", () => {
+    expect(readableViewport({ x: 0, y: 0, width: 400, height: 300 }, 1200, 800)).toEqual({ x: 400, y: 250, zoom: 1 });
+    const big = readableViewport({ x: 100, y: 50, width: 5000, height: 4000 }, 1200, 800);
+    expect(big).toEqual({ x: 40 - 100 * 0.6, y: 40 - 50 * 0.6, zoom: 0.6 });
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Auto-layout of a flow (for imported flows without positions): steps in layers from top to bottom,
+ * Auto-layout of a flow (Arrange, and imported flows without positions): steps in layers from top to bottom,
  * each step below everything that leads to it; edges that go back up (loops) are ignored for layering.
+ * Also where a new step goes (freeSpot) and the zoom that keeps a laid-out flow readable (readableZoom).
  */
 
 export const NODE_WIDTH = 220;
@@ -94,13 +95,78 @@ export function autoLayout(nodes: LayoutNode[], edges: LayoutEdge[], entry?: str
     row.forEach((id, i) => slot.set(id, i));
   }
 
-  const widest = Math.max(1, ...layers.map((row) => row.length));
+  // each step under its predecessors (their middle), a row's steps kept a step's width apart: a chain stays
+  // straight and a branch spreads under the step it leaves
+  const STEP_X = NODE_WIDTH + GAP_X;
+  const x = new Map<string, number>();
+  layers.forEach((row, depth) => {
+    const wanted = row.map((id, i) => {
+      const p = depth === 0 ? [] : preds.get(id)!.filter((q) => x.has(q));
+      return p.length ? p.reduce((sum, q) => sum + x.get(q)!, 0) / p.length : i * STEP_X;
+    });
+    const placed: number[] = [];
+    wanted.forEach((w, i) => placed.push(i === 0 ? w : Math.max(w, placed[i - 1]! + STEP_X)));
+    // pushed right to keep apart: move the row back by the mean push so it stays centred under its parents
+    const shift = placed.reduce((sum, p, i) => sum + p - wanted[i]!, 0) / (placed.length || 1);
+    row.forEach((id, i) => x.set(id, placed[i]! - shift));
+  });
+  const left = Math.min(0, ...x.values());
   const positions = new Map<string, { x: number; y: number }>();
   layers.forEach((row, depth) => {
-    const offset = ((widest - row.length) * (NODE_WIDTH + GAP_X)) / 2;
-    row.forEach((id, i) => {
-      positions.set(id, { x: snap(offset + i * (NODE_WIDTH + GAP_X)), y: snap(depth * (NODE_HEIGHT + GAP_Y)) });
-    });
+    for (const id of row) positions.set(id, { x: snap(x.get(id)! - left), y: snap(depth * (NODE_HEIGHT + GAP_Y)) });
   });
   return positions;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const MARGIN = 2 * GRID;
+const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width + MARGIN && b.x < a.x + a.width + MARGIN && a.y < b.y + b.height + MARGIN && b.y < a.y + a.height + MARGIN;
+const inside = (a: Box, area: Box): boolean => a.x >= area.x && a.y >= area.y && a.x + a.width <= area.x + area.width && a.y + a.height <= area.y + area.height;
+
+/**
+ * Where a new step goes (its top-left corner, on the grid): near `anchor` (the step selected or added last:
+ * below it first, then beside), else in the middle of `visible`; never on another step (`taken`) or under
+ * what covers the canvas (`covered`: the overview map); inside `visible` when any such spot is (all in the
+ * canvas's coordinates).
+ */
+export function freeSpot(taken: Box[], visible: Box, covered: Box[] = [], anchor?: { x: number; y: number }): { x: number; y: number } {
+  const STEP_X = NODE_WIDTH + GAP_X;
+  const STEP_Y = NODE_HEIGHT + GAP_Y;
+  const start = anchor ?? { x: visible.x + visible.width / 2 - NODE_WIDTH / 2, y: visible.y + visible.height / 2 - NODE_HEIGHT / 2 };
+  const candidates: Array<{ x: number; y: number; cost: number }> = [];
+  for (let row = -6; row <= 8; row++) {
+    for (let col = -4; col <= 4; col++) {
+      if (anchor && row === 0 && col === 0) continue;
+      // below the anchor comes first, then beside it, then above it (without one: around the middle)
+      const cost = Math.abs(col) * 0.8 + (row > 0 ? row : anchor ? 1.5 - row * 1.5 : -row);
+      candidates.push({ x: snap(start.x + col * STEP_X), y: snap(start.y + row * STEP_Y), cost });
+    }
+  }
+  candidates.sort((a, b) => a.cost - b.cost);
+  const box = (c: { x: number; y: number }): Box => ({ x: c.x, y: c.y, width: NODE_WIDTH, height: NODE_HEIGHT });
+  const free = candidates.filter((c) => !taken.some((t) => overlaps(box(c), t)));
+  const seen = free.find((c) => inside(box(c), visible) && !covered.some((m) => overlaps(box(c), m)));
+  const spot = seen ?? free[0] ?? candidates[0]!;
+  return { x: spot.x, y: spot.y };
+}
+
+/** The zoom that shows `bounds` whole in a `width` x `height` view (with `padding` around), kept in [min, max]. */
+export function readableZoom(bounds: Box, width: number, height: number, { min = 0.6, max = 1, padding = 40 } = {}): number {
+  const fit = Math.min((width - 2 * padding) / Math.max(bounds.width, 1), (height - 2 * padding) / Math.max(bounds.height, 1));
+  return Math.min(max, Math.max(min, fit));
+}
+
+/** The view that shows `bounds` at a readable zoom (readableZoom): centred when it fits, else its top-left
+ * corner in view (the rest a pan away). React Flow's viewport: screen = canvas * zoom + (x, y). */
+export function readableViewport(bounds: Box, width: number, height: number, padding = 40): { x: number; y: number; zoom: number } {
+  const zoom = readableZoom(bounds, width, height, { padding });
+  const place = (start: number, size: number, room: number) => (size * zoom <= room - 2 * padding ? (room - size * zoom) / 2 : padding) - start * zoom;
+  return { x: place(bounds.x, bounds.width, width), y: place(bounds.y, bounds.height, height), zoom };
 }

@@ -50,6 +50,33 @@ function recorded(history: History<Snapshot>, view: Snapshot, key?: string): His
   return sameFlow(history.present, view) ? history : record(history, unselected(view), key);
 }
 
+/** `view` with a new step of `type` at `position` connected from `from`, selected; or why the rules refuse it. */
+export function withConnectedStep(
+  view: Snapshot,
+  type: string,
+  position: { x: number; y: number },
+  from: { source: string; sourceHandle?: string | null },
+): { view: Snapshot; id: string } | { error: string } {
+  const id = newNodeId(type, view.nodes.map((n) => n.id));
+  const node: FlowNode = { id, type, position, data: { label: nodeTypeInfo(type)?.label ?? type, ...defaultData(type) }, selected: true };
+  const sourceHandle = from.sourceHandle ?? null;
+  const error = connectionError([...view.nodes, node], view.edges, { source: from.source, target: id, sourceHandle });
+  if (error) return { error };
+  const source = view.nodes.find((n) => n.id === from.source);
+  const edge: FlowEdge = {
+    id: newEdgeId(view.edges.map((e) => e.id)),
+    source: from.source,
+    target: id,
+    sourceHandle,
+    type: "flow",
+    data: newEdgeData(source?.type, sourceHandle, view.edges.filter((e) => e.source === from.source)),
+  };
+  return {
+    id,
+    view: { ...view, nodes: [...view.nodes.map((n) => ({ ...n, selected: false })), node], edges: [...view.edges.map((e) => ({ ...e, selected: false })), edge] },
+  };
+}
+
 export function useFlowEditor() {
   const [state, setState] = useState<State>({ history: startHistory(EMPTY), view: EMPTY });
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -131,6 +158,17 @@ export function useFlowEditor() {
     [edit, state.view.nodes],
   );
 
+  /** A new step at `position`, connected from `from` (an output dragged onto empty canvas); null if refused. */
+  const addConnectedNode = useCallback(
+    (type: string, position: { x: number; y: number }, from: { source: string; sourceHandle?: string | null }): string | null => {
+      const result = withConnectedStep(state.view, type, position, from);
+      if ("error" in result) return null;
+      edit(() => result.view);
+      return result.id;
+    },
+    [edit, state.view],
+  );
+
   const updateNode = useCallback(
     (id: string, change: (data: Dict) => Dict, key?: string) => {
       edit((view) => ({ ...view, nodes: view.nodes.map((n) => (n.id === id ? { ...n, data: change(n.data) } : n)) }), key ?? `node:${id}`);
@@ -204,6 +242,7 @@ export function useFlowEditor() {
     onEdgesChange,
     connect,
     addNode,
+    addConnectedNode,
     updateNode,
     updateEdge,
     setEdgeData,

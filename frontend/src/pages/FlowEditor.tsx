@@ -11,64 +11,61 @@ import { EdgeEditor } from "../flows/EdgeEditor";
 import { FlowCanvas } from "../flows/FlowCanvas";
 import { FlowSettingsPanel, type FlowMeta } from "../flows/FlowSettingsPanel";
 import { flowApi, type FlowRecord } from "../flows/flowApi";
-import { allProblems, structureProblems } from "../flows/graphRules";
-import { NODE_WIDTH, GRID } from "../flows/layout";
+import { allProblems, flowWarnings, structureProblems } from "../flows/graphRules";
+import { placeNewStep, showReadably } from "../flows/canvasView";
+import { useEditorLayout } from "../flows/editorLayout";
+import { NODE_WIDTH } from "../flows/layout";
 import { NodeConfigPanel } from "../flows/NodeConfigPanel";
 import { KeyReveal } from "../flows/nodeForms";
 import { NodePalette } from "../flows/NodePalette";
 import { RunPanel, useFlowRun } from "../flows/RunPanel";
-import { toCanvas, toDefinition, type FlowNode } from "../flows/serialize";
+import { toCanvas, toDefinition, type FlowEdge, type FlowNode } from "../flows/serialize";
 import { useFlowEditor } from "../flows/useFlowEditor";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 
-interface CreateState {
-  create?: { flow_name: string; category?: string; description?: string };
+/** What the flows list passes on when it has just created the flow: its webhook key, shown this once. */
+interface CreatedState {
+  webhookKey?: string;
 }
-
-const EMPTY_META: FlowMeta = { flow_name: "", description: "", category: "" };
 
 function isEditable(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
 }
 
-function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecord; create?: CreateState["create"] }) {
+function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRecord; createdKey?: string }) {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const flow = useReactFlow();
+  const flow = useReactFlow<FlowNode, FlowEdge>();
   const editor = useFlowEditor();
-  const isNew = !record;
-  const readOnly = !(isNew ? can("Flow Definition", "create") : can("Flow Definition", "write"));
-  const [meta, setMeta] = useState<FlowMeta>(EMPTY_META);
+  const readOnly = !can("Flow Definition", "write");
+  const [meta, setMeta] = useState<FlowMeta>({ flow_name: "", description: "", category: "" });
   const [saved, setSaved] = useState<{ json: string; meta: FlowMeta; version: number; status: string } | null>(null);
   const [tab, setTab] = useState("edit");
   const [runId, setRunId] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [revealKey, setRevealKey] = useState<string | null>(null);
+  const [revealKey, setRevealKey] = useState<string | null>(createdKey ?? null);
   const [laidOut, setLaidOut] = useState(false);
   const [ready, setReady] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false); // the steps to add, folded on narrow screens
+  const [layout, setLayout] = useEditorLayout(); // wider screens: palette, side panel, full width
   const loaded = useRef(false);
+  const lastAdded = useRef<string | null>(null); // new steps go near it (or near the selected step)
 
   // load once per flow (the page is keyed by flow id)
   useEffect(() => {
     if (loaded.current) return;
     loaded.current = true;
-    const canvas = toCanvas(record?.definition ?? { id: flowId, nodes: [], edges: [] });
+    const canvas = toCanvas(record.definition);
     editor.load({ nodes: canvas.nodes, edges: canvas.edges, settings: canvas.settings });
     setLaidOut(canvas.laidOut && canvas.nodes.length > 0);
     setReady(true); // the canvas mounts with the flow's steps, so it fits them into view
-    const m = record
-      ? { flow_name: record.flow_name ?? "", description: record.description ?? "", category: record.category ?? "" }
-      : { ...EMPTY_META, ...create, description: create?.description ?? "", category: create?.category ?? "" };
+    const m = { flow_name: record.flow_name ?? "", description: record.description ?? "", category: record.category ?? "" };
     setMeta(m);
-    if (record) {
-      const json = JSON.stringify(toDefinition(flowId, canvas.nodes, canvas.edges, canvas.settings));
-      // an imported flow laid out here has unsaved positions
-      setSaved({ json: canvas.laidOut ? JSON.stringify(record.definition) : json, meta: m, version: record.version, status: record.status });
-    }
-  }, [editor, flowId, record, create]);
+    const json = JSON.stringify(toDefinition(flowId, canvas.nodes, canvas.edges, canvas.settings));
+    // an imported flow laid out here has unsaved positions
+    setSaved({ json: canvas.laidOut ? JSON.stringify(record.definition) : json, meta: m, version: record.version, status: record.status });
+  }, [editor, flowId, record]);
 
   const { nodes, edges, settings } = editor.view;
   const definition = useMemo(() => toDefinition(flowId, nodes, edges, settings), [flowId, nodes, edges, settings]);
@@ -78,10 +75,12 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const problems = useMemo(() => allProblems(definition, flowId), [shapeJson, flowId]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
+  const warnings = useMemo(() => flowWarnings(definition), [shapeJson]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const blocking = useMemo(() => structureProblems(definition, flowId), [shapeJson, flowId]);
   const metaChanged = !saved || JSON.stringify(saved.meta) !== JSON.stringify(meta);
   const dirty = !saved || saved.json !== definitionJson || metaChanged;
-  useLeaveGuard(dirty && (nodes.length > 0 || !isNew), leaveQuestion("this flow"));
+  useLeaveGuard(dirty, leaveQuestion("this flow"));
 
   const run = useFlowRun(runId);
   const problemsByNode = useMemo(() => {
@@ -112,7 +111,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
         flow_name: meta.flow_name.trim() || flowId,
         description: meta.description,
         category: meta.category,
-        ...(status ? { status } : isNew ? { status: "Draft" } : {}),
+        ...(status ? { status } : {}),
       }),
     onSuccess: (answer) => {
       const canvas = toCanvas(answer.definition);
@@ -127,7 +126,6 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
       if (answer.webhook_key) setRevealKey(answer.webhook_key);
       queryClient.setQueryData(["flow", flowId], answer);
       void queryClient.invalidateQueries({ queryKey: ["flows"] });
-      if (isNew) navigate(`/flows/${encodeURIComponent(flowId)}`, { replace: true, state: null });
     },
   });
   /** The server changed the flow outside a save (a new webhook key): show its new version. */
@@ -152,6 +150,10 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
   // keyboard: undo / redo / save (not while typing in a field: the field has its own undo)
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && layout.wide && !isEditable(event.target) && !document.querySelector('[role="dialog"]')) {
+        setLayout({ wide: false });
+        return;
+      }
       if (!(event.ctrlKey || event.metaKey) || isEditable(event.target)) return;
       const key = event.key.toLowerCase();
       if (key === "z" && !event.shiftKey && !readOnly) {
@@ -168,7 +170,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [editor, readOnly, canSave, dirty, doSave]);
+  }, [editor, readOnly, canSave, dirty, doSave, layout.wide, setLayout]);
 
   useEffect(() => {
     if (!refusal) return;
@@ -176,14 +178,22 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
     return () => clearTimeout(timer);
   }, [refusal]);
 
-  const addInMiddle = (type: string) => {
-    const box = document.querySelector(".react-flow")?.getBoundingClientRect();
-    const center = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
-    // a little apart from the last step added there
-    const offset = (nodes.length % 5) * GRID * 2;
-    const id = editor.addNode(type, { x: Math.round((center.x - NODE_WIDTH / 2 + offset) / GRID) * GRID, y: Math.round((center.y + offset) / GRID) * GRID });
+  const added = useCallback((id: string) => {
+    lastAdded.current = id;
     setTab("edit");
+  }, []);
+
+  /** A step from the palette: at a free spot in view, near the selected step or the one added last. */
+  const addNear = (type: string) => {
+    const anchor = nodes.find((n) => n.selected) ?? nodes.find((n) => n.id === lastAdded.current);
+    const id = editor.addNode(type, placeNewStep(flow, nodes, anchor));
+    added(id);
     return id;
+  };
+
+  const arrange = () => {
+    editor.layout();
+    setTimeout(() => showReadably(flow, flow.getNodes()), 50);
   };
 
   const showProblem = (p: Problem) => {
@@ -195,8 +205,10 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
 
   const status = saved?.status ?? "Draft";
   const dark = typeof document !== "undefined" && document.documentElement.classList.contains("dark");
-  const runBlocked = isNew || !saved
+  const runBlocked = !saved
     ? "Save the flow to run it."
+    : nodes.length === 0
+      ? "Add steps and save the flow to run it."
     : dirty
       ? "Runs use the saved version: save your changes first."
       : status === "Archived"
@@ -206,7 +218,15 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
           : undefined;
 
   return (
-    <div className="flex min-h-[560px] flex-col gap-3 md:h-[calc(100vh-3rem)]">
+    <div
+      className={cx(
+        "flex min-h-[560px] flex-col gap-3",
+        // full width: the editor over the whole window, the dashboard's sidebar under it
+        layout.wide ? "md:fixed md:inset-0 md:z-40 md:h-screen md:bg-slate-50 md:p-3 md:dark:bg-slate-950" : "md:h-[calc(100vh-3rem)]",
+      )}
+      data-testid="flow-editor"
+      data-wide={layout.wide || undefined}
+    >
       <header className="flex flex-wrap items-center justify-between gap-2">
         <div className="min-w-0">
           <div className="flex items-center gap-2">
@@ -219,7 +239,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
           </div>
           <p className="text-xs text-slate-500 dark:text-slate-400">
             <span data-testid="flow-version">{saved ? `Version ${saved.version}` : "Not saved yet"}</span>
-            {dirty && (nodes.length > 0 || !isNew) && (
+            {dirty && (
               <span className="ml-2 font-medium text-amber-700 dark:text-amber-400" data-testid="unsaved">
                 Unsaved changes
               </span>
@@ -232,26 +252,35 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
               Add step
             </Button>
           )}
+          <Button variant="ghost" className="max-md:hidden" aria-expanded={layout.palette} aria-controls="flow-palette" onClick={() => setLayout({ palette: !layout.palette })}>
+            {layout.palette ? "Hide steps" : "Show steps"}
+          </Button>
+          <Button variant="ghost" className="max-md:hidden" aria-expanded={layout.inspector} aria-controls="flow-inspector" onClick={() => setLayout({ inspector: !layout.inspector })}>
+            {layout.inspector ? "Hide panel" : "Show panel"}
+          </Button>
+          <Button variant="ghost" className="max-md:hidden" aria-pressed={layout.wide} onClick={() => setLayout({ wide: !layout.wide })} title="The canvas over the whole window (Esc leaves it)">
+            Full width
+          </Button>
           <Button variant="ghost" onClick={editor.undo} disabled={readOnly || !editor.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
             Undo
           </Button>
           <Button variant="ghost" onClick={editor.redo} disabled={readOnly || !editor.canRedo} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">
             Redo
           </Button>
-          <Button variant="secondary" onClick={() => { editor.layout(); setTimeout(() => void flow.fitView({ padding: 0.2, duration: 300 }), 50); }} disabled={readOnly || nodes.length === 0}>
+          <Button variant="secondary" onClick={arrange} disabled={readOnly || nodes.length === 0} title="Lay the steps out from the start step down, then show them">
             Arrange
           </Button>
-          {!readOnly && !isNew && saved && status !== "Active" && (
-            <Button variant="secondary" onClick={() => doSave("Active")} disabled={!canSave || problems.length > 0} title={problems.length ? "Fix the problems first." : "Save and let triggers start it."}>
+          {!readOnly && saved && status !== "Active" && (
+            <Button variant="secondary" onClick={() => doSave("Active")} disabled={!canSave || problems.length > 0 || nodes.length === 0} title={nodes.length === 0 ? "Add steps first." : problems.length ? "Fix the problems first." : "Save and let triggers start it."}>
               Activate
             </Button>
           )}
-          {!readOnly && !isNew && saved && status === "Active" && (
+          {!readOnly && saved && status === "Active" && (
             <Button variant="secondary" onClick={() => doSave("Draft")} disabled={!canSave}>
               Back to draft
             </Button>
           )}
-          {!readOnly && !isNew && saved && status !== "Archived" && (
+          {!readOnly && saved && status !== "Archived" && (
             <Button variant="secondary" onClick={() => doSave("Archived")} disabled={!canSave}>
               Archive
             </Button>
@@ -276,10 +305,10 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
       {readOnly && <p className="text-xs text-slate-500">You can look at this flow but not change it.</p>}
 
       <div className="flex min-h-0 flex-1 flex-col gap-3 md:flex-row">
-        <aside id="flow-palette" className={cx("w-full shrink-0 overflow-y-auto md:block md:max-h-none md:w-52", paletteOpen ? "max-h-64" : "hidden")}>
+        <aside id="flow-palette" className={cx("w-full shrink-0 overflow-y-auto md:max-h-none md:w-52", paletteOpen ? "max-h-64" : "hidden", layout.palette ? "md:block" : "md:hidden")}>
           <NodePalette
             onAdd={(type) => {
-              addInMiddle(type);
+              addNear(type);
               setPaletteOpen(false);
             }}
             disabled={readOnly}
@@ -301,9 +330,9 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
               </p>
             </div>
           )}
-          {ready && <FlowCanvas editor={editor} view={view} readOnly={readOnly} dark={dark} onRefused={setRefusal} onAdded={() => setTab("edit")} />}
+          {ready && <FlowCanvas editor={editor} view={view} readOnly={readOnly} dark={dark} onRefused={setRefusal} onAdded={added} />}
         </div>
-        <aside className="w-full shrink-0 overflow-y-auto rounded-lg border md:w-80 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+        <aside id="flow-inspector" aria-label="Side panel" className={cx("w-full shrink-0 overflow-y-auto rounded-lg border md:w-80 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900", !layout.inspector && "md:hidden")}>
           <Tabs.Root value={tab} onValueChange={setTab}>
             <Tabs.List aria-label="Side panel" className="mb-3 flex gap-1 border-b border-slate-200 dark:border-slate-800">
               {[
@@ -360,6 +389,7 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
                   settings={settings}
                   onSettings={(patch, field) => editor.updateSettings(patch, `settings:${field}`)}
                   problems={problems}
+                  warnings={warnings}
                   onShowProblem={showProblem}
                   readOnly={readOnly}
                 />
@@ -376,20 +406,24 @@ function Editor({ flowId, record, create }: { flowId: string; record?: FlowRecor
   );
 }
 
-/** /flows/:flowId: the canvas of one flow (a new one when the flows list sent the user here to create it). */
+/** /flows/:flowId: the canvas of one flow (the flows list creates a new flow as an empty draft, then opens it). */
 export default function FlowEditor() {
   const { flowId = "" } = useParams();
   const location = useLocation();
-  const create = (location.state as CreateState | null)?.create;
+  const navigate = useNavigate();
+  // the key of a flow created a moment ago: taken once, then dropped from the history entry (a reload never shows it)
+  const [createdKey] = useState(() => (location.state as CreatedState | null)?.webhookKey);
+  useEffect(() => {
+    if ((location.state as CreatedState | null)?.webhookKey) navigate(location.pathname, { replace: true, state: null });
+  }, [location.state, location.pathname, navigate]);
   const query = useQuery({
     queryKey: ["flow", flowId],
     queryFn: () => flowApi.get(flowId),
-    enabled: !create,
     staleTime: Infinity,
     gcTime: 0,
   });
-  if (!create && query.isLoading) return <Spinner label="Loading the flow…" />;
-  if (!create && (query.error || !query.data)) {
+  if (query.isLoading) return <Spinner label="Loading the flow…" />;
+  if (query.error || !query.data) {
     const missing = query.error instanceof ApiError && query.error.status === 404;
     return (
       <div className="max-w-xl space-y-3">
@@ -402,7 +436,7 @@ export default function FlowEditor() {
   }
   return (
     <ReactFlowProvider key={flowId}>
-      <Editor flowId={flowId} record={create ? undefined : query.data} create={create} />
+      <Editor flowId={flowId} record={query.data} createdKey={createdKey} />
     </ReactFlowProvider>
   );
 }

@@ -33,19 +33,18 @@ function NewFlowDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const flowId = idTouched ? id : flowIdFrom(name);
   const idProblem = flowId && !FLOW_ID_PATTERN.test(flowId) ? "Use letters, digits, - and _ (starting with a letter or digit)." : undefined;
+  const queryClient = useQueryClient();
+  // saved at once as an empty draft, then opened: the editor never shows a flow the server does not have
   const create = async () => {
     setBusy(true);
     setError(null);
     try {
-      await flowApi.get(flowId);
-      setError(`A flow with the id ${flowId} exists already. Choose another id.`);
+      const flow = await flowApi.create({ flow_id: flowId, flow_name: name.trim(), ...(category.trim() ? { category: category.trim() } : {}) });
+      queryClient.setQueryData(["flow", flow.flow_id], flow);
+      void queryClient.invalidateQueries({ queryKey: ["flows"] });
+      navigate(`/flows/${encodeURIComponent(flow.flow_id)}`, { state: { webhookKey: flow.webhook_key } });
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) {
-        navigate(`/flows/${encodeURIComponent(flowId)}`, { state: { create: { flow_name: name.trim(), category: category.trim() } } });
-        return;
-      }
       setError(errorMessage(e));
-    } finally {
       setBusy(false);
     }
   };

@@ -13,6 +13,7 @@ import { ENABLED_FIELD, type FieldDef } from "../lib/forms";
 import type { UploadProgress } from "../lib/upload";
 import { BUSY, indexingProgress } from "./knowledgeProgress";
 import { liveInterval, useHufEvents } from "../lib/hufEvents";
+import { InputPieces, SplitPreview } from "./KnowledgePieces";
 
 const vector = (d: Record<string, unknown>) => ["sqlite_vec", "chroma"].includes(String(d.knowledge_type ?? ""));
 const chromaServer = (d: Record<string, unknown>) => d.knowledge_type === "chroma" && d.chroma_mode === "Server";
@@ -23,7 +24,14 @@ const FIELDS: FieldDef[] = [
   { fieldname: "description", label: "Description", type: "text", help: "Helps agents decide when to look here." },
   { fieldname: "embedding_provider", label: "Embedding Provider", type: "link", linkTo: "AI Provider", showIf: vector },
   { fieldname: "embedding_model", label: "Embedding Model", type: "data", showIf: vector },
-  { fieldname: "vector_dimension", label: "Vector Dimension", type: "int", showIf: vector },
+  {
+    fieldname: "vector_dimension",
+    label: "Vector Dimension",
+    type: "int",
+    readOnly: true,
+    showIf: vector,
+    help: "Learnt from the embedding model when you save (and again on Rebuild), never typed.",
+  },
   { fieldname: "chroma_mode", label: "Chroma Mode", type: "select", options: ["File", "Server"], optionLabels: { File: "On this server", Server: "Separate Chroma server" }, showIf: (d) => d.knowledge_type === "chroma" },
   { fieldname: "chroma_host", label: "Chroma Host", type: "data", showIf: chromaServer },
   { fieldname: "chroma_port", label: "Chroma Port", type: "int", showIf: chromaServer },
@@ -48,6 +56,8 @@ interface SourceState {
   total_chunks: number | null;
   last_indexed_at: string | null;
   index_error: string | null;
+  chunk_size: number | null;
+  chunk_overlap: number | null;
 }
 
 const POLL_MS = 2000;
@@ -70,7 +80,7 @@ function useIndexing(source: string) {
   const state = useQuery({
     queryKey: ["knowledge-state", source],
     queryFn: async () =>
-      (await getList<SourceState>("Knowledge Source", { fields: ["name", "status", "total_chunks", "last_indexed_at", "index_error"], filters: { name: source }, limit: 1 }))[0] ?? null,
+      (await getList<SourceState>("Knowledge Source", { fields: ["name", "status", "total_chunks", "last_indexed_at", "index_error", "chunk_size", "chunk_overlap"], filters: { name: source }, limit: 1 }))[0] ?? null,
     refetchInterval: poll,
   });
   const inputs = useQuery({
@@ -120,8 +130,11 @@ function IndexingBar({ state, inputs }: { state: SourceState | null | undefined;
   return <ProgressBar label={progress.label} percent={progress.percent} detail={progress.percent === null ? progress.detail : `${progress.percent}% · ${progress.detail}`} className="rounded-md border border-slate-200 p-2 dark:border-slate-700" />;
 }
 
-function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnType<typeof useIndexing>["inputs"]; onQueued: () => void }) {
+function Inputs({ source, state, inputs, onQueued }: { source: string; state: SourceState | null | undefined; inputs: ReturnType<typeof useIndexing>["inputs"]; onQueued: () => void }) {
   const canAdd = can("Knowledge Input", "create");
+  const [open, setOpen] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+  const settings = state ? { splitter: "SentenceSplitter", chunk_size: Number(state.chunk_size) || 512, chunk_overlap: Number(state.chunk_overlap) || 0, unit: "tokens" } : undefined;
   const [fileInput, setFileInput] = useState(0);
   const [kind, setKind] = useState<"Text" | "URL" | "File">("Text");
   const [title, setTitle] = useState("");
@@ -170,20 +183,26 @@ function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnTy
       ) : (
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
           {(inputs.data ?? []).map((row) => (
-            <li key={row.name} className="flex items-center justify-between gap-3 py-2 text-sm">
-              <span className="min-w-0">
-                <span className="block truncate font-medium">{row.title || row.name}</span>
-                <span className="block text-xs text-slate-500">
-                  {row.input_type} · {plural(row.chunk_count || 0, "piece")} · {formatDate(row.modified)}
+            <li key={row.name} className="py-2 text-sm">
+              <div className="flex items-center justify-between gap-3">
+                <span className="min-w-0">
+                  <span className="block truncate font-medium">{row.title || row.name}</span>
+                  <span className="block text-xs text-slate-500">
+                    {row.input_type} · {plural(row.chunk_count || 0, "piece")} · {formatDate(row.modified)}
+                  </span>
+                  {row.error_message && <span className="block text-xs text-red-600 dark:text-red-400">{row.error_message}</span>}
                 </span>
-                {row.error_message && <span className="block text-xs text-red-600 dark:text-red-400">{row.error_message}</span>}
-              </span>
-              <span className="flex items-center gap-2">
-                <Badge>{row.status}</Badge>
-                {canAdd && (row.status === "Error" || row.status === "Pending") && (
-                  <ActionButton label="Retry" method="huf.huf.doctype.knowledge_input.knowledge_input.reprocess_input" args={{ knowledge_input: row.name }} onDone={onQueued} />
-                )}
-              </span>
+                <span className="flex items-center gap-2">
+                  <Badge>{row.status}</Badge>
+                  {canAdd && (row.status === "Error" || row.status === "Pending") && (
+                    <ActionButton label="Retry" method="huf.huf.doctype.knowledge_input.knowledge_input.reprocess_input" args={{ knowledge_input: row.name }} onDone={onQueued} />
+                  )}
+                  <Button variant="secondary" aria-expanded={open === row.name} aria-label={`Pieces of ${row.title || row.name}`} onClick={() => setOpen(open === row.name ? null : row.name)}>
+                    Pieces
+                  </Button>
+                </span>
+              </div>
+              {open === row.name && <InputPieces source={source} input={row.name} />}
             </li>
           ))}
         </ul>
@@ -199,8 +218,17 @@ function Inputs({ source, inputs, onQueued }: { source: string; inputs: ReturnTy
             <Input aria-label="Title" placeholder="Title (optional)" value={title} onChange={(e) => setTitle(e.target.value)} />
           </div>
           {kind === "Text" && <Textarea aria-label="Text" rows={4} placeholder="Paste the text…" value={text} onChange={(e) => setText(e.target.value)} />}
+          {kind === "Text" &&
+            text.trim() &&
+            (previewing ? (
+              <SplitPreview source={source} text={text} initial={settings} />
+            ) : (
+              <Button variant="ghost" onClick={() => setPreviewing(true)}>
+                Preview the pieces…
+              </Button>
+            ))}
           {kind === "URL" && <Input aria-label="Web address" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />}
-          {kind === "File" && <input key={fileInput} aria-label="File" type="file" className="text-sm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
+          {kind === "File" && <input key={fileInput} aria-label="File" type="file" className="block w-full min-w-0 text-sm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
           {upload && <ProgressBar label={`Uploading ${upload.name}`} percent={upload.progress?.percent ?? 0} />}
           {error && <ErrorBanner message={error} />}
           <Button onClick={() => void add()} disabled={busy}>
@@ -269,7 +297,7 @@ function SourceEditor({ source, select, state, onQueued }: { source: string | nu
       name={source}
       fields={FIELDS}
       nameField="source_name"
-      defaults={{ source_name: "", knowledge_type: "sqlite_fts", chunk_size: 512, chunk_overlap: 50, vector_dimension: 1536, chroma_mode: "File" }}
+      defaults={{ source_name: "", knowledge_type: "sqlite_fts", chunk_size: 512, chunk_overlap: 50, chroma_mode: "File" }}
       title={source ?? "New knowledge source"}
       onSaved={(doc) => select(String(doc.name))}
       onDeleted={() => select(undefined)}
@@ -299,7 +327,7 @@ function SourcePanel({ source, select }: { source: string; select: (next: string
       <SourceEditor source={source} select={select} state={state.data} onQueued={refresh} />
       <Card className="space-y-6">
         <IndexingBar state={state.data} inputs={inputs.data} />
-        <Inputs source={source} inputs={inputs} onQueued={refresh} />
+        <Inputs source={source} state={state.data} inputs={inputs} onQueued={refresh} />
         <TestSearch source={source} />
       </Card>
     </div>

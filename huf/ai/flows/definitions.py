@@ -107,6 +107,16 @@ def save(
 	return out
 
 
+def create(flow_id: str, flow_name: str, description: str | None = None, category: str | None = None) -> dict:
+	"""A new Draft flow `flow_id` without steps (its webhook key shown once); a taken id is refused (409)."""
+	if frappe.db.exists(FLOW, flow_id):
+		frappe.throw(
+			_("A flow with the id {0} exists already. Choose another id.").format(frappe.bold(flow_id)),
+			frappe.DuplicateEntryError,
+		)
+	return save(flow_id, {"id": flow_id, "nodes": [], "edges": []}, flow_name, "Draft", description, category)
+
+
 def list_flows(search: str | None = None, category: str | None = None, status: str | None = None) -> list:
 	"""The flows the session user may read, newest change first; `search` looks in id, name and description."""
 	filters = {}

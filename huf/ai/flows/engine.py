@@ -74,6 +74,13 @@ def start_flow_run(
 		)
 	definition = flow.get_definition()
 	graph = FlowGraph.load(definition)
+	if not graph.nodes:
+		frappe.throw(
+			_("Flow {0} has no steps yet: add a trigger and the steps after it, save, then run it.").format(
+				frappe.bold(flow.name)
+			),
+			FlowRunError,
+		)
 	if not graph.entry or graph.entry not in graph.nodes:
 		frappe.throw(_("Flow {0} has no entry node.").format(frappe.bold(flow.name)), FlowRunError)
 	context = flow_context.new_context(payload, trigger_type)

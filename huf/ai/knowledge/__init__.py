@@ -7,6 +7,7 @@
 | `chunkers/` | LlamaIndex `SentenceSplitter` with the source's chunk size and overlap |
 | `embeddings.py` | batched embeddings through the LiteLLM seam, dimension check |
 | `indexer.py` | background indexing, one writer per source, atomic rebuild, delete hooks, daily maintenance |
+| `pieces.py` | how an input was split (read from the index) or would be with other settings (nothing written) |
 | `retriever.py` | `knowledge_search`: permission-checked multi-source search merged by normalised score |
 | `context_builder.py` | Mandatory sources injected into the system prompt within token budgets |
 | `tool.py` | the `knowledge_search` / `get_knowledge_sources` tools for agents with Optional sources |

@@ -789,6 +789,16 @@ def _clean_detail(text: str, secrets: list[str]) -> str:
 	return (text[:400] + "...") if len(text) > 400 else (text or _("no details"))
 
 
+def embedding_vector_size(provider: str | ProviderConfig, model: str) -> int | None:
+	"""The vector size LiteLLM's model table lists for an embedding model; None when it does not know it."""
+	config = _as_config(provider)
+	try:
+		info = get_litellm().get_model_info(normalize_model_name(model, config.kind, config.api_base))
+	except Exception:
+		return None
+	return int(info.get("output_vector_size") or 0) or None
+
+
 # --- prompt caching --------------------------------------------------------------------------
 
 

@@ -3,7 +3,7 @@
 // delete prompts, no Delete on Settings, knowledge statuses that follow the jobs, scores, and what a Huf User sees;
 // a new agent starting with the default provider and model; a knowledge row saved with its defaults and labels.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, reader: {user, password}, agent, attached,
-// spare, source, file_path, provider, model, new_agent}.
+// spare, source, file_path, provider, model, new_agent, vector_source, embed_provider, embed_model}.
 // Output: <out_dir>/result.json with what was observed.
 import { audit } from "../support/axe.mjs";
 import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
@@ -24,6 +24,16 @@ function nextDialog(page, accept) {
       void (accept ? d.accept() : d.dismiss());
     });
   });
+}
+
+/** The input's value once `test` holds for it (or as it is after `timeout` ms). */
+async function valueWhen(locator, test, timeout = 30000) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const value = await locator.inputValue();
+    if (test(value) || Date.now() > until) return value;
+    await locator.page().waitForTimeout(200);
+  }
 }
 
 try {
@@ -168,6 +178,52 @@ try {
   await score.waitFor();
   result.shown_score = (await score.textContent())?.trim();
   await shot(page, "05-knowledge-search");
+
+  step("an input's pieces: what the index stores, their sizes and the splitter settings; other settings tried");
+  await row.getByRole("button", { name: "Pieces of warranty-note.txt" }).click();
+  const stored = row.getByTestId("input-pieces");
+  await stored.getByRole("list", { name: "Stored pieces" }).waitFor();
+  result.pieces_settings = (await stored.getByTestId("pieces-settings").first().textContent())?.trim();
+  result.pieces = await stored.getByRole("list", { name: "Stored pieces" }).getByRole("listitem").allTextContents();
+  await stored.getByRole("button", { name: "Try other settings…" }).click();
+  await stored.getByLabel("Chunk size").fill("8");
+  await stored.getByLabel("Overlap").fill("0");
+  await stored.getByRole("button", { name: "Try these settings" }).click();
+  const tried = stored.getByRole("list", { name: "Preview pieces" });
+  await tried.waitFor();
+  result.preview_settings = (await stored.getByTestId("pieces-settings").nth(1).textContent())?.trim();
+  result.preview_pieces = await tried.getByRole("listitem").count();
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await audit(page, `05a-knowledge-pieces-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
+
+  step("a new source that searches by meaning: the vector dimension is learnt from the model, never typed");
+  await page.goto(`${base}/huf/knowledge/new`);
+  await page.getByLabel("Source Name *", { exact: true }).fill(config.vector_source);
+  await page.getByLabel("Search method", { exact: true }).selectOption("sqlite_vec");
+  const embedProvider = page.getByLabel("Embedding Provider", { exact: true });
+  await embedProvider.locator(`option[value="${config.embed_provider}"]`).waitFor({ state: "attached" });
+  await embedProvider.selectOption(config.embed_provider);
+  await page.getByLabel("Embedding Model", { exact: true }).fill(config.embed_model);
+  const dimension = page.getByLabel("Vector Dimension", { exact: true });
+  result.dimension_readonly_new = await dimension.evaluate((el) => el.readOnly);
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.waitForURL((url) => url.pathname.endsWith(`/knowledge/${encodeURIComponent(config.vector_source)}`), { timeout: 30000 });
+  result.dimension_shown = await valueWhen(page.getByLabel("Vector Dimension", { exact: true }), (v) => Number(v) > 0);
+  result.dimension_readonly = await page.getByLabel("Vector Dimension", { exact: true }).evaluate((el) => el.readOnly);
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await audit(page, `05c-knowledge-dimension-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
 
   step("Rebuild of a source whose last rebuild failed: one status at a time, Ready without a reload");
   await page.goto(`${base}/huf/knowledge/${encodeURIComponent(config.failed_source)}`);

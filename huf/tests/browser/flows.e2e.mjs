@@ -2,10 +2,11 @@
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, approver: {user, password},
 // flow_name, tool, todo_text}. Output: <out_dir>/result.json with what was observed.
 import { readFileSync } from "node:fs";
+import { audit } from "../support/axe.mjs";
 import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
-Object.assign(result, { console_errors: [] });
+Object.assign(result, { console_errors: [], axe: {}, not_found: [] });
 const FLOW_NAME = config.flow_name;
 const CANVAS = '[data-testid="flow-canvas"]';
 
@@ -35,6 +36,33 @@ async function connect(page, from, to, handle) {
   await page.mouse.up();
 }
 
+/** Drag from an output of `from` and let go on empty canvas at (x, y) of the canvas. */
+async function dragToEmpty(page, from, handle, x, y) {
+  const source = node(page, from).locator(`.react-flow__handle.source[data-handleid="${handle}"]`);
+  const a = await source.boundingBox();
+  const box = await page.locator(CANVAS).boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 - 10, a.y + a.height / 2 + 20, { steps: 4 });
+  await page.mouse.move(box.x + x, box.y + y, { steps: 12 });
+  await page.mouse.up();
+}
+
+/** Each step's box on screen, by id. */
+async function boxes(page) {
+  const out = {};
+  for (const n of await page.locator(".react-flow__node").all()) out[await n.getAttribute("data-id")] = await n.boundingBox();
+  return out;
+}
+
+const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const within = (a, b) => a.x >= b.x - 1 && a.y >= b.y - 1 && a.x + a.width <= b.x + b.width + 1 && a.y + a.height <= b.y + b.height + 1;
+
+/** The canvas's zoom (the scale of React Flow's viewport). */
+async function zoom(page) {
+  return page.locator(".react-flow__viewport").evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+}
+
 async function counts(page) {
   return { nodes: await page.locator(".react-flow__node").count(), edges: await page.locator(".react-flow__edge").count() };
 }
@@ -62,7 +90,8 @@ try {
   await page.getByRole("heading", { name: "Flows", level: 1 }).waitFor();
   await shot(page, "01-flows");
 
-  step("new flow");
+  step("new flow: saved as an empty draft and opened, its webhook key shown once");
+  page.on("response", (r) => r.status() === 404 && result.not_found.push(r.url()));
   await page.getByRole("button", { name: "New flow" }).first().click();
   await page.getByLabel("Name *", { exact: true }).fill(FLOW_NAME);
   const flowId = await page.getByLabel("Flow ID *", { exact: true }).inputValue();
@@ -70,7 +99,16 @@ try {
   result.flow_id = flowId;
   await page.getByRole("dialog").getByRole("button", { name: "Create" }).click();
   await page.waitForURL(new RegExp(`/huf/flows/${flowId}$`));
-  await page.getByText("Not saved yet").waitFor();
+  const keyDialog = page.getByRole("dialog", { name: "The flow's webhook key" });
+  await keyDialog.waitFor();
+  result.webhook_key = (await keyDialog.getByTestId("webhook-key").textContent())?.trim();
+  await keyDialog.getByRole("button", { name: "Copy webhook key" }).click();
+  result.clipboard = await page.evaluate(() => navigator.clipboard.readText()).catch(() => "");
+  await shot(page, "03-key");
+  await keyDialog.getByRole("button", { name: "I have copied it" }).click();
+  result.version_after_create = (await page.getByTestId("flow-version").textContent())?.trim();
+  result.unsaved_after_create = await page.getByTestId("unsaved").count();
+  result.run_blocked_empty = await page.getByRole("button", { name: "Activate" }).isDisabled();
 
   step("build the flow by drag and drop");
   await dropStep(page, "Webhook", 420, 70);
@@ -90,6 +128,64 @@ try {
   result.refused_message = (await page.getByTestId("connection-refused").textContent())?.trim();
   await page.waitForTimeout(300);
   result.after_refused = await counts(page);
+
+  step("the checker warns about an output that goes nowhere; the warning selects its step");
+  await page.locator(".react-flow__pane").click({ position: { x: 40, y: 40 } });
+  const warnings = page.getByTestId("flow-warnings");
+  await warnings.waitFor();
+  result.warnings = (await warnings.locator("li").allTextContents()).map((t) => t.trim());
+  await page.setViewportSize({ width: 1280, height: 960 });
+  await audit(page, "02-warnings-1280");
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await warnings.getByRole("button").first().click();
+  result.warning_selects = await page.locator('.react-flow__node.selected[data-id="human-approval-1"]').count();
+  await page.waitForTimeout(600); // the view glides to the step
+
+  step("a connection dropped on empty canvas offers the steps that can follow, there");
+  await dragToEmpty(page, "human-approval-1", "rejected", 120, 520);
+  const picker = page.getByTestId("step-picker");
+  await picker.waitFor();
+  result.picker_name = await picker.getAttribute("aria-label");
+  result.picker_offers_triggers = await picker.getByRole("button", { name: "Webhook", exact: true }).count();
+  const canvasBox = await page.locator(CANVAS).boundingBox();
+  const pickerBox = await picker.boundingBox();
+  result.picker_at_drop = Math.abs(pickerBox.x - (canvasBox.x + 120)) < 8 && Math.abs(pickerBox.y - (canvasBox.y + 520)) < 300;
+  await page.setViewportSize({ width: 1280, height: 960 });
+  await audit(page, "03-picker-1280");
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await picker.getByRole("button", { name: "End", exact: true }).click();
+  await node(page, "end-2").waitFor();
+  result.after_picker = await settle(page, { nodes: 5, edges: 4 });
+  const endBox = await node(page, "end-2").boundingBox();
+  result.picked_at_drop = Math.abs(endBox.x + endBox.width / 2 - (canvasBox.x + 120)) < 30 && Math.abs(endBox.y - (canvasBox.y + 520)) < 30;
+  await page.locator(".react-flow__pane").click({ position: { x: 40, y: 40 } });
+  result.warnings_after_picker = await page.getByTestId("flow-warnings").count();
+
+  step("steps added from the palette land apart, in view, not under the overview map");
+  await node(page, "end-2").click();
+  for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Add Transform step" }).click();
+  await node(page, "transform-3").waitFor();
+  await page.waitForTimeout(400); // the view may have moved to show the last one
+  const placed = await boxes(page);
+  const map = await page.locator(".react-flow__minimap").boundingBox();
+  const view = await page.locator(CANVAS).boundingBox();
+  result.placement = ["transform-1", "transform-2", "transform-3"].map((id) => ({
+    id,
+    apart: Object.entries(placed).every(([other, b]) => other === id || !overlap(placed[id], b)),
+    in_view: within(placed[id], view),
+    clear_of_map: !overlap(placed[id], map),
+  }));
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Control+z");
+  result.after_placement_undo = await settle(page, { nodes: 5, edges: 4 });
+
+  step("Arrange lays the flow out from the start down, at a readable zoom");
+  await page.getByRole("button", { name: "Arrange" }).click();
+  await page.waitForTimeout(800);
+  result.arranged_zoom = await zoom(page);
+  const arranged = await boxes(page);
+  result.arranged_order = ["trigger-webhook-1", "tool-call-1", "human-approval-1"].every((id, i, list) => i === 0 || arranged[id].y > arranged[list[i - 1]].y) && arranged["end-1"].y > arranged["human-approval-1"].y && arranged["end-2"].y > arranged["human-approval-1"].y;
+  result.arranged_apart = Object.keys(arranged).every((a) => Object.keys(arranged).every((b) => a === b || !overlap(arranged[a], arranged[b])));
+  await shot(page, "04-arranged");
 
   step("configure the steps");
   await node(page, "trigger-webhook-1").click();
@@ -113,25 +209,20 @@ try {
   step("delete a step with the keyboard, then undo and redo");
   await node(page, "end-1").click();
   await page.keyboard.press("Delete");
-  result.after_delete = await settle(page, { nodes: 3, edges: 2 });
+  result.after_delete = await settle(page, { nodes: 4, edges: 3 });
   await page.locator(".react-flow__pane").click({ position: { x: 40, y: 40 } });
   await page.keyboard.press("Control+z");
-  result.after_undo = await settle(page, { nodes: 4, edges: 3 });
+  result.after_undo = await settle(page, { nodes: 5, edges: 4 });
   await page.keyboard.press("Control+Shift+z");
-  result.after_redo = await settle(page, { nodes: 3, edges: 2 });
+  result.after_redo = await settle(page, { nodes: 4, edges: 3 });
   await page.keyboard.press("Control+z");
-  result.after_second_undo = await settle(page, { nodes: 4, edges: 3 });
+  result.after_second_undo = await settle(page, { nodes: 5, edges: 4 });
   result.end_output_kept = await node(page, "end-1").textContent();
 
-  step("save: version 1, the webhook key shown once");
+  step("save: version 2");
   await page.getByRole("button", { name: "Save", exact: true }).click();
-  const keyDialog = page.getByRole("dialog", { name: "The flow's webhook key" });
-  await keyDialog.waitFor();
-  result.webhook_key = (await keyDialog.getByTestId("webhook-key").textContent())?.trim();
-  await keyDialog.getByRole("button", { name: "Copy webhook key" }).click();
-  result.clipboard = await page.evaluate(() => navigator.clipboard.readText()).catch(() => "");
-  await shot(page, "03-key");
-  await keyDialog.getByRole("button", { name: "I have copied it" }).click();
+  await page.getByText("Saved as version 2.").waitFor();
+  result.key_dialog_on_save = await page.getByRole("dialog", { name: "The flow's webhook key" }).count();
   result.version_after_save = (await page.getByTestId("flow-version").textContent())?.trim();
   result.unsaved_after_save = await page.getByTestId("unsaved").count();
 
@@ -160,12 +251,30 @@ try {
   result.stayed_after_back = page.url().endsWith(`/flows/${flowId}`) && (await page.getByTestId("unsaved").count()) === 1;
   page.on("dialog", (d) => void d.accept());
 
-  step("activate: version 2");
+  step("activate: version 3");
   await page.getByRole("button", { name: "Activate" }).click();
-  await page.getByText("Saved as version 2.").waitFor();
+  await page.getByText("Saved as version 3.").waitFor();
   result.version_after_activate = (await page.getByTestId("flow-version").textContent())?.trim();
+
+  step("the canvas gets the room: steps and panel folded (remembered), full width");
+  const canvasWidth = async () => (await page.locator(CANVAS).boundingBox()).width;
+  const narrow = await canvasWidth();
+  await page.getByRole("button", { name: "Hide steps" }).click();
+  await page.getByRole("button", { name: "Hide panel" }).click();
+  const folded = await canvasWidth();
+  await page.getByRole("button", { name: "Full width" }).click();
+  const wide = await canvasWidth();
+  await page.setViewportSize({ width: 1280, height: 960 });
+  await audit(page, "05-full-width-1280");
+  await page.setViewportSize({ width: 1440, height: 960 });
+  result.room = { narrow, folded, wide, wide_pressed: await page.getByRole("button", { name: "Full width" }).getAttribute("aria-pressed") };
+  await page.keyboard.press("Escape");
+  result.room.after_escape = await canvasWidth();
   await page.reload();
   await node(page, "end-1").waitFor();
+  result.room.remembered = { palette: await page.locator("#flow-palette").isVisible(), panel: await page.locator("#flow-inspector").isVisible(), width: await canvasWidth() };
+  await page.getByRole("button", { name: "Show steps" }).click();
+  await page.getByRole("button", { name: "Show panel" }).click();
   result.key_after_reload = (await page.content()).includes(result.webhook_key);
   result.end_label_after_reload = (await node(page, "end-1").textContent())?.trim();
 
@@ -233,7 +342,7 @@ try {
   await newKeyDialog.waitFor();
   result.new_webhook_key = (await newKeyDialog.getByTestId("webhook-key").textContent())?.trim();
   await newKeyDialog.getByRole("button", { name: "I have copied it" }).click();
-  await page.getByTestId("flow-version").filter({ hasText: "Version 3" }).waitFor();
+  await page.getByTestId("flow-version").filter({ hasText: "Version 4" }).waitFor();
   const post = (key) => fetch(result.webhook_url, { method: "POST", headers: { "Content-Type": "application/json", "X-Huf-Flow-Key": key }, body: JSON.stringify({ order: "SO-3", amount: 1 }) });
   result.old_key_status = (await post(result.webhook_key)).status;
   result.new_key_status = (await post(result.new_webhook_key)).status;
@@ -336,6 +445,22 @@ try {
   for (const id of ["trigger-webhook-1", "tool-call-1", "human-approval-1", "end-1"]) ys.push((await node(page, id).boundingBox()).y);
   result.imported_ys = ys;
   await shot(page, "11-imported");
+
+  step("the editor of the flow at 1280 px and at a phone's width");
+  const desk = await openAs(browser, config.admin, { viewport: { width: 1280, height: 800 } });
+  current = desk;
+  await desk.goto(`${base}/huf/flows/${flowId}`);
+  await node(desk, "end-1").waitFor();
+  await audit(desk, "12-editor-1280");
+  await desk.context().close();
+  const phone = await openAs(browser, config.admin, { viewport: { width: 375, height: 800 } });
+  current = phone;
+  await phone.goto(`${base}/huf/flows/${flowId}`);
+  await node(phone, "end-1").waitFor();
+  result.phone_toggles = await phone.getByRole("button", { name: "Full width" }).isVisible();
+  await audit(phone, "13-editor-375");
+  await phone.context().close();
+  current = page;
   result.ok = true;
 } catch (error) {
   await fail(error, current);

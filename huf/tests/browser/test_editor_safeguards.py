@@ -7,7 +7,9 @@ required fields sends nothing and puts "Agent Name is required." beside the focu
 Category follows its Kind and Record Type offers the record types; deleting a tool names it; leaving an
 edited tool asks; the single Settings record has no Delete. In Knowledge, an uploaded file goes from
 queued to Indexed and the source's status and counts follow without a reload ("1 piece"), the file
-input is cleared after Add, Rebuild finishes visibly, and a search shows the score the server gave.
+input is cleared after Add, Rebuild finishes visibly, and a search shows the score the server gave; the
+input's Pieces show what the index stores (sizes, splitter settings) and other settings can be tried; a
+new source searching by meaning shows the vector dimension learnt from the (scripted) embedding model.
 A Huf User gets "You can't create tools" at /huf/tools/new, and read-only fields that look read-only.
 A new agent starts with the default provider and model of Settings and saves with them; a knowledge source
 added to an agent has a visible label on each input and is saved with its row defaults (Mode Optional);
@@ -22,12 +24,20 @@ from pathlib import Path
 import frappe
 
 from huf.tests.support.browser import BrowserTestCase, make_e2e_agent, remove_e2e_agents
-from huf.tests.support.knowledge import delete_source, make_source
+from huf.tests.support.knowledge import (
+	EMBED_MODEL,
+	PROVIDER,
+	delete_source,
+	make_embedding_provider,
+	make_source,
+)
+from huf.tests.support.llm_server import ScriptedLLM
 from huf.tests.support.tools import delete_tools
 
 ADMIN = "e2e-guard-admin@example.com"
 READER = "e2e-guard-reader@example.com"
 NOTE = "The blender warranty covers the motor for two years."
+EMBED_DIMENSION = 48  # what the scripted embedding model returns, learnt by a new source
 
 
 def remove_records(suffix: str) -> None:
@@ -42,6 +52,7 @@ def remove_records(suffix: str) -> None:
 	for name in frappe.get_all("File", filters={"owner": ("in", [ADMIN, READER])}, pluck="name"):
 		frappe.delete_doc("File", name, force=True, ignore_permissions=True)
 	remove_e2e_agents(suffix, ADMIN, READER)
+	frappe.delete_doc("AI Provider", PROVIDER, force=True, ignore_permissions=True)
 	frappe.db.commit()
 
 
@@ -68,6 +79,10 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 			cls.failed_source,
 			{"status": "Error", "index_error": "Rebuild failed, the previous index is kept: no answer"},
 		)
+		frappe.db.commit()
+		cls.llm = cls.enterClassContext(ScriptedLLM())
+		cls.llm.embedding_dimension = EMBED_DIMENSION
+		make_embedding_provider(cls.llm.api_base)
 		frappe.db.commit()
 		cls.note = Path(tempfile.mkdtemp()) / "warranty-note.txt"
 		cls.note.write_text(NOTE)
@@ -122,6 +137,9 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 			provider=f"E2E Provider {self.suffix}",
 			model=f"e2e-model-{self.suffix}",
 			new_agent=f"E2E Defaults Agent {self.suffix}",
+			vector_source=f"E2E Meaning {self.suffix}",
+			embed_provider=PROVIDER,
+			embed_model=EMBED_MODEL,
 		)
 
 		# an edited agent: a link out and closing the tab both ask; "stay" keeps the edit
@@ -195,6 +213,29 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		shown = float(result["shown_score"].removeprefix("Score "))
 		self.assertAlmostEqual(shown, score, delta=max(abs(score) * 0.05, 0.0005))
 		self.assertNotEqual(result["shown_score"], "Score 0.000")
+		# the input's pieces as the index stores them, with sizes and settings; a preview with other settings
+		self.assertEqual(
+			result["pieces_settings"],
+			"SentenceSplitter · pieces of at most 512 tokens, 50 overlapping · 1 piece",
+		)
+		self.assertEqual(len(result["pieces"]), 1)
+		self.assertIn(f"Piece 1 · {len(NOTE)} characters · ", result["pieces"][0])
+		self.assertIn(NOTE, result["pieces"][0])
+		self.assertTrue(
+			result["preview_settings"].startswith("SentenceSplitter · pieces of at most 8 tokens, 0")
+		)
+		self.assertGreater(result["preview_pieces"], 1)
+		self.assertEqual(frappe.db.get_value("Knowledge Source", self.source, "chunk_size"), 512)
+		self.assertLessEqual(result["axe"]["05a-knowledge-pieces-375"]["overflow"], 0)
+		# a source searching by meaning: the dimension is shown read-only, learnt from the model on save
+		self.assertTrue(result["dimension_readonly_new"])
+		self.assertTrue(result["dimension_readonly"])
+		self.assertEqual(result["dimension_shown"], str(EMBED_DIMENSION))
+		self.assertEqual(
+			frappe.db.get_value("Knowledge Source", f"E2E Meaning {self.suffix}", "vector_dimension"),
+			EMBED_DIMENSION,
+		)
+		self.assertLessEqual(result["axe"]["05c-knowledge-dimension-375"]["overflow"], 0)
 
 		# a knowledge row: every input has a visible label and a name, the record holds what is shown
 		self.assertEqual(
@@ -215,7 +256,14 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		self.assertEqual([(r.mode, r.priority) for r in rows], [("Optional", 0)])
 
 		# no serious or critical axe-core finding, light and dark
-		for name in ("02b-new-agent-defaults", "05b-agent-knowledge"):
+		for name in (
+			"02b-new-agent-defaults",
+			"05a-knowledge-pieces-1280",
+			"05a-knowledge-pieces-375",
+			"05c-knowledge-dimension-1280",
+			"05c-knowledge-dimension-375",
+			"05b-agent-knowledge",
+		):
 			self.assertEqual(result["axe"][name]["light"], [], name)
 			self.assertEqual(result["axe"][name]["dark"], [], name)
 

@@ -81,35 +81,71 @@ class TestFlowCanvasInBrowser(BrowserTestCase):
 		flow_id = result["flow_id"]
 		self.assertEqual(flow_id, self.flow_id)
 
+		# New flow -> Create saved an empty Draft (version 1, its key shown once) and opened it: no 404
+		self.assertEqual(result["not_found"], [])
+		self.assertEqual((result["version_after_create"], result["unsaved_after_create"]), ("Version 1", 0))
+		self.assertTrue(result["run_blocked_empty"], "an empty flow cannot be activated")
 		# built by drag and drop; the approval's "Approved" output made an approved edge
 		self.assertEqual(result["built"], {"nodes": 4, "edges": 3})
 		self.assertEqual(result["approval_edge_label"], "approved")
 		# a second identical connection is refused, and the canvas says why
 		self.assertEqual(result["refused_message"], "These steps are connected already.")
 		self.assertEqual(result["after_refused"], {"nodes": 4, "edges": 3})
+		# the checker warns about the approval's Rejected output going nowhere; the warning selects the step
+		self.assertEqual(
+			result["warnings"],
+			["Approval human-approval-1 has nothing after Rejected: the run fails when it is rejected."],
+		)
+		self.assertEqual(result["warning_selects"], 1)
+		# that output dragged onto empty canvas: the steps that can follow (no trigger), added there, connected
+		self.assertEqual(result["picker_name"], "Add a step after Approval")
+		self.assertEqual(result["picker_offers_triggers"], 0)
+		self.assertTrue(result["picker_at_drop"])
+		self.assertEqual(result["after_picker"], {"nodes": 5, "edges": 4})
+		self.assertTrue(result["picked_at_drop"])
+		self.assertEqual(result["warnings_after_picker"], 0)
+		# palette steps near the selected one: apart from every step, in view, clear of the overview map
+		for placed in result["placement"]:
+			self.assertEqual(
+				placed, {"id": placed["id"], "apart": True, "in_view": True, "clear_of_map": True}
+			)
+		self.assertEqual(result["after_placement_undo"], {"nodes": 5, "edges": 4})
+		# Arrange: from the start down, nothing stacked, at a zoom that keeps the labels readable
+		self.assertTrue(result["arranged_order"])
+		self.assertTrue(result["arranged_apart"])
+		self.assertGreaterEqual(result["arranged_zoom"], 0.6)
 		# validation as you type: the tool step had a problem until its tool was chosen
 		self.assertEqual((result["tool_problem_before"], result["tool_problem_after"]), (1, 0))
 		# keyboard delete removes the step and its edge; undo and redo
-		self.assertEqual(result["after_delete"], {"nodes": 3, "edges": 2})
-		self.assertEqual(result["after_undo"], {"nodes": 4, "edges": 3})
-		self.assertEqual(result["after_redo"], {"nodes": 3, "edges": 2})
-		self.assertEqual(result["after_second_undo"], {"nodes": 4, "edges": 3})
+		self.assertEqual(result["after_delete"], {"nodes": 4, "edges": 3})
+		self.assertEqual(result["after_undo"], {"nodes": 5, "edges": 4})
+		self.assertEqual(result["after_redo"], {"nodes": 4, "edges": 3})
+		self.assertEqual(result["after_second_undo"], {"nodes": 5, "edges": 4})
 		self.assertIn("refunded", result["end_output_kept"])
 
-		# saved as version 1 with a webhook key shown once (and copied), activated as version 2
-		self.assertEqual(result["version_after_save"], "Version 1")
+		# the key was shown once (and copied) when the flow was created; saved as version 2, activated as 3
+		self.assertEqual(result["key_dialog_on_save"], 0)
+		self.assertEqual(result["version_after_save"], "Version 2")
 		self.assertEqual(result["unsaved_after_save"], 0)
 		self.assertEqual(result["clipboard"], result["webhook_key"])
 		self.assertEqual(result["leave_question"], "This flow has unsaved changes. Leave without saving?")
 		self.assertTrue(result["stayed_on_editor"])
 		self.assertEqual(result["back_question"], result["leave_question"])
 		self.assertTrue(result["stayed_after_back"])
-		self.assertEqual(result["version_after_activate"], "Version 2")
+		self.assertEqual(result["version_after_activate"], "Version 3")
+		# the canvas gets the room: steps and panel folded, then full width; Esc leaves it; folding is remembered
+		room = result["room"]
+		self.assertGreater(room["folded"], room["narrow"] + 400)
+		self.assertGreater(room["wide"], room["folded"] + 150)
+		self.assertEqual(room["wide_pressed"], "true")
+		self.assertEqual(room["after_escape"], room["folded"])
+		self.assertEqual(room["remembered"], {"palette": False, "panel": False, "width": room["folded"]})
+		self.assertFalse(result["phone_toggles"])
 		self.assertFalse(result["key_after_reload"], "the webhook key must not be shown again")
 		self.assertIn("Refunded", result["end_label_after_reload"])
 		flow = frappe.get_doc("Flow Definition", flow_id)
-		# version 3: the new webhook key (below) saved the flow once more
-		self.assertEqual((flow.status, flow.version, flow.owner), ("Active", 3, BUILDER))
+		# version 4: the new webhook key (below) saved the flow once more
+		self.assertEqual((flow.status, flow.version, flow.owner), ("Active", 4, BUILDER))
 		self.assertEqual(result["new_webhook_key"], flow.get_password("webhook_key"))
 		self.assertEqual(
 			result["webhook_url"],
@@ -125,13 +161,17 @@ class TestFlowCanvasInBrowser(BrowserTestCase):
 				"tool-call-1": "tool.call",
 				"human-approval-1": "human.approval",
 				"end-1": "end",
+				"end-2": "end",
 			},
 		)
 		nodes = {n["id"]: n["data"] for n in definition["nodes"]}
 		self.assertEqual(nodes["tool-call-1"]["tool"], TOOL)
 		self.assertEqual(nodes["human-approval-1"]["approvers"], {"users": [APPROVER], "roles": []})
 		approved = [e for e in definition["edges"] if e["source"] == "human-approval-1"]
-		self.assertEqual([(e["target"], e["meta"]) for e in approved], [("end-1", {"outcome": "approved"})])
+		self.assertEqual(
+			[(e["target"], e["meta"]) for e in approved],
+			[("end-1", {"outcome": "approved"}), ("end-2", {"outcome": "rejected"})],
+		)
 
 		# the run waited for the approval, with the tool's step done
 		self.assertEqual(result["run_waiting"], {"tool": "success", "approval": "waiting", "end": "idle"})
@@ -163,7 +203,9 @@ class TestFlowCanvasInBrowser(BrowserTestCase):
 		self.assertNotEqual(result["new_webhook_key"], result["webhook_key"])
 		self.assertEqual((result["old_key_status"], result["new_key_status"]), (403, 200))
 		# export (without the key), duplicate, delete with a confirmation naming the flow
-		self.assertEqual(result["export_nodes"], ["trigger.webhook", "tool.call", "human.approval", "end"])
+		self.assertEqual(
+			result["export_nodes"], ["trigger.webhook", "tool.call", "human.approval", "end", "end"]
+		)
 		self.assertFalse(result["export_has_key"])
 		self.assertIn(f"Delete the flow {self.flow_name} (copy) ({flow_id}-copy)?", result["delete_dialog"])
 		self.assertFalse(frappe.db.exists("Flow Definition", f"{flow_id}-copy"))
@@ -191,4 +233,12 @@ class TestFlowCanvasInBrowser(BrowserTestCase):
 		self.assertEqual(result["imported_ys"], sorted(result["imported_ys"]))
 		self.assertTrue(frappe.db.exists("Flow Definition", f"{flow_id}-imported"))
 
+		# no serious axe finding, light or dark, at 1280 px (warnings, step picker, full width, editor) and 375 px
+		self.assertEqual(
+			set(result["axe"]),
+			{"02-warnings-1280", "03-picker-1280", "05-full-width-1280", "12-editor-1280", "13-editor-375"},
+		)
+		for shot, found in result["axe"].items():
+			self.assertEqual((found["light"], found["dark"]), ([], []), shot)
+			self.assertLessEqual(found["overflow"], 0, shot)
 		self.assertEqual(result["console_errors"], [])

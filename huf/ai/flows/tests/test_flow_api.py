@@ -117,6 +117,59 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 		self.assertNotIn("webhook_key", updated)
 		self.assertNotIn(stored_key, json.dumps(updated, default=str))
 
+	def test_a_new_flow_is_an_empty_draft_that_cannot_run_or_be_active_yet(self):
+		flow_id = unique_id("new-flow")
+		for user in (VIEWER, USER, NO_ROLES):
+			self.refused(user, flow_api.create_flow, flow_id, "New")
+		with self.set_user(MANAGER):
+			created = flow_api.create_flow(f" {flow_id} ", "Refunds", category="Sales")
+		frappe.db.commit()
+		self.addCleanup(delete_flow, flow_id)
+		self.assertEqual(
+			(
+				created["flow_id"],
+				created["flow_name"],
+				created["status"],
+				created["version"],
+				created["category"],
+			),
+			(flow_id, "Refunds", "Draft", 1, "Sales"),
+		)
+		self.assertEqual(created["definition"], {"id": flow_id, "nodes": [], "edges": []})
+		self.assertEqual(
+			created["webhook_key"], frappe.get_doc("Flow Definition", flow_id).get_password("webhook_key")
+		)
+		# a taken id is refused, never overwritten; a flow needs a name
+		message = self.refused(
+			MANAGER, flow_api.create_flow, flow_id, "Other", exc=frappe.DuplicateEntryError
+		)
+		self.assertIn("exists already", message)
+		self.assertEqual(frappe.db.get_value("Flow Definition", flow_id, "flow_name"), "Refunds")
+		self.refused(MANAGER, flow_api.create_flow, unique_id(), "  ", exc=frappe.ValidationError)
+		# the empty draft saves again as it is, is valid, but neither runs nor becomes Active
+		with self.set_user(MANAGER):
+			again = flow_api.save_flow_definition(flow_id, {"id": flow_id, "nodes": [], "edges": []})
+			self.assertEqual(flow_api.validate_flow_definition({"id": flow_id, "nodes": []}), {"errors": []})
+		self.assertEqual(again["version"], 2)
+		message = self.refused(MANAGER, flow_api.run_flow, flow_id, exc=FlowRunError)
+		self.assertIn("has no steps yet", message)
+		self.assertFalse(frappe.db.exists("Flow Run", {"flow_definition": flow_id}))
+		message = self.refused(
+			MANAGER,
+			flow_api.save_flow_definition,
+			flow_id,
+			{"id": flow_id, "nodes": []},
+			status="Active",
+			exc=frappe.ValidationError,
+		)
+		self.assertIn("has no steps", message)
+		# without steps, an entry or an edge still has to name one
+		with self.set_user(MANAGER), self.assertRaises(InvalidFlowError) as caught:
+			flow_api.save_flow_definition(
+				flow_id, {"id": flow_id, "nodes": [], "entry_node_id": "start", "edges": [edge("a", "b")]}
+			)
+		self.assertIn("The entry node start does not exist.", caught.exception.args[0])
+
 	def test_an_invalid_definition_is_refused_with_every_problem(self):
 		flow_id = unique_id()
 		bad = definition(flow_id)

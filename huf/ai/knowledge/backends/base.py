@@ -98,6 +98,10 @@ class KnowledgeBackend:
 		"""`{"chunks", "inputs", "size_bytes", "generation"}` of the live index."""
 		raise NotImplementedError
 
+	def input_chunks(self, knowledge_input: str, start: int = 0, limit: int = 20) -> tuple[int, list[Chunk]]:
+		"""How many chunks of one input the live index holds, and `limit` of them from `start` (by position)."""
+		raise NotImplementedError
+
 	def health(self) -> dict:
 		"""`{"ok": bool, "message": str}`: whether the index can be searched."""
 		raise NotImplementedError

@@ -139,6 +139,11 @@ class ChromaBackend(KnowledgeBackend):
 
 	def start_rebuild(self) -> int:
 		collection = self.collection()
+		stored = self.stored_dimension(collection)
+		if stored and stored != cint(self.source.get("vector_dimension")):
+			# vectors of another size cannot share a collection: nothing in it can be searched any more
+			self.drop()
+			collection = self.collection()
 		stale = cint((collection.metadata or {}).get("building"))
 		if stale:
 			self.abort_rebuild(stale)
@@ -146,6 +151,12 @@ class ChromaBackend(KnowledgeBackend):
 		generation = self.live_generation(collection) + 1
 		self.set_meta(collection, building=generation)
 		return generation
+
+	@staticmethod
+	def stored_dimension(collection: Any) -> int | None:
+		"""The size of the vectors in the collection (None when it is empty)."""
+		found = collection.get(limit=1, include=["embeddings"])["embeddings"]
+		return len(found[0]) if found is not None and len(found) else None
 
 	def finish_rebuild(self, generation: int) -> None:
 		collection = self.collection()
@@ -250,6 +261,30 @@ class ChromaBackend(KnowledgeBackend):
 			"size_bytes": size,
 			"generation": generation,
 		}
+
+	def input_chunks(self, knowledge_input: str, start: int = 0, limit: int = 20) -> tuple[int, list[Chunk]]:
+		collection = self.collection(create=False)
+		if collection is None:
+			return 0, []
+		where = {
+			"$and": [{"generation": self.live_generation(collection)}, {"knowledge_input": knowledge_input}]
+		}
+		found = collection.get(where=where, include=["documents", "metadatas"])
+		rows = sorted(
+			zip(found["documents"], found["metadatas"], strict=True),
+			key=lambda row: cint(row[1].get("position")),
+		)
+		return len(rows), [
+			Chunk(
+				text=text,
+				knowledge_input=knowledge_input,
+				title=meta.get("title") or "",
+				input_type=meta.get("input_type") or "",
+				position=cint(meta.get("position")),
+				tokens=cint(meta.get("tokens")),
+			)
+			for text, meta in rows[int(start) : int(start) + int(limit)]
+		]
 
 	def health(self) -> dict:
 		try:

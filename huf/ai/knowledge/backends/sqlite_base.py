@@ -378,6 +378,30 @@ class SQLiteBackend(KnowledgeBackend):
 		)
 		return {"chunks": chunks, "inputs": inputs, "size_bytes": size, "generation": generation}
 
+	def input_chunks(self, knowledge_input: str, start: int = 0, limit: int = 20) -> tuple[int, list[Chunk]]:
+		conn = self.connect()
+		if conn is None or not self.compatible(conn):
+			return 0, []
+		where = "generation = ? AND knowledge_input = ?"
+		params = (self.live_generation(conn), knowledge_input)
+		total = conn.execute(f"SELECT COUNT(*) FROM chunks WHERE {where}", params).fetchone()[0]
+		rows = conn.execute(
+			f"SELECT * FROM chunks WHERE {where} ORDER BY position, id LIMIT ? OFFSET ?",
+			(*params, int(limit), int(start)),
+		).fetchall()
+		return total, [
+			Chunk(
+				text=row["text"],
+				knowledge_input=row["knowledge_input"],
+				title=row["title"],
+				input_type=row["input_type"],
+				position=row["position"],
+				tokens=row["tokens"],
+				metadata=json.loads(row["metadata"] or "{}"),
+			)
+			for row in rows
+		]
+
 	def health(self) -> dict:
 		if not os.path.exists(self.path):
 			return {"ok": False, "message": _("No index yet: add an input or rebuild the index.")}

@@ -5,8 +5,31 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+import frappe
+from frappe import _
+from frappe.utils import cint
+
 DEFAULT_CHUNK_SIZE = 512
 DEFAULT_CHUNK_OVERLAP = 50
+SPLITTER = "SentenceSplitter"  # what `settings` reports: sentence boundaries, sizes in tokens
+
+
+def check_chunking(chunk_size: Any, chunk_overlap: Any) -> None:
+	"""Refuse a chunk size below 1 or an overlap outside 0..chunk_size-1."""
+	if cint(chunk_size) <= 0:
+		frappe.throw(_("Chunk Size must be greater than 0."))
+	if not 0 <= cint(chunk_overlap) < cint(chunk_size):
+		frappe.throw(_("Chunk Overlap must be at least 0 and smaller than Chunk Size."))
+
+
+def splitter_settings(chunk_size: Any, chunk_overlap: Any) -> dict:
+	"""The splitter and its settings, as a preview reports them."""
+	return {
+		"splitter": SPLITTER,
+		"chunk_size": cint(chunk_size),
+		"chunk_overlap": cint(chunk_overlap),
+		"unit": "tokens",
+	}
 
 
 @lru_cache(maxsize=16)

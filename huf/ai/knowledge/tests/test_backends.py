@@ -192,7 +192,8 @@ class TestSQLiteVecBackend(BackendContract, KnowledgeTestCase):
 		backend = get_backend(source)
 		try:
 			with self.assertRaisesRegex(
-				EmbeddingDimensionError, "returns vectors of 256 dimensions.*Vector Dimension 16"
+				EmbeddingDimensionError,
+				"returns vectors of 256 dimensions.*is built for 16. Rebuild the index",
 			):
 				backend.add_chunks([chunk("refunds")])
 		finally:

@@ -30,6 +30,8 @@ class FlowDefinition(Document):
 				+ "</ul>",
 				title=_("Invalid Flow"),
 			)
+		if self.status == "Active" and not definition.get("nodes"):
+			frappe.throw(_("Flow {0} has no steps: add some before making it Active.").format(self.flow_id))
 		self.schema_version = cint(definition.get("schema_version")) or 1
 		self.definition_json = json.dumps(definition, indent=1)
 		self.validate_run_as()

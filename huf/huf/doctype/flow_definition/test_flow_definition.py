@@ -72,7 +72,7 @@ class TestFlowDefinition(HufTestCase):
 			"no entry_node_id": lambda d: d.pop("entry_node_id"),
 			"unknown type shell.exec": lambda d: d["nodes"].append({"id": "x", "type": "shell.exec"}),
 			"needs a condition": lambda d: d["edges"][1].pop("condition"),
-			"non-empty list of nodes": lambda d: d.update(nodes=[]),
+			"needs a list of nodes": lambda d: d.update(nodes={}),
 		}
 		for message, change in cases.items():
 			with self.subTest(message), self.assertRaisesRegex(frappe.ValidationError, message):

@@ -3,6 +3,8 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
+from huf.ai.knowledge.chunkers import check_chunking
+
 VECTOR_TYPES = ("sqlite_vec", "chroma")
 
 
@@ -16,22 +18,28 @@ class KnowledgeSource(Document):
 				frappe.throw(
 					_("Embedding Model is required for the {0} backend.").format(self.knowledge_type)
 				)
-			if cint(self.vector_dimension) <= 0:
-				frappe.throw(
-					_("Vector Dimension must be a positive number for the {0} backend.").format(
-						self.knowledge_type
-					)
-				)
+			if self.dimension_unknown():
+				from huf.ai.knowledge.embeddings import detect_dimension
+
+				self.vector_dimension = detect_dimension(self)
+		else:
+			self.vector_dimension = 0  # learnt again when the source searches by meaning
 		if self.knowledge_type == "chroma" and self.chroma_mode == "Server":
 			if not (self.chroma_host or "").strip():
 				frappe.throw(_("Chroma Host is required when Chroma Mode is Server."))
 			if not 0 < cint(self.chroma_port) < 65536:
 				frappe.throw(_("Chroma Port must be between 1 and 65535 when Chroma Mode is Server."))
-		if cint(self.chunk_size) <= 0:
-			frappe.throw(_("Chunk Size must be greater than 0."))
-		if not 0 <= cint(self.chunk_overlap) < cint(self.chunk_size):
-			frappe.throw(_("Chunk Overlap must be at least 0 and smaller than Chunk Size."))
+		check_chunking(self.chunk_size, self.chunk_overlap)
 		self.flag_index_change()
+
+	def dimension_unknown(self) -> bool:
+		"""Whether the vector size must be asked: new source, or another type, model or provider."""
+		before = self.get_doc_before_save()
+		if before is None or cint(self.vector_dimension) <= 0:
+			return True
+		return any(
+			before.get(f) != self.get(f) for f in ("knowledge_type", "embedding_model", "embedding_provider")
+		)
 
 	def flag_index_change(self) -> None:
 		"""Changing how text is indexed makes the existing index stale."""
@@ -61,10 +69,29 @@ def rebuild_index(knowledge_source: str) -> dict:
 
 	doc = frappe.get_doc("Knowledge Source", knowledge_source)
 	doc.check_permission("write")
+	redetect_dimension(doc)
 	enqueue_rebuild(doc.name)
 	doc.db_set("status", "Rebuilding", update_modified=False)
 	live_events.knowledge_update(doc.name, "Rebuilding")
 	return {"queued": True, "status": "Rebuilding"}
+
+
+def redetect_dimension(doc: Document) -> None:
+	"""Before a rebuild, ask the embedding model its vector size again (it may have changed under its name).
+
+	When it cannot be asked, the stored size stays and the rebuild reports the model's error.
+	"""
+	if doc.knowledge_type not in VECTOR_TYPES:
+		return
+	from huf.ai.knowledge.embeddings import detect_dimension
+
+	try:
+		found = detect_dimension(doc, ask_first=True)
+	except frappe.ValidationError:
+		frappe.clear_last_message()
+		return
+	if found != cint(doc.vector_dimension):
+		doc.db_set("vector_dimension", found, update_modified=False)
 
 
 @frappe.whitelist()

@@ -11,22 +11,22 @@ class TestKnowledgeSource(HufTestCase):
 	def test_keyword_source_saves_with_defaults(self):
 		doc = new_source().insert()
 		self.assertEqual((doc.name, doc.knowledge_type, doc.status), ("Test Source", "sqlite_fts", "Pending"))
-		self.assertEqual((doc.chunk_size, doc.chunk_overlap), (512, 50))
+		self.assertEqual((doc.chunk_size, doc.chunk_overlap, doc.vector_dimension), (512, 50, 0))
 
-	def test_vector_backends_need_embedding_model_and_dimension(self):
+	def test_vector_backends_need_an_embedding_model_and_learn_its_dimension(self):
 		for backend in ("sqlite_vec", "chroma"):
 			with (
 				self.subTest(backend),
 				self.assertRaisesRegex(frappe.ValidationError, "Embedding Model is required"),
 			):
 				new_source(knowledge_type=backend).insert()
-		with self.assertRaisesRegex(frappe.ValidationError, "Vector Dimension"):
-			new_source(
-				knowledge_type="sqlite_vec",
-				embedding_model="openai/text-embedding-3-small",
-				vector_dimension=-1,
-			).insert()
-		new_source(knowledge_type="sqlite_vec", embedding_model="openai/text-embedding-3-small").insert()
+		# LiteLLM's model table knows this model (no call is made); a dimension sent along is ignored
+		doc = new_source(
+			knowledge_type="sqlite_vec",
+			embedding_model="openai/text-embedding-3-small",
+			vector_dimension=-1,
+		).insert()
+		self.assertEqual(doc.vector_dimension, 1536)
 
 	def test_chroma_server_needs_host_and_port(self):
 		base = {
