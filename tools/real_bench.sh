@@ -12,7 +12,8 @@
 #   tools/real_bench.sh build     bench layout, venv, Frappe, the bench CLI, this checkout as apps/huf
 #   tools/real_bench.sh site      a fresh site with huf installed and tests allowed
 #   tools/real_bench.sh assets    Desk's JS/CSS in sites/assets (tools/real_bench_assets.sh; skipped while unchanged)
-#   tools/real_bench.sh worker    (re)start the background worker (after changing code the worker runs)
+#   tools/real_bench.sh worker    (re)start the background worker (after changing code the worker runs) and
+#                                 Frappe's socket.io server (the dashboard's live events)
 #   tools/real_bench.sh run-tests [run-tests options]   run Frappe's runner on the site (default: --app huf)
 #   tools/real_bench.sh stop      stop the worker, MariaDB and the redis-servers
 #
@@ -20,7 +21,7 @@
 # while the Frappe tarball and Huf's pyproject.toml are unchanged; apps/huf is a symlink to this checkout,
 # so code changes need no reinstall. Environment: FRAPPE, HUF_REAL_BENCH, FRAPPE_SHARED_DIR (default
 # ../shared/frappe beside the checkout), SITE (default huf-test.localhost), MARIADB_PORT (3306),
-# REDIS_CACHE_PORT (13000), REDIS_QUEUE_PORT (11000) - FRAPPE=15 adds 10 to each port -,
+# REDIS_CACHE_PORT (13000), REDIS_QUEUE_PORT (11000), SOCKETIO_PORT (9000) - FRAPPE=15 adds 10 to each port -,
 # HUF_BENCH_TIMEOUT (whole test run, seconds, default 2400), HUF_TEST_TIMEOUT (one test, seconds,
 # default 300). Results: .test-results/frappe-$FRAPPE.jsonl, compared with .test-results/lite.jsonl
 # (written by `make test`) by tools/compare_test_runs.py.
@@ -36,11 +37,12 @@ DB_ROOT_PASSWORD="${DB_ROOT_PASSWORD:-root}"
 MARIADB_PORT="${MARIADB_PORT:-3306}"
 REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-13000}"
 REDIS_QUEUE_PORT="${REDIS_QUEUE_PORT:-11000}"
+SOCKETIO_PORT="${SOCKETIO_PORT:-9000}"
 case "$FRAPPE" in
 	16) TARBALL="$SHARED/frappe.tar.gz" ;;
 	15)
 		TARBALL="$SHARED/frappe-15.tar.gz" ROOT="$ROOT-15"
-		MARIADB_PORT=$((MARIADB_PORT + 10)) REDIS_CACHE_PORT=$((REDIS_CACHE_PORT + 10)) REDIS_QUEUE_PORT=$((REDIS_QUEUE_PORT + 10))
+		MARIADB_PORT=$((MARIADB_PORT + 10)) REDIS_CACHE_PORT=$((REDIS_CACHE_PORT + 10)) REDIS_QUEUE_PORT=$((REDIS_QUEUE_PORT + 10)) SOCKETIO_PORT=$((SOCKETIO_PORT + 10))
 		;;
 	*) echo "FRAPPE must be 15 or 16, not $FRAPPE" >&2; exit 2 ;;
 esac
@@ -176,6 +178,7 @@ build() {
  "redis_cache": "redis://127.0.0.1:$REDIS_CACHE_PORT",
  "redis_queue": "redis://127.0.0.1:$REDIS_QUEUE_PORT",
  "redis_socketio": "redis://127.0.0.1:$REDIS_CACHE_PORT",
+ "socketio_port": $SOCKETIO_PORT,
  "webserver_port": 8000,
  "live_reload": false
 }
@@ -212,7 +215,12 @@ site() {
 assets() { HERE="$HERE" ROOT="$ROOT" B="$B" BENCH="$BENCH" LOGS="$LOGS" "$HERE/tools/real_bench_assets.sh" "$@"; }
 
 stop_worker() {
-	local f="$B/config/pids/worker.pid"
+	stop_group "$B/config/pids/realtime.pid"
+	stop_group "$B/config/pids/worker.pid"
+}
+
+stop_group() {
+	local f="$1"
 	[ -f "$f" ] || return 0
 	local group; group=$(cat "$f")
 	kill -- -"$group" 2>/dev/null || kill "$group" 2>/dev/null || true
@@ -236,6 +244,17 @@ worker() {
 			>"$LOGS/worker.log" 2>&1) &
 	fi
 	echo $! >"$B/config/pids/worker.pid"
+	realtime
+}
+
+realtime() {
+	# Frappe's socket.io server, as `bench start` runs it: the dashboard's live events reach the browser
+	# through it (the sockets of 127.0.0.1 belong to the test site). Its Node modules come with the assets.
+	[ -d "$B/apps/frappe/node_modules/socket.io" ] || { say "no socket.io server: Frappe's Node modules are missing (tools/real_bench.sh assets)"; return 0; }
+	(cd "$B" && FRAPPE_SITE="$SITE" FRAPPE_SOCKETIO_PORT="$SOCKETIO_PORT" exec setsid node apps/frappe/realtime/index.js >"$LOGS/realtime.log" 2>&1) &
+	echo $! >"$B/config/pids/realtime.pid"
+	for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$SOCKETIO_PORT") 2>/dev/null && return 0; sleep 0.2; done
+	say "the socket.io server did not start:"; tail -20 "$LOGS/realtime.log" >&2
 }
 
 run_tests() {

@@ -87,7 +87,15 @@ def get_boot() -> dict:
 		"site_name": frappe.local.site,
 		# the server's clock in its time zone: the browser measures how long runs take against it
 		"server_now": frappe.utils.now(),
+		"realtime": realtime_boot(),
 	}
+
+
+def realtime_boot() -> dict:
+	"""Where Frappe's socket.io server listens (a bench's `socketio_port`; none on Frappe Lite) and Huf's events on it."""
+	from huf.ai.live_events import KINDS
+
+	return {"socketio_port": frappe.utils.cint(frappe.conf.get("socketio_port")) or None, "events": KINDS}
 
 
 def script_json(value: dict) -> str:

@@ -1,5 +1,7 @@
 /** Boot data written into the page by the server (huf/www/huf.py). */
 
+import type { SocketRealtime } from "./liveSocket";
+
 export type Ptype = "read" | "write" | "create" | "delete";
 
 export interface BootData {
@@ -13,6 +15,8 @@ export interface BootData {
   version?: string;
   /** The server's time when the page was made ("YYYY-MM-DD HH:MM:SS.ffffff", its own time zone). */
   server_now?: string;
+  /** Frappe's socket.io server of the site, when it has one (a bench), and Huf's event names on it */
+  realtime?: SocketRealtime;
 }
 
 declare global {

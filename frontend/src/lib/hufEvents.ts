@@ -1,12 +1,17 @@
 /**
- * Huf's live events (`GET /huf/events`, huf/ai/live_stream.py): one EventSource per page, shared by every
- * `useHufEvents(kind, handler)`. Pages refetch what an event names; while the stream is not connected
- * (no EventSource, the server refused it with 503, or it dropped) they poll as before (`liveInterval`).
+ * Huf's live events, one connection per page shared by every `useHufEvents(kind, handler)`: Frappe's socket.io
+ * server where the site has one (a bench: `lib/liveSocket.ts`), otherwise Huf's own stream (`GET /huf/events`,
+ * huf/ai/live_stream.py; Frappe Lite, or a bench whose socket.io server does not answer). Pages refetch what
+ * an event names; while neither is connected (the server refused the stream with 503, or it dropped) they
+ * poll as before (`liveInterval`). The transport in use is on `<html data-huf-live>`.
  */
 
 import { useEffect, useRef, useSyncExternalStore } from "react";
+import { getBoot } from "./boot";
+import { connectSocket, socketUrls, type LiveSocket } from "./liveSocket";
 
 export type HufEventKind = "run" | "approval" | "knowledge" | "trigger" | "flow";
+export type LiveTransport = "socket.io" | "sse";
 
 export interface HufEvent {
   kind: HufEventKind;
@@ -39,23 +44,54 @@ type Handler = (event: HufEvent) => void;
 const handlers = new Set<{ kind: HufEventKind; handler: Handler }>();
 const watchers = new Set<() => void>();
 let source: EventSource | null = null;
+let socket: LiveSocket | null = null;
+/** set once the site's socket.io server did not answer: this page uses the stream from then on */
+let socketUnavailable = false;
 let connected = false;
 let retry: ReturnType<typeof setTimeout> | null = null;
+/** documents whose rooms the pages follow (socket.io only: the stream checks every document itself), counted */
+const docRooms = new Map<string, number>();
 
-function setConnected(next: boolean): void {
+function setConnected(next: boolean, transport?: LiveTransport): void {
+  if (transport && typeof document !== "undefined") document.documentElement.dataset.hufLive = transport;
   if (connected === next) return;
   connected = next;
   watchers.forEach((notify) => notify());
 }
 
+function dispatch(event: HufEvent): void {
+  handlers.forEach((h) => h.kind === event.kind && h.handler(event));
+}
+
 function open(): void {
-  if (source || retry || typeof window === "undefined" || typeof window.EventSource !== "function") return;
+  if (typeof window === "undefined" || socket || source || retry) return;
+  const boot = getBoot();
+  const realtime = boot.realtime;
+  if (realtime?.socketio_port && !socketUnavailable && boot.site_name) {
+    const kinds = realtime.events;
+    socket = connectSocket(socketUrls(window.location, boot.site_name, realtime.socketio_port), Object.keys(kinds), {
+      onEvent: (event, message) => dispatch({ kind: kinds[event] as HufEventKind, event, message }),
+      onState: (next) => setConnected(next, "socket.io"),
+      onUnavailable: () => {
+        socket = null;
+        socketUnavailable = true;
+        if (handlers.size) open();
+      },
+    });
+    docRooms.forEach((_, key) => socket?.subscribe(...splitRoom(key)));
+    return;
+  }
+  openStream();
+}
+
+function openStream(): void {
+  if (typeof window.EventSource !== "function") return;
   const stream = new window.EventSource(EVENTS_URL, { withCredentials: true });
   source = stream;
-  stream.onopen = () => setConnected(true);
+  stream.onopen = () => setConnected(true, "sse");
   stream.onmessage = (frame: MessageEvent<string>) => {
     const event = parseHufEvent(frame.data);
-    if (event) handlers.forEach((h) => h.kind === event.kind && h.handler(event));
+    if (event) dispatch(event);
   };
   stream.onerror = () => {
     setConnected(false);
@@ -75,6 +111,8 @@ function closeWhenUnused(): void {
   if (handlers.size) return;
   source?.close();
   source = null;
+  socket?.close();
+  socket = null;
   if (retry) clearTimeout(retry);
   retry = null;
   setConnected(false);
@@ -106,4 +144,33 @@ export function useHufEvents(kind: HufEventKind, handler: Handler): boolean {
     };
   }, [kind]);
   return useLiveConnected();
+}
+
+const splitRoom = (key: string) => key.split("\u0000", 2) as [string, string];
+
+/**
+ * Follow the live events of these documents (e.g. the Knowledge Sources on a page) while mounted. Over
+ * socket.io a document's events reach only the sockets that joined its room (Frappe checks read permission
+ * there); Huf's stream checks each document itself and needs nothing.
+ */
+export function useLiveDocs(doctype: string, names: string[]): void {
+  const key = names.join("\u0000");
+  useEffect(() => {
+    const keys = key ? key.split("\u0000").map((name) => `${doctype}\u0000${name}`) : [];
+    for (const room of keys) {
+      const count = docRooms.get(room) ?? 0;
+      docRooms.set(room, count + 1);
+      if (!count) socket?.subscribe(...splitRoom(room));
+    }
+    return () => {
+      for (const room of keys) {
+        const count = (docRooms.get(room) ?? 1) - 1;
+        if (count > 0) docRooms.set(room, count);
+        else {
+          docRooms.delete(room);
+          socket?.unsubscribe(...splitRoom(room));
+        }
+      }
+    };
+  }, [doctype, key]);
 }

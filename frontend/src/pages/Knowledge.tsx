@@ -12,7 +12,7 @@ import { formatDate, formatScore, plural } from "../lib/format";
 import { ENABLED_FIELD, type FieldDef } from "../lib/forms";
 import type { UploadProgress } from "../lib/upload";
 import { BUSY, indexingProgress } from "./knowledgeProgress";
-import { liveInterval, useHufEvents } from "../lib/hufEvents";
+import { liveInterval, useHufEvents, useLiveDocs } from "../lib/hufEvents";
 import { InputPieces, SplitPreview } from "./KnowledgePieces";
 
 const vector = (d: Record<string, unknown>) => ["sqlite_vec", "chroma"].includes(String(d.knowledge_type ?? ""));
@@ -70,6 +70,7 @@ const POLL_MS = 2000;
 function useIndexing(source: string) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  useLiveDocs("Knowledge Source", [source]);
   const connected = useHufEvents("knowledge", ({ message }) => {
     void queryClient.invalidateQueries({ queryKey: ["list", "Knowledge Source"] }); // the list's badges
     if (message.source !== source) return;
@@ -334,6 +335,17 @@ function SourcePanel({ source, select }: { source: string; select: (next: string
   );
 }
 
+/** A source in the list; its live events (status while indexing) are followed while it is listed. */
+function SourceRow({ name, status }: { name: string; status: string }) {
+  useLiveDocs("Knowledge Source", [name]);
+  return (
+    <span className="flex items-center justify-between gap-2">
+      <span className="truncate font-medium">{name}</span>
+      <Badge>{status}</Badge>
+    </span>
+  );
+}
+
 export default function Knowledge() {
   const { name } = useParams();
   const navigate = useNavigate();
@@ -350,12 +362,7 @@ export default function Knowledge() {
       emptyDescription="Create one and add documents, web pages or text."
       selected={selected}
       onSelect={select}
-      renderRow={(row) => (
-        <span className="flex items-center justify-between gap-2">
-          <span className="truncate font-medium">{row.name}</span>
-          <Badge>{String(row.status ?? "")}</Badge>
-        </span>
-      )}
+      renderRow={(row) => <SourceRow name={String(row.name)} status={String(row.status ?? "")} />}
       renderEditor={(current) => (current ? <SourcePanel key={current} source={current} select={select} /> : <SourceEditor source={null} select={select} />)}
     />
   );

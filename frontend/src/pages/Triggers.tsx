@@ -11,7 +11,7 @@ import { TriggerEditor } from "../triggers/TriggerEditor";
 import { listTriggers, regenerateWebhookKey, revealWebhookKey, runTriggerNow, triggersKey, type RunNowResult, type TriggerSummary, type WebhookKey } from "../triggers/triggerApi";
 import { describeTrigger } from "../triggers/triggerForm";
 import { serverNow, serverTime } from "../lib/serverClock";
-import { liveInterval, useHufEvents } from "../lib/hufEvents";
+import { liveInterval, useHufEvents, useLiveDocs } from "../lib/hufEvents";
 import { pollWhileInFlight } from "../lib/liveRuns";
 
 /** A webhook key shown this once, with the URL to POST to. */
@@ -193,6 +193,7 @@ export default function Triggers() {
     enabled: Boolean(agent),
     refetchInterval: (query) => liveInterval(connected, pollWhileInFlight((query.state.data ?? []).map((t) => t.last_run_status))),
   });
+  useLiveDocs("Agent Trigger", (triggers.data ?? []).map((t) => t.name));
   const current = typeof editing === "string" ? triggers.data?.find((t) => t.name === editing) : undefined;
 
   const onSaved = async (doc: Record<string, unknown>, created: boolean) => {

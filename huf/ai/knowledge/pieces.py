@@ -4,8 +4,6 @@
 existing input with proposed settings and writes nothing. Both are paged and check read permission.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import frappe

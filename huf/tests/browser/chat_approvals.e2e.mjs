@@ -36,6 +36,8 @@ try {
   const waitedAt = Date.now();
   await manager.getByTestId("tool-approval").filter({ hasText: config.agent }).waitFor({ timeout: 30000 });
   result.inbox_live_ms = Date.now() - waitedAt;
+  // which transport carried it: Frappe's socket.io server on a bench, Huf's /huf/events stream otherwise
+  result.live_transport = await manager.evaluate(() => document.documentElement.dataset.hufLive ?? null);
   result.user_wait = await text(wait);
   result.user_wait_tool = await text(wait.getByTestId("approval-wait-tool"));
   result.user_inbox_links = await wait.getByRole("link", { name: "Open the Approvals inbox" }).count();

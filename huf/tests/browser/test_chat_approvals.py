@@ -96,7 +96,10 @@ class TestChatApprovalsInBrowser(BrowserTestCase):
 
 		# the user's page, left open, shows the answer of the resumed run
 		self.assertEqual(result["user_answer"], APPROVED_ANSWER)
-		# live events (GET /huf/events): the inbox and the chat follow within ~2 s, no reload, no 10-15 s poll
+		# live events: the inbox and the chat follow within ~2 s, no reload, no 10-15 s poll; through Frappe's
+		# socket.io server where the site has one (a bench: socketio_port), else Huf's GET /huf/events
+		expected = "socket.io" if frappe.conf.get("socketio_port") else "sse"
+		self.assertEqual(result["live_transport"], expected, result)
 		self.assertLess(result["inbox_live_ms"], 2500, result)
 		self.assertLess(result["answer_after_approval_ms"], 3000, result)
 		self.assertEqual(result["user_queued_answer"], QUEUED_ANSWER)
