@@ -35,8 +35,12 @@ export interface LiveSocket {
   close: () => void;
 }
 
+/** the address that answered last on this page: tried first next time (no 404 from the origin on every page change) */
+let answeredUrl: string | null = null;
+
 /** Connect to the first of `urls` that accepts this session; documents' rooms are (re)joined on every connect. */
-export function connectSocket(urls: string[], events: string[], callbacks: SocketCallbacks): LiveSocket {
+export function connectSocket(addresses: string[], events: string[], callbacks: SocketCallbacks): LiveSocket {
+  const urls = answeredUrl && addresses.includes(answeredUrl) ? [answeredUrl, ...addresses.filter((u) => u !== answeredUrl)] : addresses;
   const rooms = new Map<string, [string, string]>();
   let socket: Socket | null = null; // the one that answered
   let trying: Socket | null = null;
@@ -56,6 +60,7 @@ export function connectSocket(urls: string[], events: string[], callbacks: Socke
     });
     candidate.on("connect", () => {
       answered = true;
+      answeredUrl = urls[index] ?? null;
       socket = candidate;
       candidate.io.reconnection(true);
       rooms.forEach(([doctype, name]) => candidate.emit("doc_subscribe", doctype, name));
