@@ -16,8 +16,21 @@ const PAGES = [
   { name: "chat", path: `/chat/${q(config.agent)}/${q(config.conversation)}`, sizes: ["wide", "narrow"], ready: (p) => p.getByText("Remind me: refund policy page").last(), thread: true },
   { name: "executions", path: "/executions", sizes: ["wide"], ready: (p) => p.getByRole("table").first() },
   { name: "execution", path: `/executions/${q(config.run)}`, sizes: ["wide"], ready: (p) => p.getByText("list_todos").first() },
-  { name: "flow", path: `/flows/${q(config.flow)}`, sizes: ["wide"], ready: (p) => p.getByText("Review the reply").first() },
+  { name: "flow", path: `/flows/${q(config.flow)}`, sizes: ["wide", "narrow"], ready: (p) => p.getByText("Review the reply").first() },
   { name: "knowledge", path: `/knowledge/${q(config.knowledge)}`, sizes: ["wide"], ready: (p) => p.getByText("Warranty").first() },
+  {
+    name: "knowledge-pieces",
+    path: `/knowledge/${q(config.knowledge)}`,
+    sizes: ["wide"],
+    ready: (p) => p.getByText("Warranty").first(),
+    // how the first document was split: its stored pieces with their sizes and the splitter settings
+    prepare: async (p) => {
+      await p.getByRole("button", { name: /^Pieces of / }).first().click();
+      const pieces = p.getByRole("list", { name: "Stored pieces" });
+      await pieces.waitFor();
+      await pieces.scrollIntoViewIfNeeded();
+    },
+  },
   { name: "tools", path: "/tools", sizes: ["wide"], ready: (p) => p.getByText("list_todos").first() },
   { name: "data", path: `/data/${q(config.table)}`, sizes: ["wide"], ready: (p) => p.getByText("Umbrella Health").first() },
   { name: "integrations", path: "/integrations", sizes: ["wide"], ready: (p) => p.getByText("Slack").first() },
@@ -28,6 +41,7 @@ async function open(page, target) {
   await page.goto(`${config.base_url}/huf${target.path}`);
   await page.locator("main h1").first().waitFor();
   await target.ready(page).waitFor();
+  if (target.prepare) await target.prepare(page);
   await page.getByRole("status").filter({ hasText: /Loading|Opening/ }).first().waitFor({ state: "detached" });
   await page.waitForLoadState("networkidle");
   if (target.thread) {

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from "react";
 import { BrowserRouter, Route, Routes } from "react-router-dom";
+import { ConfirmHost } from "./components/ConfirmDialog";
 import { Layout } from "./components/Layout";
 import { Spinner } from "./components/ui";
 // the unsaved-changes guard's back/forward listener must be added before BrowserRouter's own
@@ -20,6 +21,8 @@ const ExecutionDetail = lazy(() => import("./pages/ExecutionDetail"));
 const Settings = lazy(() => import("./pages/Settings"));
 const Flows = lazy(() => import("./pages/Flows"));
 const FlowEditor = lazy(() => import("./pages/FlowEditor"));
+const FlowRuns = lazy(() => import("./flows/FlowRuns"));
+const FlowRunPage = lazy(() => import("./flows/FlowRunPage"));
 const Approvals = lazy(() => import("./pages/Approvals"));
 const Users = lazy(() => import("./pages/Users"));
 const Roles = lazy(() => import("./pages/Roles"));
@@ -54,6 +57,8 @@ export function App() {
             <Route path="executions/:name" element={<ExecutionDetail />} />
             <Route path="settings" element={<Settings />} />
             <Route path="flows" element={<Flows />} />
+            <Route path="flow-runs" element={<FlowRuns />} />
+            <Route path="flow-runs/:runId" element={<FlowRunPage />} />
             <Route path="flows/:flowId" element={<FlowEditor />} />
             <Route path="approvals" element={<Approvals />} />
             <Route path="users" element={<Users />} />
@@ -68,6 +73,7 @@ export function App() {
           </Route>
         </Routes>
       </Suspense>
+      <ConfirmHost />
     </BrowserRouter>
   );
 }

@@ -125,14 +125,34 @@ def get_flow_run(flow_run_id: str) -> dict:
 	return runs.view(run)
 
 
+@frappe.whitelist(methods=["GET"])
+def get_flow_run_timeline(flow_run_id: str) -> dict:
+	"""A run the caller may see as a timeline: each step with its status, start and latency, and its Agent
+	Runs' LLM and tool calls with theirs (huf.ai.flows.timeline)."""
+	from huf.ai.flows import timeline
+
+	run = access.load_run(flow_run_id)
+	access.check_read_run(run)
+	return timeline.build(run)
+
+
 @frappe.whitelist()
-def list_flow_runs(flow_id: str | None = None, status: str | None = None, limit: int = 20) -> list:
-	"""The newest runs the caller may see (all of them for managers, their own for others)."""
+def list_flow_runs(
+	flow_id: str | None = None,
+	status: str | None = None,
+	limit: int = 20,
+	user: str | None = None,
+	from_date: str | None = None,
+	to_date: str | None = None,
+	start: int = 0,
+) -> list:
+	"""The newest runs the caller may see (all of them for managers, their own for others), filtered by
+	flow, status, acting user and start date (from_date/to_date, YYYY-MM-DD), from row `start`."""
 	if flow_id:
 		access.check_flow(access.load_flow(flow_id), "read")
 	if not frappe.has_permission("Flow Run", "read"):
 		frappe.throw(_("You are not allowed to see flow runs."), frappe.PermissionError)
-	return runs.list_runs(flow_id, status, limit)
+	return runs.list_runs(flow_id, status, limit, user, from_date, to_date, start)
 
 
 @frappe.whitelist(methods=["POST"])

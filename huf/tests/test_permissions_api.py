@@ -121,7 +121,8 @@ class TestUsersEndpoints(PermissionsAPITestCase):
 			rows = {row["name"]: row for row in api.get_users()}
 		self.assertEqual(rows[self.people]["huf_role"], "People Manager")
 		self.assertIn(self.member, rows)
-		self.assertNotIn("Administrator", rows)
+		self.assertTrue(rows["Administrator"]["built_in"])  # listed, never changed from Huf
+		self.assertNotIn("Guest", rows)
 		self.assertIn("users.manage", self.refused(self.member, api.get_users))
 
 	def test_update_user_role_swaps_the_frappe_role(self):

@@ -37,36 +37,50 @@ import { cx } from "./ui";
 import { useDrawer } from "./useDrawer";
 import { useRouteFocus } from "./useRouteFocus";
 
+/** The headings the navigation is grouped under (Dashboard stands above them). */
+export const NAV_GROUPS = ["Build", "Run", "Data", "Admin"] as const;
+export type NavGroup = (typeof NAV_GROUPS)[number];
+
 interface NavItem {
   to: string;
   label: string;
   icon: LucideIcon;
   visible: () => boolean;
+  /** The heading it is listed under; none for Dashboard, at the top. */
+  group?: NavGroup;
   /** Shows the number of tool calls and flow runs waiting for the user's approval (and the entry whenever there are some). */
   approvals?: boolean;
 }
 
-/** Navigation: an entry shows only when the user's roles let them open it. */
+/** Navigation: an entry shows only when the user's roles let them open it; grouped by what one does there. */
 export const NAV: NavItem[] = [
   { to: "/", label: "Dashboard", icon: LayoutDashboard, visible: () => true },
-  { to: "/agents", label: "Agents", icon: Bot, visible: () => can("Agent") },
-  { to: "/prompts", label: "Prompts", icon: FileText, visible: () => can("Agent Prompt") },
-  { to: "/chat", label: "Chat", icon: MessagesSquare, visible: () => can("Agent Conversation") },
-  { to: "/triggers", label: "Triggers", icon: Zap, visible: () => can("Agent Trigger") },
-  { to: "/executions", label: "Executions", icon: Activity, visible: () => can("Agent Run") },
-  { to: "/flows", label: "Flows", icon: Workflow, visible: () => can("Flow Definition") },
-  { to: "/approvals", label: "Approvals", icon: ShieldCheck, visible: () => can("Flow Run") || hasCapability("tools.approve"), approvals: true },
-  { to: "/tools", label: "Tools", icon: Wrench, visible: () => can("Agent Tool Function") },
-  { to: "/mcp", label: "MCP servers", icon: Server, visible: () => can("MCP Server") },
-  { to: "/knowledge", label: "Knowledge", icon: BookOpen, visible: () => can("Knowledge Source") },
-  { to: "/data", label: "Data", icon: Database, visible: () => ["data.records.view_own", "data.records.view_all", "data.tables.manage"].some((c) => hasCapability(c)) },
-  { to: "/integrations", label: "Integrations", icon: Plug, visible: () => hasCapability("system.integrations.manage") },
-  { to: "/providers", label: "Providers", icon: Boxes, visible: () => can("AI Provider") },
-  { to: "/models", label: "Models", icon: Cpu, visible: () => can("AI Model") },
-  { to: "/settings", label: "Settings", icon: Settings, visible: () => can("Agent Settings") },
-  { to: "/users", label: "Users", icon: Users, visible: () => hasCapability("users.invite") || hasCapability("users.manage") },
-  { to: "/roles", label: "Roles", icon: UserCog, visible: () => hasCapability("roles.manage") },
+  { to: "/agents", label: "Agents", icon: Bot, visible: () => can("Agent"), group: "Build" },
+  { to: "/prompts", label: "Prompts", icon: FileText, visible: () => can("Agent Prompt"), group: "Build" },
+  { to: "/tools", label: "Tools", icon: Wrench, visible: () => can("Agent Tool Function"), group: "Build" },
+  { to: "/mcp", label: "MCP servers", icon: Server, visible: () => can("MCP Server"), group: "Build" },
+  { to: "/flows", label: "Flows", icon: Workflow, visible: () => can("Flow Definition"), group: "Build" },
+  { to: "/triggers", label: "Triggers", icon: Zap, visible: () => can("Agent Trigger"), group: "Build" },
+  { to: "/chat", label: "Chat", icon: MessagesSquare, visible: () => can("Agent Conversation"), group: "Run" },
+  { to: "/executions", label: "Executions", icon: Activity, visible: () => can("Agent Run"), group: "Run" },
+  { to: "/approvals", label: "Approvals", icon: ShieldCheck, visible: () => can("Flow Run") || hasCapability("tools.approve"), approvals: true, group: "Run" },
+  { to: "/knowledge", label: "Knowledge", icon: BookOpen, visible: () => can("Knowledge Source"), group: "Data" },
+  { to: "/data", label: "Data", icon: Database, visible: () => ["data.records.view_own", "data.records.view_all", "data.tables.manage"].some((c) => hasCapability(c)), group: "Data" },
+  { to: "/providers", label: "Providers", icon: Boxes, visible: () => can("AI Provider"), group: "Admin" },
+  { to: "/models", label: "Models", icon: Cpu, visible: () => can("AI Model"), group: "Admin" },
+  { to: "/integrations", label: "Integrations", icon: Plug, visible: () => hasCapability("system.integrations.manage"), group: "Admin" },
+  { to: "/settings", label: "Settings", icon: Settings, visible: () => can("Agent Settings"), group: "Admin" },
+  { to: "/users", label: "Users", icon: Users, visible: () => hasCapability("users.invite") || hasCapability("users.manage"), group: "Admin" },
+  { to: "/roles", label: "Roles", icon: UserCog, visible: () => hasCapability("roles.manage"), group: "Admin" },
 ];
+
+/** The visible entries in sections: Dashboard (no heading) first, then each group that has an entry. */
+export function navSections(shown: (item: NavItem) => boolean): { group?: NavGroup; items: NavItem[] }[] {
+  const items = NAV.filter(shown);
+  const top = { items: items.filter((item) => !item.group) };
+  const groups = NAV_GROUPS.map((group) => ({ group, items: items.filter((item) => item.group === group) }));
+  return [top, ...groups].filter((section) => section.items.length > 0);
+}
 
 const LOGO = "/assets/huf/images/huf-logo.svg";
 
@@ -161,30 +175,42 @@ export function Layout() {
             <X size={18} aria-hidden="true" />
           </button>
         </div>
-        <nav aria-label="Main" className="flex-1 space-y-0.5 overflow-y-auto px-2 pb-2">
-          {NAV.filter((item) => item.visible() || (item.approvals && waiting > 0)).map((item) => (
-            <NavLink
-              key={item.to}
-              to={item.to}
-              end={item.to === "/"}
-              className={({ isActive }) =>
-                cx(
-                  "flex items-center gap-2.5 rounded-md px-3 py-2 text-sm focus-visible:outline-offset-[-2px] md:py-1.5",
-                  isActive
-                    ? "bg-indigo-50 font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-200"
-                    : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
-                )
-              }
-            >
-              <item.icon size={16} aria-hidden="true" className="shrink-0 opacity-80" />
-              {item.label}
-              {item.approvals && waiting > 0 && (
-                <span className="ml-auto rounded-full bg-amber-700 px-1.5 text-xs font-semibold text-white" aria-label={`${waiting} waiting`} data-testid="approvals-count">
-                  {waiting}
-                </span>
-              )}
-            </NavLink>
-          ))}
+        <nav aria-label="Main" className="flex-1 space-y-3 overflow-y-auto px-2 pb-2">
+          {navSections((item) => item.visible() || Boolean(item.approvals && waiting > 0)).map((section) => {
+            const headingId = section.group ? `nav-group-${section.group.toLowerCase()}` : undefined;
+            return (
+              <div key={section.group ?? "top"} role={section.group ? "group" : undefined} aria-labelledby={headingId} className="space-y-0.5">
+                {section.group && (
+                  <p id={headingId} className="px-3 pb-0.5 pt-1 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
+                    {section.group}
+                  </p>
+                )}
+                {section.items.map((item) => (
+                  <NavLink
+                    key={item.to}
+                    to={item.to}
+                    end={item.to === "/"}
+                    className={({ isActive }) =>
+                      cx(
+                        "flex items-center gap-2.5 rounded-md px-3 py-2 text-sm focus-visible:outline-offset-[-2px] md:py-1.5",
+                        isActive
+                          ? "bg-indigo-50 font-medium text-indigo-700 dark:bg-indigo-950 dark:text-indigo-200"
+                          : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
+                      )
+                    }
+                  >
+                    <item.icon size={16} aria-hidden="true" className="shrink-0 opacity-80" />
+                    {item.label}
+                    {item.approvals && waiting > 0 && (
+                      <span className="ml-auto rounded-full bg-amber-700 px-1.5 text-xs font-semibold text-white" aria-label={`${waiting} waiting`} data-testid="approvals-count">
+                        {waiting}
+                      </span>
+                    )}
+                  </NavLink>
+                ))}
+              </div>
+            );
+          })}
         </nav>
         <div className="space-y-2 border-t border-slate-200 p-3 text-sm dark:border-slate-800">
           <div className="truncate font-medium" title={boot.user}>

@@ -40,7 +40,7 @@ export function MasterDetail({
   const select = onSelect ?? setOwn;
   // another record (or a new one) replaces the form: unsaved edits in it are lost unless the user keeps them
   const choose = (next: string | null) => {
-    if (next !== selected && confirmLeave()) select(next);
+    if (next !== selected) void confirmLeave().then((leave) => leave && select(next));
   };
   const { data, isLoading, error } = useQuery({
     queryKey: ["list", doctype],

@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import { deleteDoc, getDoc, insertDoc, updateDoc } from "../lib/api";
+import { useConfirm } from "../lib/confirm";
 import { can } from "../lib/boot";
 import { deleteQuestion, recordNoun } from "../lib/format";
 import { buildPayload, isDirty, type FieldDef } from "../lib/forms";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
+import { useSaveShortcut } from "../lib/useSaveShortcut";
 import { focusField, useFormErrors } from "../lib/useRecordForm";
 import { FormFields, type Doc } from "./FormFields";
 import { NotAllowed } from "./NotAllowed";
@@ -122,11 +124,17 @@ export function RecordEditor({
 
   const noun = recordNoun(doctype);
   const idPrefix = doctype.replace(/\W/g, "");
-  useLeaveGuard(!readOnly && isDirty(doc, base, fields, tables), leaveQuestion(`this ${noun}`));
+  const dirty = !readOnly && isDirty(doc, base, fields, tables);
+  useLeaveGuard(dirty, leaveQuestion(`this ${noun}`));
   const trySave = () => {
     const missing = errors.requireFilled(doc);
     if (missing) focusField(`${idPrefix}-${missing}`);
     else save.mutate();
+  };
+  useSaveShortcut(trySave, dirty && !save.isPending);
+  const confirm = useConfirm();
+  const askDelete = async () => {
+    if (await confirm({ title: deleteQuestion(noun, name ?? ""), message: "This can't be undone.", confirmLabel: "Delete", destructive: true })) remove.mutate();
   };
 
   if (isNew && readOnly) return <NotAllowed what={`${noun}s`} />;
@@ -141,7 +149,7 @@ export function RecordEditor({
         <div className="flex flex-wrap gap-2">
           {actions?.(doc)}
           {!isNew && name !== doctype && can(doctype, "delete") && (
-            <Button variant="danger" onClick={() => window.confirm(deleteQuestion(noun, name ?? "")) && remove.mutate()}>
+            <Button variant="danger" onClick={() => void askDelete()}>
               Delete
             </Button>
           )}

@@ -33,3 +33,19 @@ export function PaperclipIcon() {
     </svg>
   );
 }
+
+export function PencilIcon() {
+  return (
+    <svg {...base} aria-hidden="true">
+      <path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" />
+    </svg>
+  );
+}
+
+export function TrashIcon() {
+  return (
+    <svg {...base} aria-hidden="true">
+      <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
+    </svg>
+  );
+}

@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { WrenchIcon } from "./icons";
+import { ToolValue } from "./ToolValue";
 import { cx } from "./ui";
 
 /** Messages of a conversation as shown in chat and run details; tool calls shown inline. */
@@ -60,20 +62,15 @@ export interface ToolCall {
   status: string;
 }
 
-function pretty(value: unknown): string {
-  if (typeof value === "string") {
-    try {
-      return JSON.stringify(JSON.parse(value), null, 2);
-    } catch {
-      return value;
-    }
-  }
-  return JSON.stringify(value ?? {}, null, 2);
-}
-
 export function ToolCallRow({ call: tool }: { call: ToolCall }) {
+  // the arguments and result are drawn once the row is opened (a long thread has many)
+  const [open, setOpen] = useState(false);
   return (
-    <details data-testid="tool-call-row" className="my-2 rounded-md border border-slate-200 bg-slate-50 text-sm dark:border-slate-700 dark:bg-slate-800/50">
+    <details
+      data-testid="tool-call-row"
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+      className="my-2 rounded-md border border-slate-200 bg-slate-50 text-sm dark:border-slate-700 dark:bg-slate-800/50"
+    >
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-2">
         <WrenchIcon />
         <span className="font-medium" data-testid="tool-call-name">
@@ -93,20 +90,20 @@ export function ToolCallRow({ call: tool }: { call: ToolCall }) {
           {tool.status === "Running" ? "Running…" : tool.status}
         </span>
       </summary>
-      <div className="space-y-2 border-t border-slate-200 px-3 py-2 dark:border-slate-700">
-        <div>
-          <p className="text-xs font-medium text-slate-500">Arguments</p>
-          <pre className="overflow-x-auto whitespace-pre-wrap text-xs">{pretty(tool.args)}</pre>
-        </div>
-        {tool.result !== undefined && (
+      {open && (
+        <div className="space-y-2 border-t border-slate-200 px-3 py-2 dark:border-slate-700">
           <div>
-            <p className="text-xs font-medium text-slate-500">Result</p>
-            <pre data-testid="tool-call-result" className="max-h-60 overflow-auto whitespace-pre-wrap text-xs">
-              {tool.result}
-            </pre>
+            <p className="text-xs font-medium text-slate-600 dark:text-slate-400">Arguments</p>
+            <ToolValue value={tool.args} label={`Arguments of ${tool.name}`} testid="tool-call-args" />
           </div>
-        )}
-      </div>
+          {tool.result !== undefined && (
+            <div>
+              <p className="text-xs font-medium text-slate-600 dark:text-slate-400">Result</p>
+              <ToolValue value={tool.result} label={`Result of ${tool.name}`} testid="tool-call-result" />
+            </div>
+          )}
+        </div>
+      )}
     </details>
   );
 }

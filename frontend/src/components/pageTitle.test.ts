@@ -12,6 +12,10 @@ describe("page titles", () => {
     expect(pageTitle("/huf/chat/Support/abc123")).toBe("Chat · Huf");
     expect(pageTitle("/huf/summary-prompts")).toBe("Summary prompts · Huf");
     expect(pageTitle("/huf/executions/RUN-1")).toBe("Run · Huf");
+    expect(pageTitle("/huf/flows/refunds")).toBe("Flow editor · Huf");
+    expect(pageTitle("/huf/flow-runs")).toBe("Flow runs · Huf");
+    expect(pageTitle("/huf/flow-runs/abc123")).toBe("Flow run · Huf");
+    expect(pageTitle("/huf/data/orders/schema")).toBe("Data · Huf");
     expect(pageTitle("/mcp")).toBe("MCP servers · Huf");
   });
 

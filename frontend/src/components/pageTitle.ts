@@ -24,15 +24,18 @@ const SECTIONS = new Map<string, string>(Object.entries({
   users: "Users",
   roles: "Roles",
   view: "Shared message",
+  "flow-runs": "Flow runs",
 }));
 
-/** Pages that are not their section's list: "<first>/<second>" (":any" for any second part). */
+/** Pages that are not their section's list: "<first>/<second>" (":any" for any second part), or
+ * "<first>/<second>/:any" for pages one level deeper. */
 const PAGES = new Map<string, string>(Object.entries({
   "agents/new": "New agent",
   "agents/:any": "Agent",
   "tools/new": "New tool",
   "tools/:any": "Tool",
   "executions/:any": "Run",
+  "flow-runs/:any": "Flow run",
   "flows/:any": "Flow editor",
   "data/new": "New table",
 }));
@@ -40,9 +43,10 @@ const PAGES = new Map<string, string>(Object.entries({
 /** The title of the page at `pathname` (with or without the /huf prefix); unknown paths are "Page not found". */
 export function pageTitle(pathname: string): string {
   const parts = pathname.replace(/^\/huf(?=\/|$)/, "").split("/").filter(Boolean);
-  const [first = "", second] = parts;
+  const [first = "", second, third] = parts;
   const section = SECTIONS.get(first);
   if (section === undefined) return `Page not found · ${APP}`;
-  const page = second === undefined ? undefined : (PAGES.get(`${first}/${second}`) ?? PAGES.get(`${first}/:any`));
+  const deeper = third === undefined ? undefined : PAGES.get(`${first}/${second}/:any`);
+  const page = second === undefined ? undefined : (deeper ?? PAGES.get(`${first}/${second}`) ?? PAGES.get(`${first}/:any`));
   return `${page ?? section} · ${APP}`;
 }

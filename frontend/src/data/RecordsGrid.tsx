@@ -2,8 +2,8 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useDeferredValue, useState } from "react";
 import { Link, useParams } from "react-router-dom";
 import { Button, ErrorBanner, Input, PageHeader, Select, Spinner } from "../components/ui";
-import { Dialog } from "../flows/Dialog";
 import { errorMessage } from "../lib/api";
+import { useConfirm } from "../lib/confirm";
 import { CellEditor } from "./CellEditor";
 import { cellText, deleteQuestion, editText, parseInput, plural, rowValues } from "./cells";
 import { CsvImport, ImportResult, type ImportOutcome } from "./CsvImport";
@@ -34,7 +34,6 @@ export default function RecordsGrid() {
   const [selected, setSelected] = useState<string[]>([]);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [newRow, setNewRow] = useState<{ texts: Record<string, string>; newName: string; errors: Record<string, string>; error?: string } | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const [message, setMessage] = useState<{ error?: string; ok?: string } | null>(null);
   const [imported, setImported] = useState<ImportOutcome | null>(null);
   const [busy, setBusy] = useState(false);
@@ -106,8 +105,12 @@ export default function RecordsGrid() {
       setMessage({ error: errorMessage(e) });
     } finally {
       setBusy(false);
-      setConfirmDelete(false);
     }
+  };
+  const confirm = useConfirm();
+  const askDelete = async () => {
+    const n = selected.length;
+    if (await confirm({ title: "Delete records", message: deleteQuestion(n), confirmLabel: `Delete ${plural(n, "record")}`, destructive: true })) await removeSelected();
   };
 
   const canCreate = Boolean(records.data?.can_create);
@@ -153,7 +156,7 @@ export default function RecordsGrid() {
           Export CSV
         </a>
         {selected.length > 0 && (
-          <Button variant="danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
+          <Button variant="danger" onClick={() => void askDelete()} disabled={busy}>
             Delete selected ({selected.length})
           </Button>
         )}
@@ -312,24 +315,6 @@ export default function RecordsGrid() {
           </Select>
         </label>
       </nav>
-      {confirmDelete && (
-        <Dialog
-          title="Delete records"
-          onClose={() => setConfirmDelete(false)}
-          footer={
-            <>
-              <Button variant="secondary" onClick={() => setConfirmDelete(false)}>
-                Cancel
-              </Button>
-              <Button variant="danger" disabled={busy} onClick={() => void removeSelected()}>
-                Delete {plural(selected.length, "record")}
-              </Button>
-            </>
-          }
-        >
-          <p className="text-sm">{deleteQuestion(selected.length)}</p>
-        </Dialog>
-      )}
     </div>
   );
 }

@@ -4,11 +4,14 @@ import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
 import { Button, Card, ErrorBanner, Field, Input, Notice, PageHeader, Select, Spinner } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { hasCapability } from "../lib/boot";
+import { useConfirm } from "../lib/confirm";
+import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
+import { useSaveShortcut } from "../lib/useSaveShortcut";
 import { AUTONAME_METHODS, createDataTable, getTableSchema, schemaKey, tablesKey, updateDataTable, type AutonameMethod, type TableSchema } from "./dataApi";
 import { FieldList } from "./FieldList";
 import { FieldProperties } from "./FieldProperties";
 import { FormPreview } from "./FormPreview";
-import { createArgs, draftFromSchema, emptyDraft, emptyField, moveItem, namingCandidates, pendingChanges, updateArgs, updateField, validateDraft, type DraftErrors, type FieldDraft, type SchemaDraft } from "./schemaDraft";
+import { createArgs, draftChanged, draftFromSchema, emptyDraft, removedFields, emptyField, moveItem, namingCandidates, pendingChanges, updateArgs, updateField, validateDraft, type DraftErrors, type FieldDraft, type SchemaDraft } from "./schemaDraft";
 import { TABLE_ICONS, TableIcon } from "./TableIcon";
 import { TableTools } from "./TableTools";
 
@@ -41,7 +44,14 @@ export default function SchemaEditor() {
     else if (schema.data) setDraft(draftFromSchema(schema.data));
   }, [isNew, schema.data]);
 
-  if (!hasCapability("data.tables.manage")) return <ErrorBanner title="Not allowed" message="Only people who manage data tables can change their fields." />;
+  // leaving (a link, another table, back, closing the tab) with unsaved fields asks first; Ctrl+S saves
+  const manage = hasCapability("data.tables.manage");
+  const changed = manage && draft !== null && (isNew || schema.data !== undefined) && draftChanged(draft, schema.data);
+  useLeaveGuard(changed && !busy, leaveQuestion("this table"));
+  useSaveShortcut(() => void save(), changed && !busy);
+  const confirm = useConfirm();
+
+  if (!manage) return <ErrorBanner title="Not allowed" message="Only people who manage data tables can change their fields." />;
   if (!isNew && schema.isLoading) return <Spinner />;
   if (!isNew && schema.error) return <ErrorBanner title="The table could not be loaded" message={errorMessage(schema.error)} />;
   if (!draft) return <Spinner />;
@@ -57,7 +67,8 @@ export default function SchemaEditor() {
     setSelected(field.key);
   };
 
-  const save = async () => {
+  async function save() {
+    if (!draft) return;
     const found = validateDraft(draft, isNew);
     setErrors(found);
     setSaveError(null);
@@ -68,7 +79,7 @@ export default function SchemaEditor() {
       return;
     }
     const changes = pendingChanges(draft, schema.data);
-    if (changes.length && !window.confirm(`${changes.join("\n")}\n\nSave these changes?`)) return;
+    if (changes.length && !(await confirm({ title: "Save these changes?", message: changes.join("\n"), confirmLabel: "Save changes", destructive: removedFields(draft, schema.data).length > 0 }))) return;
     setBusy(true);
     try {
       let saved: TableSchema;
@@ -89,7 +100,7 @@ export default function SchemaEditor() {
     } finally {
       setBusy(false);
     }
-  };
+  }
 
   const naming = namingCandidates(draft.fields);
   return (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TableSchema } from "./dataApi";
-import { createArgs, draftFromSchema, emptyDraft, emptyField, fieldnameFromLabel, moveItem, pendingChanges, updateArgs, updateField, validateDraft, type SchemaDraft } from "./schemaDraft";
+import { createArgs, draftChanged, draftFromSchema, emptyDraft, emptyField, fieldnameFromLabel, moveItem, pendingChanges, removedFields, updateArgs, updateField, validateDraft, type SchemaDraft } from "./schemaDraft";
 
 const draftWith = (...labels: string[]): SchemaDraft => {
   const draft = { ...emptyDraft(), table_name: "Leads" };
@@ -140,5 +140,22 @@ describe("moveItem", () => {
     const list = ["a", "b"];
     expect(moveItem(list, 0, -1)).toBe(list);
     expect(moveItem(list, 1, 2)).toBe(list);
+  });
+});
+
+describe("draftChanged", () => {
+  it("is false for an untouched new table or saved table, true after any change saving sends", () => {
+    expect(draftChanged(emptyDraft(), undefined)).toBe(false);
+    expect(draftChanged({ ...emptyDraft(), table_name: "Leads" }, undefined)).toBe(true);
+    const draft = draftFromSchema(saved);
+    expect(draftChanged(draft, saved)).toBe(false);
+    expect(draftChanged({ ...draft, description: "Customers" }, saved)).toBe(true);
+    expect(draftChanged({ ...draft, fields: draft.fields.map((f, i) => (i === 1 ? updateField(f, { label: "Phase" }) : f)) }, saved)).toBe(true);
+    expect(draftChanged({ ...draft, fields: moveItem(draft.fields, 0, 2) }, saved)).toBe(true);
+  });
+  it("names the saved fields a draft removes", () => {
+    const draft = draftFromSchema(saved);
+    expect(removedFields({ ...draft, fields: draft.fields.slice(1) }, saved).map((f) => f.fieldname)).toEqual(["full_name"]);
+    expect(removedFields(draft, saved)).toEqual([]);
   });
 });

@@ -249,14 +249,22 @@ export function updateArgs(draft: SchemaDraft): TableArgs {
   return common(draft);
 }
 
+/** The saved fields the draft no longer has: saving removes them and their values. */
+export function removedFields(draft: SchemaDraft, saved: TableSchema | undefined): TableSchema["fields"] {
+  const kept = new Set(draft.fields.map((f) => f.original_fieldname).filter(Boolean));
+  return (saved?.fields ?? []).filter((f) => f.fieldname && !kept.has(f.fieldname));
+}
+
+/** Whether the draft differs from the saved table (none: from an empty new table) in anything saving sends. */
+export function draftChanged(draft: SchemaDraft, saved: TableSchema | undefined): boolean {
+  if (!saved) return JSON.stringify(createArgs(draft)) !== JSON.stringify(createArgs(emptyDraft()));
+  return JSON.stringify(updateArgs(draft)) !== JSON.stringify(updateArgs(draftFromSchema(saved)));
+}
+
 /** What saving would change, in plain words, for the confirmation of removed and renamed fields. */
 export function pendingChanges(draft: SchemaDraft, saved: TableSchema | undefined): string[] {
   if (!saved) return [];
-  const kept = new Set(draft.fields.map((f) => f.original_fieldname).filter(Boolean));
-  const out: string[] = [];
-  for (const f of saved.fields) {
-    if (f.fieldname && !kept.has(f.fieldname)) out.push(`The field "${f.label}" and its values will be removed.`);
-  }
+  const out: string[] = removedFields(draft, saved).map((f) => `The field "${f.label}" and its values will be removed.`);
   for (const f of draft.fields) {
     if (f.original_fieldname && f.original_fieldname !== f.fieldname.trim()) out.push(`The field "${f.label}" is renamed from ${f.original_fieldname} to ${f.fieldname.trim()}; its values are kept.`);
   }

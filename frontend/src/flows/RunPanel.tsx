@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router-dom";
+import { CancelledBy, CancelRunForm } from "../components/CancelRunForm";
 import { Badge, Button, cx, ErrorBanner, Select, Spinner, Textarea } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { formatDate } from "../lib/format";
@@ -68,6 +69,14 @@ function StepDetails({ run, node }: { run: FlowRunView; node: FlowNode }) {
 }
 
 function RunSummary({ run }: { run: FlowRunView }) {
+  const queryClient = useQueryClient();
+  const cancel = async (reason: string) => {
+    await flowApi.cancel(run.flow_run_id, reason || undefined);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ["flow-run", run.flow_run_id] }),
+      queryClient.invalidateQueries({ queryKey: ["flow-runs", run.flow_id] }),
+    ]);
+  };
   return (
     <section aria-label="Run status" className="space-y-2 text-sm" data-testid="run-summary">
       <div className="flex flex-wrap items-center gap-2">
@@ -75,7 +84,12 @@ function RunSummary({ run }: { run: FlowRunView }) {
         <span data-testid="run-status">
           <Badge color={run.status === "Waiting Approval" || run.status === "Waiting User" ? "yellow" : undefined}>{run.status}</Badge>
         </span>
+        <Link className="text-xs text-indigo-700 hover:underline dark:text-indigo-300" to={`/flow-runs/${encodeURIComponent(run.flow_run_id)}`}>
+          Timeline
+        </Link>
       </div>
+      {run.can_cancel && <CancelRunForm what="flow run" onCancel={cancel} />}
+      <CancelledBy by={run.cancelled_by} at={run.cancelled_at} />
       <dl className="grid grid-cols-2 gap-x-2 gap-y-1 text-xs">
         <dt className="text-slate-500">Steps run</dt>
         <dd data-testid="run-hops">
@@ -98,7 +112,9 @@ function RunSummary({ run }: { run: FlowRunView }) {
           </Link>
         </p>
       )}
-      {run.last_error && <ErrorBanner title="The run failed" message={run.last_error} />}
+      {run.status === "Cancelled"
+        ? run.last_error && <p className="text-xs text-slate-600 dark:text-slate-300">Reason: {run.last_error}</p>
+        : run.last_error && <ErrorBanner title="The run failed" message={run.last_error} />}
       {run.status === "Success" && run.result !== undefined && run.result !== null && (
         <div>
           <p className="text-xs font-medium text-slate-500">Result</p>
@@ -184,7 +200,12 @@ export function RunPanel({
       )}
 
       <section aria-label="Earlier runs" className="space-y-2 border-t border-slate-200 pt-3 dark:border-slate-800">
-        <h3 className="text-sm font-semibold">Runs</h3>
+        <div className="flex items-baseline justify-between gap-2">
+          <h3 className="text-sm font-semibold">Runs</h3>
+          <Link className="text-xs text-indigo-700 hover:underline dark:text-indigo-300" to={`/flow-runs?flow=${encodeURIComponent(flowId)}`}>
+            All runs of this flow
+          </Link>
+        </div>
         {history.isLoading ? (
           <Spinner />
         ) : history.error ? (

@@ -14,6 +14,7 @@ function asArgument(value: unknown): unknown {
 export const FLOW_STATUSES = ["Draft", "Active", "Archived"] as const;
 export const LIVE_RUN_STATUSES = ["Queued", "Running"];
 export const WAITING_RUN_STATUSES = ["Waiting Approval", "Waiting User"];
+export const FLOW_RUN_STATUSES = ["Queued", "Running", "Waiting Approval", "Waiting User", "Success", "Failed", "Cancelled"];
 
 export interface FlowSummary {
   flow_id: string;
@@ -70,13 +71,25 @@ export interface FlowRunView {
   current_node_id: string | null;
   hop_count: number;
   max_hops: number;
-  context: { payload?: unknown; vars?: Dict; nodes?: Record<string, NodeState>; result?: unknown; [key: string]: unknown };
+  context: {
+    payload?: unknown;
+    vars?: Dict;
+    nodes?: Record<string, NodeState>;
+    result?: unknown;
+    /** The engine's log of hops: when each step ran and how long it took. */
+    steps?: Array<{ node_id: string; status: string; started_at?: string; finished_at?: string; duration_ms?: number }>;
+    [key: string]: unknown;
+  };
   result: unknown;
   waiting: Dict | null;
   last_error: string | null;
   errors: Record<string, string>;
   started_at: string | null;
   completed_at: string | null;
+  cancelled_by?: string | null;
+  cancelled_at?: string | null;
+  /** Whether the caller may cancel the run now (it has not ended, and they are its user, who started it or a manager). */
+  can_cancel?: boolean;
   agent_runs: AgentRunRow[];
 }
 
@@ -94,6 +107,77 @@ export interface FlowRunRow {
   started_at: string | null;
   completed_at: string | null;
   creation: string;
+  flow_name?: string | null;
+  total_cost?: number;
+  total_tokens?: number;
+}
+
+/** The filters of the list of all flow runs (dates as YYYY-MM-DD, both included). */
+export interface FlowRunFilters {
+  flow_id?: string;
+  status?: string;
+  user?: string;
+  from_date?: string;
+  to_date?: string;
+  start?: number;
+  limit?: number;
+}
+
+/** One LLM call or tool call inside an Agent Run, as the timeline shows it. */
+export interface TimelineSpan {
+  kind: "llm" | "tool";
+  name: string;
+  status: string;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+}
+
+export interface TimelineAgentRun {
+  name: string;
+  agent: string;
+  run_kind: string | null;
+  status: string;
+  start_time: string | null;
+  end_time: string | null;
+  duration_ms: number | null;
+  total_tokens: number;
+  total_cost: number;
+  error_message: string | null;
+  spans: TimelineSpan[];
+}
+
+export interface TimelineStep {
+  node_id: string;
+  label: string;
+  type: string | null;
+  status: string;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  agent_runs: TimelineAgentRun[];
+}
+
+/** A flow run as a trace: huf.ai.flow_api.get_flow_run_timeline. */
+export interface FlowRunTimeline {
+  flow_run_id: string;
+  flow_id: string;
+  flow_name: string | null;
+  status: string;
+  trigger_type: string;
+  user: string | null;
+  hop_count: number;
+  current_node_id: string | null;
+  last_error: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms: number | null;
+  cancelled_by: string | null;
+  cancelled_at: string | null;
+  can_cancel: boolean;
+  total_cost: number;
+  total_tokens: number;
+  steps: TimelineStep[];
 }
 
 export interface PendingApproval {
@@ -146,6 +230,12 @@ export const flowApi = {
     }),
   getRun: (flowRunId: string) => call<FlowRunView>(`${M}get_flow_run`, { flow_run_id: flowRunId }, "GET"),
   listRuns: (flowId: string, limit = 20) => call<FlowRunRow[]>(`${M}list_flow_runs`, { flow_id: flowId, limit }, "GET"),
+  /** Runs of every flow the caller may see, newest first, filtered (empty filters are left out). */
+  listAllRuns: (filters: FlowRunFilters) =>
+    call<FlowRunRow[]>(`${M}list_flow_runs`, Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== "" && v !== undefined)), "GET"),
+  timeline: (flowRunId: string) => call<FlowRunTimeline>(`${M}get_flow_run_timeline`, { flow_run_id: flowRunId }, "GET"),
+  cancel: (flowRunId: string, reason?: string) =>
+    call<{ flow_run_id: string; status: string }>(`${M}cancel_flow_run`, { flow_run_id: flowRunId, ...(reason ? { reason } : {}) }),
   resume: (flowRunId: string, input: unknown) =>
     call<{ flow_run_id: string; status: string }>(`${M}resume_flow_run`, { flow_run_id: flowRunId, input: asArgument(input) }),
   approve: (flowRunId: string, comment: string) =>

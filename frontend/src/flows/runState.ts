@@ -18,7 +18,7 @@ export interface StepRun {
 /** Whether the run may still change by itself (the view polls it). */
 export const isLive = (status: string | undefined): boolean => !!status && LIVE_RUN_STATUSES.includes(status);
 export const isWaiting = (status: string | undefined): boolean => !!status && WAITING_RUN_STATUSES.includes(status);
-export const isFinished = (status: string | undefined): boolean => status === "Success" || status === "Failed";
+export const isFinished = (status: string | undefined): boolean => status === "Success" || status === "Failed" || status === "Cancelled";
 
 /** How often a run is read again while it may change: every second while it runs, less while it waits. */
 export function pollInterval(status: string | undefined): number | false {
@@ -57,7 +57,10 @@ export function stepRun(run: FlowRunView | undefined, nodeId: string): StepRun {
   const entry = run.context?.nodes?.[nodeId];
   const agentRuns = (run.agent_runs ?? []).filter((r) => r.flow_node_id === nodeId);
   const error = run.errors?.[nodeId] ?? entry?.error;
-  const base = { entry, error, agentRuns, seconds: secondsOf(entry, agentRuns) };
+  // the engine's step log times each hop; the newest hop of this step tells how long it took
+  const logged = (run.context?.steps ?? []).filter((s) => s?.node_id === nodeId).at(-1);
+  const seconds = typeof logged?.duration_ms === "number" ? logged.duration_ms / 1000 : secondsOf(entry, agentRuns);
+  const base = { entry, error, agentRuns, seconds };
   if (run.current_node_id === nodeId && !isFinished(run.status)) {
     return { ...base, status: isWaiting(run.status) ? "waiting" : "current" };
   }

@@ -5,6 +5,7 @@ import { SAVED_PLACEHOLDER } from "../components/SecretHeaderRows";
 import { Button, Card, ErrorBanner, Field, Input, Notice, Spinner, Toggle } from "../components/ui";
 import { errorMessage, type Dict } from "../lib/api";
 import { can } from "../lib/boot";
+import { useSaveShortcut } from "../lib/useSaveShortcut";
 import { draftFromDoc, missingCredentials, recipientProblems, settingsPayload, usesField, type SettingsDraft } from "./integrationForm";
 import { INTEGRATIONS_KEY, loadSettings, saveSettings, SETTINGS_DOCTYPE, type CredentialSpec } from "./integrationsApi";
 
@@ -45,6 +46,11 @@ export function SettingsEditor({
     },
   });
 
+  // Ctrl+S saves what changed since the record was loaded or saved
+  const saved = save.data ?? loaded.data ?? null;
+  const changed = draft !== null && JSON.stringify(draft) !== JSON.stringify(draftFromDoc(service, specs, saved, fields));
+  useSaveShortcut(() => submit(), changed && !save.isPending && can(SETTINGS_DOCTYPE, "write"));
+
   if (loaded.isLoading || !draft) return loaded.error ? <ErrorBanner message={errorMessage(loaded.error)} /> : <Spinner />;
   const readOnly = !can(SETTINGS_DOCTYPE, "write");
   const uses = (field: string) => usesField(draft.fields, field);
@@ -52,11 +58,12 @@ export function SettingsEditor({
     setDraft({ ...draft, ...patch });
     save.reset();
   };
-  const submit = () => {
+  function submit() {
+    if (!draft) return;
     const found = [...missingCredentials(draft.credentials).map((label) => `Enter ${label}.`), ...recipientProblems(draft.recipients)];
     setProblems(found);
     if (!found.length) save.mutate(settingsPayload(draft));
-  };
+  }
 
   return (
     <Card className="space-y-4">

@@ -1,11 +1,11 @@
 /**
- * "Unsaved changes" guard for a page under BrowserRouter (which has no navigation blocker): asks before
- * following a link out of the page, before going back or forward (leaveGuard.ts), and before closing or
- * reloading the tab.
+ * "Unsaved changes" guard for a page under BrowserRouter (which has no navigation blocker): asks (the
+ * dashboard's confirm dialog) before following a link out of the page and before going back or forward
+ * (leaveGuard.ts); closing or reloading the tab gets the browser's own question.
  */
 
 import { useEffect, useRef } from "react";
-import { guardHistory } from "./leaveGuard";
+import { askLeave, guardHistory } from "./leaveGuard";
 
 /** The question for a page that edits `what` ("this flow", "this agent"). */
 export const leaveQuestion = (what: string): string => `${what.charAt(0).toUpperCase()}${what.slice(1)} has unsaved changes. Leave without saving?`;
@@ -20,27 +20,36 @@ export function useLeaveGuard(dirty: boolean, message: string = leaveQuestion("t
   }, [dirty, message]);
 
   useEffect(() => {
+    let following = false; // the link the user chose to follow after all: clicked again, not asked again
     const here = window.location.pathname + window.location.search;
 
     // the tab is closed or reloaded
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!dirtyRef.current) return;
+      if (following || !dirtyRef.current) return;
       event.preventDefault();
       event.returnValue = message;
     };
 
     // a link inside the app (the router handles its click after us: this runs in the capture phase)
     const onClick = (event: MouseEvent) => {
-      if (!dirtyRef.current || event.defaultPrevented || event.button !== 0) return;
+      if (following || !dirtyRef.current || event.defaultPrevented || event.button !== 0) return;
       if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window
       const anchor = (event.target as Element | null)?.closest?.("a[href]");
       if (!anchor || anchor.getAttribute("target") === "_blank" || anchor.hasAttribute("download")) return;
       const url = new URL((anchor as HTMLAnchorElement).href, window.location.href);
       if (url.origin !== window.location.origin || url.pathname + url.search === here) return;
-      if (!window.confirm(message)) {
-        event.preventDefault();
-        event.stopPropagation();
-      }
+      event.preventDefault();
+      event.stopPropagation();
+      void askLeave(message).then((leave) => {
+        if (!leave) return;
+        following = true;
+        if (!anchor.isConnected) return window.location.assign(url.href);
+        try {
+          (anchor as HTMLElement).click();
+        } finally {
+          following = false;
+        }
+      });
     };
 
     window.addEventListener("beforeunload", onBeforeUnload);

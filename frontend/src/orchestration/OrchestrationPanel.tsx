@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, Card, ErrorBanner, cx } from "../components/ui";
 import { call, errorMessage } from "../lib/api";
 import { can, getBoot, hasCapability } from "../lib/boot";
+import { askConfirm } from "../lib/confirm";
 
 const API = "huf.ai.orchestration.orchestrator";
 
@@ -67,14 +68,14 @@ export function OrchestrationPanel({ run, runUser }: { run: string; runUser: str
               <Button
                 variant="danger"
                 disabled={action.isPending || !ACTIVE.includes(o.status)}
-                onClick={() => window.confirm("Stop this orchestration? The remaining steps will not run.") && action.mutate("stop_orchestration")}
+                onClick={() => void askConfirm({ title: "Stop this orchestration?", message: "The remaining steps will not run.", confirmLabel: "Stop", destructive: true }).then((ok) => ok && action.mutate("stop_orchestration"))}
               >
                 Stop
               </Button>
               <Button
                 variant="secondary"
                 disabled={action.isPending || stepRunning}
-                onClick={() => window.confirm("Recreate the plan? The steps are planned again from the start.") && action.mutate("recreate_orchestration_plan")}
+                onClick={() => void askConfirm({ title: "Recreate the plan?", message: "The steps are planned again from the start.", confirmLabel: "Recreate plan" }).then((ok) => ok && action.mutate("recreate_orchestration_plan"))}
               >
                 Recreate plan
               </Button>

@@ -7,13 +7,16 @@ import { NotAllowed } from "../components/NotAllowed";
 import { Button, Card, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Toggle, cx } from "../components/ui";
 import { call, deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
+import { useConfirm } from "../lib/confirm";
 import { deleteQuestion } from "../lib/format";
 import { buildPayload, isDirty } from "../lib/forms";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
+import { useSaveShortcut } from "../lib/useSaveShortcut";
 import { focusField, useFormErrors } from "../lib/useRecordForm";
 import { KINDS, type KindConfig } from "../prompts/promptApi";
 import { SaveAsTemplate, TemplatePicker } from "../prompts/TemplatePicker";
 import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT, newRow, withAgentDefaults, type AgentDefaults } from "./agentFields";
+import { ToolPicker } from "./ToolPicker";
 
 type Row = Record<string, unknown>;
 
@@ -27,6 +30,39 @@ function RowInput({ label, children }: { label: string; children: (id: string) =
       </label>
       {children(id)}
     </span>
+  );
+}
+
+/** A number input of a table row, labelled: empty means no value (null). */
+function NumberRowInput({
+  label,
+  value,
+  onChange,
+  readOnly,
+  placeholder,
+  className,
+}: {
+  label: string;
+  value: unknown;
+  onChange: (value: number | null) => void;
+  readOnly: boolean;
+  placeholder?: string;
+  className: string;
+}) {
+  return (
+    <RowInput label={label}>
+      {(id) => (
+        <Input
+          id={id}
+          type="number"
+          placeholder={placeholder}
+          value={value === undefined || value === null ? "" : String(value)}
+          onChange={(e) => onChange(e.target.value === "" ? null : Number(e.target.value))}
+          readOnly={readOnly}
+          className={cx(className, readOnly && READ_ONLY_CLASS)}
+        />
+      )}
+    </RowInput>
   );
 }
 
@@ -46,6 +82,7 @@ function TableSection({
   linkField,
   onChange,
   extra,
+  picker,
 }: {
   title: string;
   empty: string;
@@ -58,6 +95,8 @@ function TableSection({
   linkField: string;
   onChange: (rows: Row[]) => void;
   extra?: (row: Row, update: (patch: Row) => void) => ReactNode;
+  /** Another way to add rows than the list of `linkTo` records (given the records already added). */
+  picker?: (taken: string[], add: (row: Row) => void) => ReactNode;
 }) {
   const [pick, setPick] = useState("");
   const taken = new Set(rows.map((r) => String(r[linkField])));
@@ -81,7 +120,8 @@ function TableSection({
           ))}
         </ul>
       )}
-      {!readOnly && (
+      {!readOnly && picker?.([...taken], (row) => onChange([...rows, row]))}
+      {!readOnly && !picker && (
         <div className="mt-3 flex max-w-md gap-2">
           <LinkSelect doctype={linkTo} value={pick} onChange={setPick} placeholder={addLabel} label={`Add to ${title}`} exclude={[...taken]} />
           <Button
@@ -173,7 +213,8 @@ export default function AgentEditor() {
   });
 
   const dirty = !isNew && Boolean(query.data) && isDirty(doc, query.data ?? {}, AGENT_FIELDS, AGENT_TABLES);
-  useLeaveGuard(canWrite && !save.isPending && (isNew ? isDirty(doc, blank, AGENT_FIELDS, AGENT_TABLES) : dirty), leaveQuestion("this agent"));
+  const unsaved = canWrite && !save.isPending && (isNew ? isDirty(doc, blank, AGENT_FIELDS, AGENT_TABLES) : dirty);
+  useLeaveGuard(unsaved, leaveQuestion("this agent"));
   /** Save, unless required fields are empty: then show the first one (on its tab) with its message. */
   const trySave = () => {
     const missing = errors.requireFilled(doc);
@@ -181,6 +222,12 @@ export default function AgentEditor() {
     const first = AGENT_TABS.find((t) => t.fields.some((f) => f.fieldname === missing));
     if (first) setTab(first.key);
     focusField(`agent-${missing}`);
+  };
+  useSaveShortcut(trySave, unsaved);
+  const confirm = useConfirm();
+  const askDelete = async () => {
+    const title = deleteQuestion("agent", String(doc.agent_name ?? name));
+    if (await confirm({ title, message: "This can't be undone.", confirmLabel: "Delete", destructive: true })) remove.mutate();
   };
   const reloadAgent = () => {
     setSaved(false);
@@ -220,7 +267,7 @@ export default function AgentEditor() {
               </Link>
             )}
             {!isNew && can("Agent", "delete") && (
-              <Button variant="danger" onClick={() => window.confirm(deleteQuestion("agent", String(doc.agent_name ?? name))) && remove.mutate()}>
+              <Button variant="danger" onClick={() => void askDelete()}>
                 Delete
               </Button>
             )}
@@ -284,6 +331,7 @@ export default function AgentEditor() {
                   linkTo="Agent Tool Function"
                   linkField="tool"
                   onChange={(rows) => set("agent_tool", rows)}
+                  picker={(taken, add) => <ToolPicker exclude={taken} onAdd={(tool) => add({ ...newRow("agent_tool", "tool", tool.name), description: tool.description ?? "" })} />}
                   extra={(row, update) => (
                     <span className="flex flex-wrap items-center gap-2">
                       <span className="text-xs text-slate-500">{String(row.description ?? "")}</span>
@@ -352,31 +400,8 @@ export default function AgentEditor() {
                         </Select>
                       )}
                     </RowInput>
-                    <RowInput label="Priority">
-                      {(id) => (
-                        <Input
-                          id={id}
-                          type="number"
-                          value={row.priority === undefined || row.priority === null ? "" : String(row.priority)}
-                          onChange={(e) => update({ priority: e.target.value === "" ? null : Number(e.target.value) })}
-                          readOnly={readOnly}
-                          className={cx("w-20", readOnly && READ_ONLY_CLASS)}
-                        />
-                      )}
-                    </RowInput>
-                    <RowInput label="Token budget">
-                      {(id) => (
-                        <Input
-                          id={id}
-                          type="number"
-                          placeholder="No limit"
-                          value={row.token_budget === undefined || row.token_budget === null ? "" : String(row.token_budget)}
-                          onChange={(e) => update({ token_budget: e.target.value === "" ? null : Number(e.target.value) })}
-                          readOnly={readOnly}
-                          className={cx("w-28", readOnly && READ_ONLY_CLASS)}
-                        />
-                      )}
-                    </RowInput>
+                    <NumberRowInput label="Priority" value={row.priority} onChange={(priority) => update({ priority })} readOnly={readOnly} className="w-20" />
+                    <NumberRowInput label="Token budget" placeholder="No limit" value={row.token_budget} onChange={(token_budget) => update({ token_budget })} readOnly={readOnly} className="w-28" />
                   </div>
                 )}
               />

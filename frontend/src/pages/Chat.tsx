@@ -7,18 +7,21 @@ import { AnswerBody, ContentBlocks } from "../components/blocks/ContentBlocks";
 import { hideBlockSources, parseBlocks } from "../lib/blocks";
 import { Button, EmptyState, ErrorBanner, Select, Spinner, Textarea, cx } from "../components/ui";
 import { call, errorMessage, getList, uploadFile } from "../lib/api";
-import { can, getBoot } from "../lib/boot";
-import { formatCost, formatDate, plural } from "../lib/format";
+import { can } from "../lib/boot";
+import { formatCost, plural } from "../lib/format";
 import { streamAgent } from "../lib/stream";
 import { applyEvent, endTurn, interleave, queuedIfStillRunning, retryOf, storedIn, turnActivity, type LiveTurn } from "../lib/turn";
 import { QueuedTurnNotice } from "../components/QueuedTurnNotice";
 import { MESSAGE_FIELDS, ToolCallRow, toItems, type Message } from "../components/messages";
 import { MicButton } from "../components/MicButton";
 import { fileName, withoutFileList } from "../lib/files";
+import { fileKind } from "../lib/fileKinds";
 import { messageLink } from "./MessageView";
 import ApprovalWaitNotice from "../approvals/ApprovalWaitNotice";
 import { fetchRunStatus, hasEnded, markWaitingItems, runStatusKey, statusOfWait, unansweredRun, waitOf } from "../lib/approvalWait";
 import { liveInterval, useHufEvents } from "../lib/hufEvents";
+import { ConversationFilters, ConversationList } from "../chat/ConversationList";
+import { conversationsKey, listConversations } from "../chat/conversations";
 import { isWaiting, pollWhileInFlight } from "../lib/liveRuns";
 
 function Feedback({ message }: { message: string }) {
@@ -78,8 +81,11 @@ function UserBubble({ text, attachment }: { text: string; attachment?: string | 
       <div className="max-w-[80%] whitespace-pre-wrap rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white" data-testid="user-message">
         {attachment ? withoutFileList(text, [fileName(attachment)]) : text}
         {attachment && (
-          <p className="mt-1 flex items-center gap-1 text-xs" data-testid="user-attachment">
+          <p className="mt-1 flex flex-wrap items-center gap-1 text-xs" data-testid="user-attachment">
             <PaperclipIcon />
+            <span className="rounded border border-white/70 px-1" data-testid="attachment-kind">
+              {fileKind(attachment)}
+            </span>
             <a href={attachment} target="_blank" rel="noreferrer" className="underline underline-offset-2 hover:no-underline" title={`Open ${fileName(attachment)}`}>
               {fileName(attachment)}
             </a>
@@ -104,6 +110,27 @@ function FailedAnswer({ message, onRetry }: { message: string; onRetry?: () => v
         {onRetry && (
           <Button variant="secondary" className="mt-2" onClick={onRetry}>
             Retry
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A turn that was stopped (by its user, or cancelled in Executions): said as Executions says it, not as an error. */
+function CancelledAnswer({ message, onRetry }: { message?: string | null; onRetry?: () => void }) {
+  return (
+    <div className="flex">
+      <div
+        role="status"
+        data-testid="cancelled-answer"
+        className="max-w-[85%] rounded-lg border border-slate-300 bg-slate-100 px-3 py-2 text-sm text-slate-800 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100"
+      >
+        <p className="font-semibold">Cancelled</p>
+        <p className="whitespace-pre-wrap text-slate-700 dark:text-slate-300">{message || "This answer was stopped before it finished."}</p>
+        {onRetry && (
+          <Button variant="secondary" className="mt-2" onClick={onRetry}>
+            Ask again
           </Button>
         )}
       </div>
@@ -153,7 +180,7 @@ function LiveTurnView({ turn, onRetry }: { turn: LiveTurn; onRetry?: () => void 
         </p>
       )}
       {turn.state === "failed" && <FailedAnswer message={turn.error ?? ""} onRetry={onRetry} />}
-      {turn.state === "stopped" && <p className="text-sm text-slate-500">Stopped.</p>}
+      {turn.state === "stopped" && <CancelledAnswer message="You stopped this answer." onRetry={onRetry} />}
       {turn.state === "waiting" && turn.approval && <ApprovalWaitNotice wait={turn.approval} />}
       {turn.state === "queued" && turn.runId && <QueuedTurnNotice runId={turn.runId} note={turn.note} conversation={turn.conversation} />}
     </>
@@ -194,16 +221,15 @@ export default function Chat() {
     queryKey: ["chat-agents"],
     queryFn: () => getList<{ name: string; description: string | null }>("Agent", { fields: ["name", "description"], filters: { allow_chat: 1, disabled: 0 }, order_by: "name asc", limit: 500 }),
   });
+  // the user's own chats; automated ones (flows, triggers, channels) on request, marked
+  const [search, setSearch] = useState("");
+  const [automated, setAutomated] = useState(false);
   const conversations = useQuery({
-    queryKey: ["conversations", agent],
+    queryKey: conversationsKey(agent, search, automated),
     enabled: Boolean(agent),
-    queryFn: () =>
-      getList<{ name: string; title: string | null; last_activity: string | null; creation: string }>("Agent Conversation", {
-        fields: ["name", "title", "last_activity", "creation"],
-        filters: { agent, user: getBoot().user },
-        order_by: "modified desc",
-        limit: 100,
-      }),
+    queryFn: () => listConversations(agent ?? "", search, automated),
+    // while a new search loads, the last one of this agent stays (not another agent's)
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === agent ? previous : undefined),
   });
   // the conversation itself, as the server lets this user see it (none: missing or someone else's)
   const opened = useQuery({
@@ -215,6 +241,16 @@ export default function Chat() {
   const history = useQuery({ ...historyQuery(conversation), enabled: Boolean(found) });
 
   const live = turns.find((t) => t.state === "streaming");
+
+  // the runs of stored failures: a Cancelled one is shown as cancelled, not as an error
+  const failedRuns = [...new Set((history.data ?? []).filter((m) => m.kind === "Error" && m.agent_run).map((m) => m.agent_run as string))];
+  const failedRunStates = useQuery({
+    queryKey: ["chat-run-states", conversation, failedRuns.join(",")],
+    enabled: failedRuns.length > 0,
+    queryFn: () => getList<{ name: string; status: string }>("Agent Run", { fields: ["name", "status"], filters: [["name", "in", failedRuns]], limit: failedRuns.length }),
+  });
+  const cancelledRuns = new Set((failedRunStates.data ?? []).filter((r) => r.status === "Cancelled").map((r) => r.name));
+  const failuresKnown = failedRuns.length === 0 || failedRunStates.isFetched;
 
   // the conversation's last run without an answer (waiting for a tool approval, or running in the background):
   // its status is read again until it ends, then the history brings its answer
@@ -373,23 +409,17 @@ export default function Chat() {
               New conversation
             </Button>
           )}
-          <nav aria-label="Conversations" className="max-h-[40vh] flex-1 space-y-0.5 overflow-y-auto md:max-h-none">
-            {agent && conversations.data?.length === 0 && <p className="px-2 text-sm text-slate-500">No conversations yet.</p>}
-            {conversations.data?.map((c) => (
-              <Link
-                key={c.name}
-                to={`/chat/${encodeURIComponent(agent ?? "")}/${encodeURIComponent(c.name)}`}
-                onClick={() => setListOpen(false)}
-                className={cx(
-                  "block rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-offset-[-2px] dark:hover:bg-slate-800",
-                  c.name === conversation && "bg-indigo-50 font-medium dark:bg-indigo-950",
-                )}
-              >
-                <span className="block truncate">{c.title || "New conversation"}</span>
-                <span className="block text-xs text-slate-500">{formatDate(c.last_activity || c.creation)}</span>
-              </Link>
-            ))}
-          </nav>
+          {agent && <ConversationFilters search={search} onSearch={setSearch} automated={automated} onAutomated={setAutomated} />}
+          {agent && (
+            <ConversationList
+              agent={agent}
+              rows={conversations.data}
+              search={search}
+              current={conversation}
+              canWrite={can("Agent Conversation", "write")}
+              onPick={() => setListOpen(false)}
+            />
+          )}
         </div>
       </aside>
       <section className="flex min-h-[12rem] min-w-0 flex-1 flex-col rounded-lg border border-slate-200 bg-slate-50/50 dark:border-slate-800 dark:bg-slate-900/30">
@@ -428,7 +458,11 @@ export default function Chat() {
                   ) : entry.item.kind === "user" ? (
                     <UserBubble key={entry.item.m.name} text={entry.item.m.content ?? ""} attachment={entry.item.m.attachment} />
                   ) : entry.item.kind === "agent" && entry.item.m.kind === "Error" ? (
-                    <FailedAnswer key={entry.item.m.name} message={entry.item.m.content ?? ""} onRetry={canSend ? retryStored(entry.index) : undefined} />
+                    cancelledRuns.has(entry.item.m.agent_run ?? "") ? (
+                      <CancelledAnswer key={entry.item.m.name} message={entry.item.m.content} onRetry={canSend ? retryStored(entry.index) : undefined} />
+                    ) : failuresKnown ? (
+                      <FailedAnswer key={entry.item.m.name} message={entry.item.m.content ?? ""} onRetry={canSend ? retryStored(entry.index) : undefined} />
+                    ) : null
                   ) : entry.item.kind === "agent" ? (
                     <AgentBubble key={entry.item.m.name} testid="agent-message" wide={Boolean(parseBlocks(entry.item.m.content_blocks))}>
                       <AnswerBody content={entry.item.m.content} blocks={entry.item.m.content_blocks} />
@@ -442,6 +476,7 @@ export default function Chat() {
                   ),
                 )}
               {!loading && wait && <ApprovalWaitNotice wait={wait} />}
+              {!loading && !live && runState === "Cancelled" && <CancelledAnswer message={runStatus.data?.error_message} />}
               <div ref={bottom} />
             </div>
             {error && (
@@ -483,8 +518,8 @@ export default function Chat() {
                     onTranscript={(text) => setDraft((d) => (d.trim() ? `${d.trimEnd()} ${text}` : text))}
                   />
                   {file && (
-                    <span className="text-xs text-slate-500">
-                      {file.name}{" "}
+                    <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="picked-file">
+                      {fileKind(file.name, file.type)}: {file.name}{" "}
                       <button
                         type="button"
                         className="underline"

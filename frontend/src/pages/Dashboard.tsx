@@ -6,6 +6,7 @@ import { errorMessage, getCount, getList } from "../lib/api";
 import { can } from "../lib/boot";
 import { daysAgo, formatCost, formatDate, formatNumber, monthStart, today } from "../lib/format";
 import { pollWhileInFlight } from "../lib/liveRuns";
+import { GettingStarted } from "./GettingStarted";
 
 interface RunRow {
   name: string;
@@ -58,6 +59,7 @@ export default function Dashboard() {
   return (
     <div className="space-y-6">
       <PageHeader title="Dashboard" description="How your agents are doing." />
+      <GettingStarted />
       {runs.error && <ErrorBanner title="Runs could not be loaded" message={errorMessage(runs.error)} />}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Stat label="Agents" value={agents.data === undefined ? "–" : formatNumber(agents.data)} />

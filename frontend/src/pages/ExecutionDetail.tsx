@@ -1,10 +1,13 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "react-router-dom";
 import { Markdown } from "../components/Markdown";
 import { AnswerBody } from "../components/blocks/ContentBlocks";
-import { Badge, Button, Card, ErrorBanner, PageHeader, Spinner } from "../components/ui";
+import { Badge, Card, ErrorBanner, PageHeader, Spinner } from "../components/ui";
 import { call, errorMessage, getDoc, getList } from "../lib/api";
 import { useFlowRun } from "../flows/RunPanel";
+import { flowApi } from "../flows/flowApi";
+import { CancelledBy, CancelRunForm } from "../components/CancelRunForm";
+import { getBoot, hasCapability } from "../lib/boot";
 import { formatCost, formatDate, formatNumber } from "../lib/format";
 import { elapsedSeconds, formatElapsed, isInFlight, isWaiting, pollWhileInFlight } from "../lib/liveRuns";
 import { useNow } from "../lib/useNow";
@@ -31,6 +34,8 @@ interface Run {
   total_cost: number;
   creation: string;
   flow_run: string | null;
+  cancelled_by: string | null;
+  cancelled_at: string | null;
 }
 
 
@@ -59,40 +64,54 @@ function Elapsed({ run }: { run: Run }) {
   );
 }
 
-/** Cancels a run in flight or waiting for an approval, for good (the server decides who may). */
+/** Cancels a run in flight or waiting for an approval, for good: offered to its user and to holders of
+ * chat.view_all (Huf Managers, System Managers), as the server allows. */
 function CancelRun({ run }: { run: Run }) {
   const queryClient = useQueryClient();
-  const cancel = useMutation({
-    mutationFn: () => call("huf.ai.agent_integration.cancel_agent_run", { run_id: run.name }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["doc", "Agent Run", run.name] }),
-  });
+  const boot = getBoot();
   if (!isInFlight(run.status) && !isWaiting(run.status)) return null;
+  if (boot.user === "Guest" || (run.user !== boot.user && !hasCapability("chat.view_all", boot))) return null;
   return (
-    <div className="flex flex-col items-end gap-1">
-      <Button
-        variant="danger"
-        disabled={cancel.isPending}
-        onClick={() => window.confirm("Cancel this run? It stops before its next step and does not go on.") && cancel.mutate()}
-      >
-        Cancel run
-      </Button>
-      {cancel.error && <p className="text-xs text-red-600" role="alert">{errorMessage(cancel.error)}</p>}
-    </div>
+    <CancelRunForm
+      onCancel={async (reason) => {
+        await call("huf.ai.agent_integration.cancel_agent_run", { run_id: run.name, ...(reason ? { reason } : {}) });
+        await queryClient.invalidateQueries({ queryKey: ["doc", "Agent Run", run.name] });
+      }}
+    />
   );
 }
 
-/** The flow run this run is a step of, followed while it runs or waits. */
+/** The flow run this run is a step of, followed while it runs or waits; it may be cancelled from here. */
 function FlowRunLine({ id }: { id: string }) {
+  const queryClient = useQueryClient();
   const flow = useFlowRun(id);
   if (!flow.data) return null;
+  const f = flow.data;
   return (
-    <p className="text-sm" data-testid="run-flow">
-      Step of flow run{" "}
-      <Link className="text-indigo-600 hover:underline dark:text-indigo-400" to={`/flows/${encodeURIComponent(flow.data.flow_id)}`}>
-        {flow.data.flow_run_id}
-      </Link>{" "}
-      <Badge>{flow.data.status}</Badge>
-    </p>
+    <div className="space-y-2" data-testid="run-flow">
+      <p className="text-sm">
+        Step of flow run{" "}
+        <Link className="text-indigo-700 underline dark:text-indigo-300" to={`/flow-runs/${encodeURIComponent(f.flow_run_id)}`}>
+          {f.flow_run_id}
+        </Link>{" "}
+        <span data-testid="flow-run-status">
+          <Badge>{f.status}</Badge>
+        </span>{" "}
+        <Link className="text-indigo-700 underline dark:text-indigo-300" to={`/flows/${encodeURIComponent(f.flow_id)}`}>
+          Open the flow
+        </Link>
+      </p>
+      {f.can_cancel && (
+        <CancelRunForm
+          what="flow run"
+          onCancel={async (reason) => {
+            await flowApi.cancel(f.flow_run_id, reason || undefined);
+            await queryClient.invalidateQueries({ queryKey: ["flow-run", f.flow_run_id] });
+          }}
+        />
+      )}
+      <CancelledBy by={f.cancelled_by} at={f.cancelled_at} />
+    </div>
   );
 }
 
@@ -158,6 +177,7 @@ export default function ExecutionDetail() {
           <Stat label="Cached tokens" value={formatNumber(r.cached_tokens)} />
         </div>
         <Elapsed run={r} />
+        <CancelledBy by={r.cancelled_by} at={r.cancelled_at} />
         {r.flow_run && <FlowRunLine id={r.flow_run} />}
       </Card>
       {r.error_message && <ErrorBanner title="Error" message={r.error_message} />}

@@ -54,7 +54,15 @@ export default function Executions() {
 
   return (
     <div>
-      <PageHeader title="Executions" description="Every run of your agents, with what it cost." />
+      <PageHeader
+        title="Executions"
+        description="Every run of your agents, with what it cost."
+        actions={
+          <Link to="/flow-runs" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">
+            Flow runs
+          </Link>
+        }
+      />
       <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Field label="Agent" htmlFor="run-agent">
           <LinkSelect id="run-agent" doctype="Agent" value={agent} onChange={(v) => setParam("agent", v)} placeholder="All agents" />
@@ -82,21 +90,26 @@ export default function Executions() {
       ) : rows.length === 0 ? (
         <EmptyState title="No runs found" description={filters.length ? "Try other filters." : "Runs appear here once an agent has answered."} />
       ) : (
-        <Table head={["Run", "Agent", "Status", "Tokens", "Cost", "When"]}>
+        // Status and Cost first: what a phone shows before the table scrolls sideways
+        <Table label="Runs" head={["Status", "Cost", "Run", "Agent", "Tokens", "When"]}>
           {rows.map((r) => (
             <tr key={r.name} data-testid="run-row" data-run={r.name}>
+              <td className="px-3 py-2" data-testid="run-row-status">
+                <Badge>{r.status}</Badge>
+              </td>
+              <td className="px-3 py-2 tabular-nums" data-testid="run-row-cost">
+                {formatCost(r.total_cost)}
+              </td>
               <td className="max-w-xs px-3 py-2">
                 <Link className="text-indigo-600 hover:underline dark:text-indigo-400" to={`/executions/${encodeURIComponent(r.name)}`}>
                   <span className="line-clamp-1">{r.prompt || r.name}</span>
                 </Link>
               </td>
               <td className="px-3 py-2">{r.agent}</td>
-              <td className="px-3 py-2">
-                <Badge>{r.status}</Badge>
+              <td className="px-3 py-2" data-testid="run-row-tokens">
+                {formatNumber(r.total_tokens)}
               </td>
-              <td className="px-3 py-2">{formatNumber(r.total_tokens)}</td>
-              <td className="px-3 py-2">{formatCost(r.total_cost)}</td>
-              <td className="px-3 py-2">{formatDate(r.creation)}</td>
+              <td className="whitespace-nowrap px-3 py-2">{formatDate(r.creation)}</td>
             </tr>
           ))}
         </Table>

@@ -22,6 +22,7 @@ import { RunPanel, useFlowRun } from "../flows/RunPanel";
 import { toCanvas, toDefinition, type FlowEdge, type FlowNode } from "../flows/serialize";
 import { useFlowEditor } from "../flows/useFlowEditor";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
+import { useSaveShortcut } from "../lib/useSaveShortcut";
 
 /** What the flows list passes on when it has just created the flow: its webhook key, shown this once. */
 interface CreatedState {
@@ -147,7 +148,8 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
     [save],
   );
 
-  // keyboard: undo / redo / save (not while typing in a field: the field has its own undo)
+  useSaveShortcut(() => doSave(), canSave && dirty);
+  // keyboard: undo / redo (not while typing in a field: the field has its own undo)
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape" && layout.wide && !isEditable(event.target) && !document.querySelector('[role="dialog"]')) {
@@ -163,14 +165,11 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
         if (readOnly) return;
         event.preventDefault();
         editor.redo();
-      } else if (key === "s") {
-        event.preventDefault();
-        if (canSave && dirty) doSave();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [editor, readOnly, canSave, dirty, doSave, layout.wide, setLayout]);
+  }, [editor, readOnly, layout.wide, setLayout]);
 
   useEffect(() => {
     if (!refusal) return;

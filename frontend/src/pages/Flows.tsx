@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ChangeEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { FilterSelect } from "../components/FilterSelect";
 import { Badge, Button, EmptyState, ErrorBanner, Input, Notice, PageHeader, Spinner, Table, Textarea } from "../components/ui";
 import { ApiError, errorMessage } from "../lib/api";
@@ -220,25 +221,22 @@ function DuplicateDialog({ flow, onClose, onDone }: { flow: FlowSummary; onClose
 function DeleteDialog({ flow, onClose, onDone }: { flow: FlowSummary; onClose: () => void; onDone: () => void }) {
   const remove = useMutation({ mutationFn: () => flowApi.remove(flow.flow_id), onSuccess: onDone });
   return (
-    <Dialog
+    <ConfirmDialog
       title="Delete flow"
-      onClose={onClose}
-      footer={
+      message={
         <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-            {remove.isPending ? "Deleting…" : `Delete ${flow.flow_name || flow.flow_id}`}
-          </Button>
+          <p>
+            Delete the flow <strong>{flow.flow_name || flow.flow_id}</strong> ({flow.flow_id})? This cannot be undone. A flow that has runs cannot be deleted: archive it instead.
+          </p>
+          {remove.error && <ErrorBanner message={errorMessage(remove.error)} />}
         </>
       }
-    >
-      <p className="text-sm">
-        Delete the flow <strong>{flow.flow_name || flow.flow_id}</strong> ({flow.flow_id})? This cannot be undone. A flow that has runs cannot be deleted: archive it instead.
-      </p>
-      {remove.error && <ErrorBanner message={errorMessage(remove.error)} />}
-    </Dialog>
+      confirmLabel={remove.isPending ? "Deleting…" : `Delete ${flow.flow_name || flow.flow_id}`}
+      busy={remove.isPending}
+      destructive
+      onConfirm={() => remove.mutate()}
+      onCancel={onClose}
+    />
   );
 }
 
@@ -285,14 +283,21 @@ export default function Flows() {
         title="Flows"
         description="Workflows that mix agents, tools, approvals and web requests, built on a canvas."
         actions={
-          canCreate ? (
-            <>
-              <Button variant="secondary" onClick={() => setDialog({ kind: "import" })}>
-                Import
-              </Button>
-              <Button onClick={() => setDialog({ kind: "new" })}>New flow</Button>
-            </>
-          ) : null
+          <>
+            {can("Flow Run", "read") && (
+              <Link to="/flow-runs" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">
+                Flow runs
+              </Link>
+            )}
+            {canCreate && (
+              <>
+                <Button variant="secondary" onClick={() => setDialog({ kind: "import" })}>
+                  Import
+                </Button>
+                <Button onClick={() => setDialog({ kind: "new" })}>New flow</Button>
+              </>
+            )}
+          </>
         }
       />
       <div className="mb-3 flex flex-wrap gap-2">

@@ -6,6 +6,7 @@ import { Card, EmptyState, PageHeader, Spinner } from "../components/ui";
 import { getDoc } from "../lib/api";
 import { formatDate } from "../lib/format";
 import { fileName } from "../lib/files";
+import { fileKind } from "../lib/fileKinds";
 
 interface SharedMessage {
   name: string;
@@ -64,7 +65,11 @@ export default function MessageView() {
       <Card>
         <article aria-label="Message" data-testid="shared-message">
           {m.role === "user" ? <p className="whitespace-pre-wrap text-sm">{m.content}</p> : <AnswerBody content={m.content} blocks={m.content_blocks} />}
-          {m.attachment && <p className="mt-2 text-xs text-slate-500">Attachment: {fileName(m.attachment)}</p>}
+          {m.attachment && (
+            <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+              Attachment ({fileKind(m.attachment)}): {fileName(m.attachment)}
+            </p>
+          )}
         </article>
       </Card>
     </div>

@@ -1,8 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { ActionButton, summarize } from "../components/ActionButton";
 import { MasterDetail } from "../components/MasterDetail";
 import { RecordEditor } from "../components/RecordEditor";
 import { call } from "../lib/api";
+import { can } from "../lib/boot";
 import { PROVIDER_DEFAULTS, ROUTES_METHOD, providerFields, resolveRoute, routeLine, shouldAsk, type Probe, type RouteState, type RoutesAnswer } from "./providerRoutes";
 
 /** Typing pauses this long before the server is asked what the name means. */
@@ -75,6 +77,12 @@ function ProviderEditor({ name, select }: { name: string | null; select: (name: 
       title={name ?? "New provider"}
       onSaved={(doc) => select(String(doc.name))}
       onDeleted={() => select(undefined)}
+      actions={() =>
+        name !== null && can("AI Provider", "write") ? (
+          // a tiny real request with the saved key: a one-token answer of its first model, else its model list
+          <ActionButton label="Test connection" method="run_doc_method" args={{ dt: "AI Provider", dn: name, method: "test_connection" }} describe={(result) => summarize(result, "Connected.")} />
+        ) : null
+      }
     >
       {(doc) => (
         <>

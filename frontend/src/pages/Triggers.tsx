@@ -6,6 +6,7 @@ import { Badge, Button, Card, EmptyState, ErrorBanner, Field, Notice, PageHeader
 import { CopyButton } from "../flows/CopyButton";
 import { deleteDoc, errorMessage, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
+import { askConfirm } from "../lib/confirm";
 import { formatDate } from "../lib/format";
 import { TriggerEditor } from "../triggers/TriggerEditor";
 import { listTriggers, regenerateWebhookKey, revealWebhookKey, runTriggerNow, triggersKey, type RunNowResult, type TriggerSummary, type WebhookKey } from "../triggers/triggerApi";
@@ -133,7 +134,13 @@ function TriggerRow({ t, onEdit, onChanged, onDeleted }: { t: TriggerSummary; on
               variant="ghost"
               aria-label={`Delete ${t.name}`}
               disabled={busy}
-              onClick={() => window.confirm(`Delete the trigger "${t.name}"? It stops starting runs.`) && void act(() => deleteDoc("Agent Trigger", t.name), onDeleted)}
+              onClick={() =>
+                void askConfirm({ title: `Delete the trigger "${t.name}"?`, message: "It stops starting runs.", confirmLabel: "Delete", destructive: true }).then(
+                  (ok) => {
+                    if (ok) void act(() => deleteDoc("Agent Trigger", t.name), onDeleted);
+                  },
+                )
+              }
             >
               Delete
             </Button>
@@ -148,7 +155,8 @@ function TriggerRow({ t, onEdit, onChanged, onDeleted }: { t: TriggerSummary; on
 function WebhookPanel({ t, onKey }: { t: TriggerSummary; onKey: (key: WebhookKey) => void }) {
   const [error, setError] = useState<string | null>(null);
   const regenerate = async () => {
-    if (!window.confirm(`Generate a new key for the trigger "${t.name}"? The old key stops working at once.`)) return;
+    const ask = { title: `Generate a new key for the trigger "${t.name}"?`, message: "The old key stops working at once.", confirmLabel: "Generate new key", destructive: true };
+    if (!(await askConfirm(ask))) return;
     setError(null);
     try {
       onKey(await regenerateWebhookKey(t.name));

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { errorMessage } from "../lib/api";
 import { Button, ErrorBanner, Field, Input, Notice, Select } from "../components/ui";
-import { inviteUser, type HufRole } from "./peopleApi";
+import { WayIn } from "./WayIn";
+import { inviteUser, type HufRole, type Invitation } from "./peopleApi";
 
 /** Invite a person by email with a Huf role; the server refuses a role above the inviter's own. */
 export function InviteForm({ roles, onInvited }: { roles: HufRole[]; onInvited: () => void }) {
@@ -10,14 +11,16 @@ export function InviteForm({ roles, onInvited }: { roles: HufRole[]; onInvited: 
   const [role, setRole] = useState("");
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [invited, setInvited] = useState<Invitation | null>(null);
   const chosen = role || roles.find((r) => r.role_name === "Huf User")?.role_name || roles[0]?.role_name || "";
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setOutcome(null);
+    setInvited(null);
     try {
-      await inviteUser(email.trim(), fullName.trim(), chosen);
+      setInvited(await inviteUser(email.trim(), fullName.trim(), chosen));
       setOutcome({ ok: true, text: `Invited ${email.trim()} as ${chosen}.` });
       setEmail("");
       setFullName("");
@@ -54,6 +57,7 @@ export function InviteForm({ roles, onInvited }: { roles: HufRole[]; onInvited: 
         </Button>
       </div>
       {outcome && (outcome.ok ? <Notice message={outcome.text} /> : <ErrorBanner title="The invitation was refused" message={outcome.text} />)}
+      {invited && <WayIn invitation={invited} />}
     </form>
   );
 }

@@ -20,7 +20,7 @@ export function UserRow({
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const who = person.full_name || person.user;
-  const editable = manage && !isMe;
+  const editable = manage && !isMe && !person.built_in;
 
   const run = async (action: () => Promise<unknown>, done: string) => {
     setBusy(true);
@@ -78,7 +78,8 @@ export function UserRow({
               {person.enabled ? "Disable" : "Enable"}
             </Button>
           )}
-          {isMe && manage && <span className="text-xs text-slate-500">You cannot change your own role.</span>}
+          {isMe && manage && <span className="text-xs text-slate-500 dark:text-slate-400">You cannot change your own role.</span>}
+          {person.built_in && !isMe && <span className="text-xs text-slate-500 dark:text-slate-400">Built in: the site's administrator holds every role and stays enabled.</span>}
           {outcome && (
             <span role={outcome.ok ? "status" : "alert"} className={outcome.ok ? "text-xs text-emerald-700 dark:text-emerald-400" : "text-xs text-red-600 dark:text-red-400"}>
               {outcome.text}

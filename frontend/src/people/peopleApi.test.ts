@@ -27,9 +27,18 @@ describe("the people API client", () => {
     expect(sent[0]?.url).toBe("/api/method/huf.ai.permissions_api.get_users");
     expect(sent[0]?.init?.method).toBe("GET");
     expect(users).toEqual([
-      { user: "a@example.com", full_name: "Ann", enabled: true, huf_role: "Huf User", last_login: null },
-      { user: "b@example.com", full_name: "", enabled: false, huf_role: null, last_login: null },
+      { user: "a@example.com", full_name: "Ann", enabled: true, huf_role: "Huf User", last_login: null, built_in: false },
+      { user: "b@example.com", full_name: "", enabled: false, huf_role: null, last_login: null, built_in: false },
     ]);
+  });
+
+  it("marks Administrator built in and reads an invitation's way in", async () => {
+    fakeServer(200, { message: [{ name: "Administrator", full_name: "Administrator", enabled: 1, built_in: true }] });
+    expect((await getUsers())[0]?.built_in).toBe(true);
+    fakeServer(200, { message: { user: "n@example.com", created: true, email_sent: false, set_password_link: "http://site/update-password?key=abc" } });
+    expect(await inviteUser("n@example.com", "", "Huf User")).toEqual({ user: "n@example.com", created: true, email_sent: false, set_password_link: "http://site/update-password?key=abc" });
+    fakeServer(200, { message: { user: "m@example.com", created: true, email_sent: 1, set_password_link: null } });
+    expect(await inviteUser("m@example.com", "", "Huf User")).toMatchObject({ email_sent: true, set_password_link: null });
   });
 
   it("reads roles with their capabilities as names", async () => {

@@ -10,6 +10,16 @@ export interface Person {
   enabled: boolean;
   huf_role: string | null;
   last_login?: string | null;
+  /** Administrator: listed, never re-roled or disabled from Huf. */
+  built_in: boolean;
+}
+
+/** What an invitation gave the new user as their way in: Frappe's welcome mail, or a one-time set-password link to hand over. */
+export interface Invitation {
+  user: string;
+  created: boolean;
+  email_sent: boolean;
+  set_password_link: string | null;
 }
 
 export interface HufRole {
@@ -44,6 +54,7 @@ export function toPerson(raw: Raw): Person {
     enabled: flag(raw.enabled),
     huf_role: raw.huf_role ? text(raw.huf_role) : null,
     last_login: raw.last_login ? text(raw.last_login) : null,
+    built_in: flag(raw.built_in),
   };
 }
 
@@ -95,8 +106,17 @@ export async function getCatalogue(): Promise<Capability[]> {
   return toCatalogue(await call<unknown>(`${API}.get_capabilities_catalogue`, {}, "GET"));
 }
 
-export function inviteUser(email: string, full_name: string, huf_role: string): Promise<unknown> {
-  return call(`${API}.invite_user`, { email, full_name, huf_role });
+export function toInvitation(raw: Raw): Invitation {
+  return {
+    user: text(raw.user),
+    created: flag(raw.created),
+    email_sent: flag(raw.email_sent),
+    set_password_link: raw.set_password_link ? text(raw.set_password_link) : null,
+  };
+}
+
+export async function inviteUser(email: string, full_name: string, huf_role: string): Promise<Invitation> {
+  return toInvitation((await call<Raw>(`${API}.invite_user`, { email, full_name, huf_role })) ?? {});
 }
 
 export function updateUserRole(user: string, huf_role: string): Promise<unknown> {

@@ -5,6 +5,8 @@ import { useLocation, useNavigate } from "react-router-dom";
 import { Button, Card, ErrorBanner, Input, Notice, Spinner, cx } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
+import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
+import { useSaveShortcut } from "../lib/useSaveShortcut";
 import { EMPTY_TEMPLATE, PromptForm } from "./PromptForm";
 import { createTemplate, createVersion, forkTemplate, versionHistory, type KindConfig, type PromptVersion, type TemplateFields } from "./promptApi";
 import { UsedBy } from "./UsedBy";
@@ -19,6 +21,8 @@ const fieldsOf = (v: PromptVersion): TemplateFields => ({
 });
 
 const changed = (a: TemplateFields, b: TemplateFields) => a.title !== b.title || a.description !== b.description || a.prompt_body !== b.prompt_body;
+/** A new template with anything typed or chosen in it. */
+const started = (form: TemplateFields) => JSON.stringify(form) !== JSON.stringify(EMPTY_TEMPLATE);
 
 const TAB = "-mb-px border-b-2 px-3 py-2 text-sm data-[state=active]:border-indigo-600 data-[state=active]:font-medium data-[state=inactive]:border-transparent";
 
@@ -59,10 +63,14 @@ export function PromptDetail({ config, name }: { config: KindConfig; name: strin
     },
   });
 
-  if (!isNew && history.isLoading) return <Spinner />;
-  if (!isNew && history.error) return <ErrorBanner title="This template could not be opened" message={errorMessage(history.error)} />;
   const canSave = isNew ? can(config.doctype, "create") : can(config.doctype, "write") && !latest?.is_system;
   const dirty = isNew ? form.title.trim() !== "" && form.prompt_body.trim() !== "" : latest !== undefined && changed(form, fieldsOf(latest));
+  // leaving (a link, another template, back) with edits asks first; Ctrl+S saves them
+  useLeaveGuard(canSave && !save.isPending && (isNew ? started(form) : dirty), leaveQuestion("this template"));
+  useSaveShortcut(() => save.mutate(), canSave && dirty && !save.isPending);
+
+  if (!isNew && history.isLoading) return <Spinner />;
+  if (!isNew && history.error) return <ErrorBanner title="This template could not be opened" message={errorMessage(history.error)} />;
   const error = save.error ?? fork.error;
 
   const editor = (

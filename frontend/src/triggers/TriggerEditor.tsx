@@ -4,7 +4,9 @@ import { LinkSelect } from "../components/FormFields";
 import { Button, Card, ErrorBanner, Field, Input, Notice, Select, Spinner, Textarea, Toggle } from "../components/ui";
 import { errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
+import { askLeave } from "../lib/leaveGuard";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
+import { useSaveShortcut } from "../lib/useSaveShortcut";
 import {
   DOC_EVENTS,
   INTERVALS,
@@ -172,13 +174,15 @@ export function TriggerEditor({ agent, name, onSaved, onClose }: { agent: string
   const dirty = !readOnly && !save.isPending && base !== null && JSON.stringify(draft) !== JSON.stringify(base);
   useLeaveGuard(dirty, leaveQuestion("this trigger"));
   const close = () => {
-    if (!dirty || window.confirm(leaveQuestion("this trigger"))) onClose();
+    if (!dirty) onClose();
+    else void askLeave(leaveQuestion("this trigger")).then((leave) => leave && onClose());
   };
   const submit = () => {
     const found = validateDraft(draft);
     setErrors(found);
     if (Object.keys(found).length === 0) save.mutate();
   };
+  useSaveShortcut(submit, dirty);
 
   if (!isNew && stored.isLoading) return <Spinner />;
   if (!isNew && stored.error) return <ErrorBanner title="This trigger could not be opened" message={errorMessage(stored.error)} />;

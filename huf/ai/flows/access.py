@@ -107,11 +107,19 @@ def check_resume(run: Any) -> None:
 		)
 
 
+def can_cancel(run: Any, user: str | None = None) -> bool:
+	"""Whether `user` (default: the session user) may cancel `run`: whom it acts as, who started it, or a
+	manager (never a guest). Whether the run may still be cancelled is the engine's to say."""
+	user = user or frappe.session.user
+	if not user or user == "Guest" or not can_read_run(run, user):
+		return False
+	return user in (run.user, run.owner) or is_privileged(user)
+
+
 def check_cancel(run: Any) -> None:
 	"""Throw unless the session user may cancel `run`: whom it acts as, who started it, or a manager."""
 	check_read_run(run)
-	user = frappe.session.user
-	if user not in (run.user, run.owner) and not is_privileged(user):
+	if not can_cancel(run):
 		frappe.throw(
 			_("You are not allowed to cancel flow run {0}.").format(frappe.bold(run.name)),
 			frappe.PermissionError,

@@ -2,7 +2,8 @@
 
     {"payload": <the trigger's input>, "trigger": {"type": ...}, "vars": {<set by transform nodes>},
      "nodes": {<node id>: {"status": "success" | "failure", "output": ..., "error": ...}},
-     "last": <the output of the node that ran last>, "state": {<node id>: <its own bookkeeping, e.g. a loop's position>}}
+     "last": <the output of the node that ran last>, "state": {<node id>: <its own bookkeeping, e.g. a loop's position>},
+     "steps": [<one entry per hop: node_id, type, status, started_at, finished_at, duration_ms, agent_run>]}
 
 Expressions and `{{ }}` templates (huf.huf.safe_expression: no calls, no attribute tricks) see the
 names `payload`, `trigger`, `vars`, `nodes`, `last`, `input` (what resume_flow_run passed), and every

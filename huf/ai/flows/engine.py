@@ -46,6 +46,7 @@ RUNNABLE = ("Queued", "Running")
 CANCELLED = "Cancelled"
 ENDED = ("Success", "Failed", CANCELLED)
 WAITING_STATUS = {"approval": "Waiting Approval", "user": "Waiting User"}
+MAX_STEP_LOG = MAX_HOPS_CAP  # the step log keeps this many hops, the newest
 STALE_SECONDS = 90  # a Queued or Running run nobody holds for this long is enqueued again
 
 
@@ -179,9 +180,11 @@ def step(run: Any, user: str) -> bool:
 		)
 	waiting = flow_context.loads(run.waiting)
 	resume = waiting.get("resume") if waiting.get("node_id") == node["id"] else None
+	started = now_datetime()
 	result = run_node(run, node, graph, context, resume, user)
 	run.hop_count = cint(run.hop_count) + 1
 	record(context, node, result)
+	log_step(context, node, result, started)
 	if result.agent_run:
 		run.last_agent_run = result.agent_run
 	if result.status == WAITING:
@@ -278,6 +281,25 @@ def record(context: dict, node: dict, result: NodeResult) -> None:
 	if result.status != WAITING:
 		context["last"] = result.output
 	context.pop("input", None)
+
+
+def log_step(context: dict, node: dict, result: NodeResult, started: Any) -> None:
+	"""Add the hop to the run's step log (`context["steps"]`, the newest MAX_STEP_LOG): when each node
+	ran, how long it took and how it ended; expressions do not see it (flow_context.names)."""
+	finished = now_datetime()
+	entry = {
+		"node_id": node["id"],
+		"type": node.get("type"),
+		"status": result.status,
+		"started_at": str(started),
+		"finished_at": str(finished),
+		"duration_ms": round((finished - started).total_seconds() * 1000, 1),
+	}
+	if result.agent_run:
+		entry["agent_run"] = result.agent_run
+	steps = context.setdefault("steps", [])
+	steps.append(entry)
+	del steps[:-MAX_STEP_LOG]
 
 
 def finish(run: Any, context: dict, status: str, error: str | None = None) -> bool:

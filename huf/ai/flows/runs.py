@@ -11,10 +11,11 @@ from typing import Any
 
 import frappe
 from frappe import _
-from frappe.utils import cint, now_datetime
+from frappe.utils import cint, flt, getdate, now_datetime
 
+from huf.ai.flows import access
 from huf.ai.flows import context as flow_context
-from huf.ai.flows.engine import FlowRunError, cancel_flow_run, resume_waiting_run, start_flow_run
+from huf.ai.flows.engine import ENDED, FlowRunError, cancel_flow_run, resume_waiting_run, start_flow_run
 
 MODES = ("Normal", "Agentic")
 CONVERSATION_MODES = ("shared", "new")
@@ -116,26 +117,77 @@ def view(run: Any) -> dict:
 		"completed_at": run.completed_at,
 		"cancelled_by": run.cancelled_by,
 		"cancelled_at": run.cancelled_at,
+		"can_cancel": run.status not in ENDED and access.can_cancel(run),
 		"agent_runs": frappe.get_all(
 			"Agent Run", filters={"flow_run": run.name}, fields=AGENT_RUN_FIELDS, order_by="creation asc"
 		),
 	}
 
 
-def list_runs(flow_id: str | None = None, status: str | None = None, limit: int = 20) -> list:
-	"""The newest runs the session user may read (of `flow_id`, in `status`)."""
-	filters = {}
+def list_runs(
+	flow_id: str | None = None,
+	status: str | None = None,
+	limit: int = 20,
+	user: str | None = None,
+	from_date: str | None = None,
+	to_date: str | None = None,
+	start: int = 0,
+) -> list:
+	"""The newest runs the session user may read (of `flow_id`, in `status`, acting as `user`, started
+	between `from_date` and `to_date`, both included), from row `start`; each with its flow's name and
+	its Agent Runs' cost and tokens."""
+	filters: list = []
 	if flow_id:
-		filters["flow_definition"] = flow_id
+		filters.append(["flow_definition", "=", flow_id])
 	if status:
-		filters["status"] = status
-	return frappe.get_list(
+		filters.append(["status", "=", status])
+	if user:
+		filters.append(["user", "=", user])
+	first, last = getdate(from_date) if from_date else None, getdate(to_date) if to_date else None
+	if first:
+		filters.append(["creation", ">=", f"{first} 00:00:00"])
+	if last:
+		filters.append(["creation", "<=", f"{last} 23:59:59.999999"])
+	rows = frappe.get_list(
 		"Flow Run",
 		fields=LIST_FIELDS,
 		filters=filters,
 		order_by="creation desc",
+		limit_start=max(cint(start), 0),
 		limit_page_length=min(max(cint(limit), 1), MAX_LIMIT),
 	)
+	add_totals(rows)
+	return rows
+
+
+def add_totals(rows: list) -> None:
+	"""Each row's flow name, and the cost and tokens of its Agent Runs (two queries for the page)."""
+	names = [row.name for row in rows]
+	totals = {name: {"total_cost": 0.0, "total_tokens": 0} for name in names}
+	if names:
+		for agent_run in frappe.get_all(
+			"Agent Run",
+			filters={"flow_run": ("in", names)},
+			fields=["flow_run", "total_cost", "total_tokens"],
+		):
+			totals[agent_run.flow_run]["total_cost"] += flt(agent_run.total_cost)
+			totals[agent_run.flow_run]["total_tokens"] += cint(agent_run.total_tokens)
+	flows = {row.flow_definition for row in rows}
+	flow_names = (
+		dict(
+			frappe.get_all(
+				"Flow Definition",
+				filters={"name": ("in", list(flows))},
+				fields=["name", "flow_name"],
+				as_list=True,
+			)
+		)
+		if flows
+		else {}
+	)
+	for row in rows:
+		row.update(totals[row.name])
+		row["flow_name"] = flow_names.get(row.flow_definition)
 
 
 def resume(run: Any, value: Any = None) -> dict:

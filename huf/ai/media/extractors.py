@@ -45,6 +45,27 @@ def extension_of(filename: str | None) -> str:
 	return name.rsplit(".", 1)[-1].lower() if "." in name else ""
 
 
+# what people call a file of each extension (the chat labels attachments the same way, lib/fileKinds.ts)
+_KINDS = {
+	"Image": ("png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff", "svg", "heic"),
+	"PDF": ("pdf",),
+	"Text/Markdown": ("md", "markdown", "txt", "log", "rst"),
+	"Spreadsheet": ("xlsx", "xls", "ods", "csv", "tsv"),
+	"Document": ("docx", "doc", "odt", "rtf"),
+	"Presentation": ("pptx", "ppt", "odp"),
+	"Web page": ("html", "htm", "xhtml"),
+	"Data": ("json", "xml", "yaml", "yml"),
+	"Audio": ("mp3", "wav", "m4a", "ogg", "oga", "opus", "flac", "webm", "aac"),
+	"Video": ("mp4", "mov", "mkv", "avi"),
+}
+KIND_OF_EXTENSION = {ext: kind for kind, extensions in _KINDS.items() for ext in extensions}
+
+
+def kind_of(filename: str | None) -> str:
+	"""What kind of file this is, in words, from its extension: "notes.md" -> "Text/Markdown" ("File": unknown)."""
+	return KIND_OF_EXTENSION.get(extension_of(filename), "File")
+
+
 def is_supported(filename: str | None) -> bool:
 	"""True when `extract_text` can read a file of this name."""
 	return extension_of(filename) in SUPPORTED_EXTENSIONS

@@ -8,18 +8,20 @@ from huf.frappe_compat import save_user
 from huf.huf.capabilities import has_capability
 from huf.huf.role_grants import check_can_assign, check_can_touch_user
 
-STANDARD_USERS = ("Administrator", "Guest")
+HIDDEN_USERS = ("Guest",)
+# built in: listed, never re-roled or disabled from Huf (role_grants.check_can_touch_user refuses it)
+BUILT_IN_USERS = ("Administrator",)
 
 
 def list_users() -> list[dict]:
-	"""System users (Administrator and Guest aside) with their Huf role."""
+	"""System users (Guest aside; Administrator marked built in) with their Huf role."""
 	assigned = {
 		row.user: row
 		for row in frappe.get_all("Huf User Role", fields=["user", "huf_role", "enabled", "assigned_by"])
 	}
 	users = frappe.get_all(
 		"User",
-		filters={"name": ["not in", STANDARD_USERS], "user_type": "System User"},
+		filters={"name": ["not in", HIDDEN_USERS], "user_type": "System User"},
 		fields=["name", "full_name", "enabled", "last_login"],
 		order_by="full_name asc",
 	)
@@ -28,6 +30,7 @@ def list_users() -> list[dict]:
 		user.huf_role = row.huf_role if row and row.enabled else None
 		user.assigned_by = row.assigned_by if row else None
 		user.roles = frappe.get_roles(user.name)
+		user.built_in = user.name in BUILT_IN_USERS
 	return users
 
 
@@ -43,11 +46,23 @@ def require_huf_role(huf_role: str) -> None:
 		)
 
 
-def _welcome_email() -> int:
-	"""Send Frappe's welcome mail only outside tests and when an outgoing mail account exists."""
-	if frappe.flags.in_test:
-		return 0
-	return int(bool(frappe.db.exists("Email Account", {"enable_outgoing": 1})))
+def can_send_email() -> bool:
+	"""Whether Frappe has a default outgoing Email Account to queue mail through."""
+	return bool(frappe.db.exists("Email Account", {"enable_outgoing": 1, "default_outgoing": 1}))
+
+
+def way_in(user: str) -> dict:
+	"""Frappe's welcome mail with a set-password link, queued when email is set up; else the link itself.
+
+	The link carries a one-time key (Frappe's reset-password key: only its hash is stored, it is
+	cleared once used); without email the inviter hands it over.
+	"""
+	doc = frappe.get_doc("User", user)
+	if can_send_email():
+		doc.flags.delay_emails = True  # through the Email Queue, sent by the scheduler
+		doc.send_welcome_mail_to_user()
+		return {"email_sent": True, "set_password_link": None}
+	return {"email_sent": False, "set_password_link": doc.reset_password()}
 
 
 def invite(email: str, full_name: str, huf_role: str) -> dict:
@@ -70,12 +85,12 @@ def invite(email: str, full_name: str, huf_role: str) -> dict:
 			"first_name": first,
 			"last_name": last,
 			"user_type": "System User",
-			"send_welcome_email": _welcome_email(),
+			"send_welcome_email": 0,  # sent below, or the link shown instead
 		}
 	)
 	user.insert(ignore_permissions=True)
 	assign(email, huf_role)
-	return {"user": email, "huf_role": huf_role, "created": True}
+	return {"user": email, "huf_role": huf_role, "created": True, **way_in(email)}
 
 
 def _reinvite(email: str, huf_role: str) -> dict:

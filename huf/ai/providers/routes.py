@@ -26,16 +26,21 @@ class Route:
 	settings: tuple[str, ...] = ()  # AI Provider fields this route passes to LiteLLM besides key and base
 	# False: LiteLLM loses the tool calls of this route's streams, so a turn with tools is asked unstreamed
 	streams_tool_calls: bool = True
+	# its public OpenAI-compatible API (GET <base>/models lists the models); "" when it has none
+	openai_base: str = ""
+	# False: no OpenAI-compatible model list even at its own Base URL (cloud SDK routes)
+	lists_models: bool = True
 
 
 ROUTES: tuple[Route, ...] = (
-	Route("OpenAI", "openai", ("open_ai",), ("OPENAI_API_KEY",)),
-	Route("Anthropic", "anthropic", ("claude",), ("ANTHROPIC_API_KEY",)),
+	Route("OpenAI", "openai", ("open_ai",), ("OPENAI_API_KEY",), openai_base="https://api.openai.com/v1"),
+	Route("Anthropic", "anthropic", ("claude",), ("ANTHROPIC_API_KEY",), lists_models=False),
 	Route(
 		"Google Gemini",
 		"gemini",
 		("google", "gemini", "google_ai_studio", "ai_studio", "google_ai"),
 		("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+		openai_base="https://generativelanguage.googleapis.com/v1beta/openai",
 	),
 	Route(
 		"Vertex AI",
@@ -43,6 +48,7 @@ ROUTES: tuple[Route, ...] = (
 		("vertex", "google_vertex", "google_vertex_ai", "google_cloud_vertex_ai", "gcp_vertex_ai"),
 		keyless=True,
 		settings=("vertex_project", "vertex_location", "vertex_credentials"),
+		lists_models=False,
 	),
 	Route(
 		"Azure OpenAI",
@@ -51,6 +57,7 @@ ROUTES: tuple[Route, ...] = (
 		("AZURE_API_KEY", "AZURE_OPENAI_API_KEY"),
 		needs_api_base=True,
 		settings=("api_version",),
+		lists_models=False,
 	),
 	Route(
 		"AWS Bedrock",
@@ -58,22 +65,51 @@ ROUTES: tuple[Route, ...] = (
 		("bedrock", "amazon_bedrock", "aws"),
 		keyless=True,
 		settings=("aws_access_key_id", "aws_secret_access_key", "aws_region_name"),
+		lists_models=False,
 	),
-	Route("Mistral", "mistral", ("mistral_ai", "mistralai"), ("MISTRAL_API_KEY",)),
-	Route("Groq", "groq", (), ("GROQ_API_KEY",)),
 	Route(
-		"Together AI", "together_ai", ("together", "togetherai"), ("TOGETHERAI_API_KEY", "TOGETHER_API_KEY")
+		"Mistral",
+		"mistral",
+		("mistral_ai", "mistralai"),
+		("MISTRAL_API_KEY",),
+		openai_base="https://api.mistral.ai/v1",
 	),
-	Route("Fireworks AI", "fireworks_ai", ("fireworks",), ("FIREWORKS_AI_API_KEY", "FIREWORKS_API_KEY")),
-	Route("DeepSeek", "deepseek", (), ("DEEPSEEK_API_KEY",)),
-	Route("xAI", "xai", ("x_ai", "grok"), ("XAI_API_KEY",)),
+	Route("Groq", "groq", (), ("GROQ_API_KEY",), openai_base="https://api.groq.com/openai/v1"),
+	Route(
+		"Together AI",
+		"together_ai",
+		("together", "togetherai"),
+		("TOGETHERAI_API_KEY", "TOGETHER_API_KEY"),
+		openai_base="https://api.together.xyz/v1",
+	),
+	Route(
+		"Fireworks AI",
+		"fireworks_ai",
+		("fireworks",),
+		("FIREWORKS_AI_API_KEY", "FIREWORKS_API_KEY"),
+		openai_base="https://api.fireworks.ai/inference/v1",
+	),
+	Route("DeepSeek", "deepseek", (), ("DEEPSEEK_API_KEY",), openai_base="https://api.deepseek.com/v1"),
+	Route("xAI", "xai", ("x_ai", "grok"), ("XAI_API_KEY",), openai_base="https://api.x.ai/v1"),
 	# LiteLLM before 1.100 drops the tool calls of Cohere's v2 stream (it reads another event shape)
 	Route("Cohere", "cohere", ("cohere_chat",), ("COHERE_API_KEY", "CO_API_KEY"), streams_tool_calls=False),
-	Route("OpenRouter", "openrouter", ("open_router",), ("OPENROUTER_API_KEY",)),
+	Route(
+		"OpenRouter",
+		"openrouter",
+		("open_router",),
+		("OPENROUTER_API_KEY",),
+		openai_base="https://openrouter.ai/api/v1",
+	),
 	Route("Perplexity", "perplexity", ("perplexity_ai",), ("PERPLEXITYAI_API_KEY", "PERPLEXITY_API_KEY")),
 	Route("DashScope", "dashscope", ("alibaba", "alibaba_cloud", "qwen"), ("DASHSCOPE_API_KEY",)),
 	Route("Meta Llama", "meta_llama", ("meta", "llama", "meta_llama"), ("LLAMA_API_KEY",)),
-	Route("Ollama", "ollama_chat", ("ollama", "ollama_chat"), keyless=True),
+	Route(
+		"Ollama",
+		"ollama_chat",
+		("ollama", "ollama_chat"),
+		keyless=True,
+		openai_base="http://localhost:11434/v1",
+	),
 	Route("LM Studio", "lm_studio", ("lmstudio",), keyless=True, needs_api_base=True),
 	Route(OPENAI_COMPATIBLE, "openai", keyless=True, needs_api_base=True),
 )

@@ -5,7 +5,8 @@
 - images (PNG, JPEG, GIF, WEBP...) become `image_url` parts with a data URL, for vision models;
 - every other format goes through the OCR/extraction path (`huf.ai.media.ocr.ocr_document`: PDF,
   DOCX, XLSX, PPTX, TXT, MD, HTML, CSV, JSON, XML, LOG) and its text is appended under the heading
-  "Attached File Content (OCR Extracted)" with the file name and the sha256 of its content;
+  "Attached File Content", each file with its name, its kind (PDF, Text/Markdown, Spreadsheet...; "read by
+  OCR" when the provider's OCR endpoint read it) and the sha256 of its content;
 - a file the user may not read, a missing or unreadable file, or a cut text gets a readable note.
 The conversation stores only the prompt and the file names (`UserContent.stored`), never the text.
 """
@@ -20,9 +21,9 @@ import frappe
 from frappe import _
 
 from huf.ai.media import common
-from huf.ai.media.extractors import extension_of
+from huf.ai.media.extractors import extension_of, kind_of
 
-HEADING = "Attached File Content (OCR Extracted)"
+HEADING = "Attached File Content"
 MAX_FILE_CHARS = 30_000  # extracted text of one file sent to the model
 MAX_TOTAL_CHARS = 90_000  # extracted text of all files of one message
 MAX_IMAGE_BYTES = 5 * 1024 * 1024  # larger images are not sent (a note says so)
@@ -120,9 +121,12 @@ def _text_section(file_doc: Any, agent: str | None, budget: int) -> tuple[str, i
 		result = ocr_document(file_id=file_doc.name, agent=agent)
 	except (frappe.ValidationError, frappe.PermissionError) as exc:
 		result = common.failure(_plain(exc))
-	title = f"### {file_doc.file_name}"
+	about = [_(kind_of(file_doc.file_name or file_doc.file_url))]
+	if result.get("success") and result.get("strategy") not in (None, "local", "local_pdf"):
+		about.append(_("read by OCR"))
 	if result.get("file_hash"):
-		title += f" (sha256: {result['file_hash']})"
+		about.append(f"sha256: {result['file_hash']}")
+	title = f"### {file_doc.file_name} ({', '.join(about)})"
 	if not result.get("success"):
 		return f"{title}\n[{_('Could not read this file: {0}').format(result.get('error'))}]", 0
 	text = (result.get("text") or "").strip()

@@ -2,7 +2,7 @@
 // huf/tests/browser/test_admin_actions.py): the plan's steps, Stop, Recreate plan; the seeding report, twice.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, run}.
 // Output: <out_dir>/result.json with what was observed.
-import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { answerConfirms, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [], dialogs: [] });
@@ -16,9 +16,9 @@ const steps = (page) =>
 try {
   step("log in and open the run");
   const page = await openAs(browser, config.admin);
-  page.on("dialog", (d) => {
-    result.dialogs.push(d.message());
-    void d.accept();
+  await answerConfirms(page, (q) => {
+    result.dialogs.push(`${q.title} ${q.message}`);
+    return true;
   });
   await page.goto(`${base}/huf/executions/${encodeURIComponent(config.run)}`);
   const panel = page.getByRole("region", { name: "Orchestration" });

@@ -56,7 +56,8 @@ try {
   await page.getByTestId("agent-message").nth(1).waitFor({ timeout: 90000 });
   const bubble = page.getByTestId("user-message").last();
   result.bubble_text = (await bubble.textContent())?.trim();
-  result.bubble_attachment = (await bubble.getByTestId("user-attachment").textContent())?.trim();
+  result.bubble_attachment = (await bubble.getByTestId("user-attachment").getByRole("link").textContent())?.trim();
+  result.bubble_attachment_kind = (await bubble.getByTestId("attachment-kind").textContent())?.trim();
   await shot(page, "03-file");
   await page.context().close();
 

@@ -1,6 +1,7 @@
 // End-to-end run of the dashboard at /huf in headless Chromium (driven by huf/tests/browser/test_dashboard.py).
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, viewer: {...}, llm_api_base}.
 // Output: <out_dir>/result.json with what was observed; exit code 1 and a message on the first failed step.
+import { audit } from "../support/axe.mjs";
 import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
@@ -9,6 +10,17 @@ const AGENT = "E2E Agent";
 const PROVIDER = "E2E LLM";
 const MODEL = "e2e-model";
 const SECRET = "sk-e2e-never-shown-9f3a";
+
+/** The getting-started steps shown: [label, done, link path]; [] when the checklist is not there. */
+async function checklist(page) {
+  const steps = page.getByTestId("setup-step");
+  return steps.evaluateAll((items) =>
+    items.map((li) => {
+      const link = li.querySelector("a");
+      return [link.firstChild.textContent.trim(), li.dataset.done === "true", new URL(link.href).pathname];
+    }),
+  );
+}
 
 async function navTo(page, label) {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
@@ -33,8 +45,23 @@ try {
   });
   await shot(page, "01-dashboard");
 
+  result.nav_groups = await page.getByRole("navigation", { name: "Main" }).getByRole("group").evaluateAll((groups) => groups.map((g) => document.getElementById(g.getAttribute("aria-labelledby")).textContent));
+  if (!config.setup_done.every(Boolean)) {
+    step("the getting-started checklist of a site being set up, at 1280 px and 375 px");
+    await page.getByTestId("getting-started").waitFor();
+    result.checklist_before = await checklist(page);
+    await audit(page, "01-checklist-1280");
+    const phone = await openAs(browser, config.admin, { viewport: { width: 375, height: 800 } });
+    await phone.getByTestId("getting-started").waitFor();
+    result.checklist_375 = await checklist(phone);
+    await audit(phone, "01-checklist-375");
+    await phone.context().close();
+  }
+
   step("create provider");
-  await navTo(page, "Providers");
+  if (!config.setup_done[0]) await page.getByTestId("getting-started").getByRole("link", { name: /^Add a provider/ }).click();
+  else await navTo(page, "Providers");
+  await page.getByRole("heading", { name: "Providers", level: 1 }).waitFor();
   await page.getByRole("button", { name: "New provider" }).click();
   await page.getByLabel("Provider Name *", { exact: true }).fill(PROVIDER);
   await page.getByLabel("API Key", { exact: true }).fill(SECRET);
@@ -63,6 +90,14 @@ try {
   await page.getByText("Saved.").waitFor();
   await page.getByRole("list", { name: "Models" }).getByText(MODEL).waitFor();
   await shot(page, "03-models");
+
+  step("the checklist ticks the provider and the model");
+  await navTo(page, "Dashboard");
+  if (!config.setup_done[2] || !config.setup_done[3]) {
+    await page.getByTestId("setup-step").first().waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="setup-step"][data-done="true"]').length >= 2);
+    result.checklist_middle = await checklist(page);
+  }
 
   step("agent validation error from the server");
   await navTo(page, "Agents");
@@ -149,6 +184,10 @@ try {
     await page.waitForTimeout(200);
     await shot(page, name);
   }
+  await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+  await page.getByTestId("stat-Agents").filter({ hasText: /\d/ }).waitFor();
+  await page.getByTestId("getting-started").waitFor({ state: "detached", timeout: 5000 }).catch(() => {}); // once the counts are read again
+  result.checklist_after = await page.getByTestId("getting-started").count();
   await page.getByRole("button", { name: "Switch to dark theme" }).click();
   result.dark_theme = await page.evaluate(() => document.documentElement.classList.contains("dark"));
   await shot(page, "15-dashboard-dark");

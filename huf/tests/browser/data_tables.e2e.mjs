@@ -3,12 +3,13 @@
 // an edit with Escape), sort, export the CSV, filter, delete a record, import CSV files through the preview dialog
 // (a bad row blocks Import and Cancel imports nothing; an unknown column mapped by hand; axe-core on the dialog at
 // 1280 and 375 px, light and dark; an edited export imported again updates by ID), see a lossy type change refused,
-// then delete the table by typing its name.
+// leave the field editor with unsaved fields (asked first), save fields with Ctrl+S, then delete the table by
+// typing its name.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, table, agent}.
 // Output: <out_dir>/result.json with what was observed.
 import { readFile } from "node:fs/promises";
 import { audit } from "../support/axe.mjs";
-import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { answerConfirm, check, config, confirmQuestion, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 /** The table's records as the server returns them, read in the page's session. */
 async function storedRecords(page, name) {
@@ -131,8 +132,8 @@ try {
   step("delete one record");
   await page.getByLabel(`Select record ${globex}`).check();
   await page.getByRole("button", { name: "Delete selected (1)" }).click();
-  result.delete_question = (await page.getByRole("dialog", { name: "Delete records" }).locator("p").textContent())?.trim();
-  await page.getByRole("button", { name: "Delete 1 record" }).click();
+  result.delete_question = (await confirmQuestion(page)).message;
+  await page.getByRole("alertdialog", { name: "Delete records" }).getByRole("button", { name: "Delete 1 record" }).click();
   await page.getByText("Deleted 1 record.").waitFor();
   result.after_delete = await storedRecords(page, result.table);
 
@@ -204,6 +205,45 @@ try {
     return (await response.json()).message.fields.find((f) => f.fieldname === "stage")?.fieldtype;
   }, result.table);
   await shot(page, "04-refused");
+
+  step("the field editor asks before leaving unsaved fields (a link, back); Leave follows the link");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Data" }).click();
+  result.fields_leave_question = await confirmQuestion(page);
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await audit(page, `fields-leave-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole("alertdialog").getByRole("button", { name: "Stay" }).click();
+  await page.evaluate(() => window.history.back());
+  result.fields_back_question = (await answerConfirm(page, false)).message;
+  await page.waitForTimeout(300);
+  result.fields_after_stay = { path: new URL(page.url()).pathname, type: await page.getByLabel("Type", { exact: true }).inputValue() };
+  await page.getByRole("link", { name: "Open records" }).click();
+  await answerConfirm(page, true);
+  await page.getByTestId("page-info").waitFor();
+  result.fields_after_leave = new URL(page.url()).pathname;
+
+  step("Ctrl+S saves the fields, once");
+  await page.getByRole("link", { name: "Edit fields" }).click();
+  await page.getByRole("button", { name: "Edit the field Amount" }).click();
+  await page.getByLabel("Description", { exact: true }).last().fill("The deal's size");
+  let fieldSaves = 0;
+  const countSave = (r) => r.method() === "POST" && r.url().includes("update_data_table") && fieldSaves++;
+  page.on("request", countSave);
+  await page.keyboard.press("Control+s");
+  await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+  await page.keyboard.press("Control+s");
+  await page.waitForTimeout(800);
+  page.off("request", countSave);
+  result.field_saves = fieldSaves;
+  result.amount_description = await page.evaluate(async (table) => {
+    const response = await fetch(`/api/method/huf.huf.doctype.huf_data_table.api.get_table_schema?name=${encodeURIComponent(table)}`, { headers: { Accept: "application/json" } });
+    return (await response.json()).message.fields.find((f) => f.fieldname === "amount")?.description;
+  }, result.table);
 
   step("delete the table by typing its name");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Data" }).click();

@@ -1,12 +1,12 @@
 // Editor safeguards and live knowledge status in headless Chromium (driven by
 // huf/tests/browser/test_editor_safeguards.py): unsaved-changes questions, required fields, labels, pickers,
-// delete prompts, no Delete on Settings, knowledge statuses that follow the jobs, scores, and what a Huf User sees;
+// delete prompts in the confirm dialog (focus, Tab, Escape), Ctrl+S, the searchable tool picker, no Delete on Settings, knowledge statuses that follow the jobs, scores, and what a Huf User sees;
 // a new agent starting with the default provider and model; a knowledge row saved with its defaults and labels.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, reader: {user, password}, agent, attached,
 // spare, source, file_path, provider, model, new_agent, vector_source, embed_provider, embed_model}.
 // Output: <out_dir>/result.json with what was observed.
 import { audit } from "../support/axe.mjs";
-import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { answerConfirm, config, confirmQuestion, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -46,30 +46,73 @@ try {
   result.disabled_switches = await page.getByRole("switch", { name: "Disabled" }).count();
   result.admin_field_background = await description.evaluate((el) => getComputedStyle(el).backgroundColor);
   await description.fill("Edited, not saved");
-  let asked = nextDialog(page, false);
   await navTo(page, "Tools");
-  result.agent_leave_question = (await asked).message;
+  result.agent_leave_question = await confirmQuestion(page);
+  await audit(page, "00-leave-agent-1280");
+  await page.setViewportSize({ width: 375, height: 800 });
+  await audit(page, "00-leave-agent-375");
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await page.getByRole("alertdialog").getByRole("button", { name: "Stay" }).click();
   await page.waitForTimeout(300);
   result.agent_stayed = page.url().endsWith(`/agents/${encodeURIComponent(config.agent)}`);
   result.agent_description_kept = await description.inputValue();
 
   step("closing the tab asks too");
-  asked = nextDialog(page, false);
+  let asked = nextDialog(page, false);
   await page.close({ runBeforeUnload: true });
   result.unload_dialog = (await asked).type;
   await page.waitForTimeout(300);
   result.page_closed = page.isClosed();
 
-  step("the tool picker offers only tools the agent does not have");
+  step("the tool picker: only tools the agent does not have, searched by name and description, each described");
+  await description.fill(""); // back as saved: only the tool added below is unsaved
   await page.getByRole("tab", { name: "Tools and MCP" }).click();
-  const picker = page.locator("select").filter({ has: page.locator("option", { hasText: "Choose a tool…" }) });
-  await picker.locator("option", { hasText: config.spare }).waitFor({ state: "attached" });
-  result.tool_choices = (await picker.locator("option").allTextContents()).map((t) => t.trim());
+  const picker = page.getByTestId("tool-picker");
+  const search = picker.getByRole("searchbox", { name: "Add a tool" });
+  const offered = picker.getByRole("list", { name: "Tools to add" });
+  const offeredNames = () => offered.getByRole("button").evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-label").replace(/^Add /, "")));
+  await offered.getByRole("button", { name: `Add ${config.spare}` }).waitFor();
+  result.tool_choices = await offeredNames();
+  result.spare_description_shown = await offered.getByRole("listitem").filter({ hasText: config.spare }).getByText(config.spare_description, { exact: true }).count();
+  await search.fill("CUSTOMER to-dos");
+  await page.waitForTimeout(100);
+  result.found_by_description = await offeredNames();
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await audit(page, `01-tool-picker-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await search.fill(config.spare.replace(/^e2e_/, ""));
+  await page.waitForTimeout(100);
+  result.found_by_name = await offeredNames();
+  await search.fill("no tool is called this");
+  result.no_match = (await picker.getByText(/^No tool matches/).textContent())?.trim();
+  await search.fill("customer");
+  await offered.getByRole("button", { name: `Add ${config.spare}` }).click();
+  const added = page.locator("li").filter({ hasText: config.spare }).filter({ has: page.getByRole("button", { name: `Remove ${config.spare}` }) });
+  result.added_row_description = (await added.getByText(config.spare_description, { exact: true }).count()) === 1;
+  result.focus_after_add = await page.evaluate(() => document.activeElement?.getAttribute("type") ?? "");
+
+  step("Ctrl+S saves the agent, once; the browser's own Save is kept away");
+  let agentPuts = 0;
+  const countPut = (r) => r.method() === "PUT" && r.url().includes(`/api/resource/Agent/${encodeURIComponent(config.agent)}`) && agentPuts++;
+  page.on("request", countPut);
+  await page.evaluate(() => window.addEventListener("keydown", (e) => (window.__savePrevented = e.key === "s" ? e.defaultPrevented : window.__savePrevented)));
+  await search.press("Control+s"); // also while typing in a field
+  await page.getByText("Saved.", { exact: true }).waitFor();
+  result.save_key_prevented = await page.evaluate(() => window.__savePrevented);
+  await page.keyboard.press("Control+s"); // nothing left to save
+  await page.keyboard.press("Meta+s");
+  await page.waitForTimeout(800);
+  result.agent_puts = agentPuts;
+  page.off("request", countPut);
   await shot(page, "01-agent-tools");
-  asked = nextDialog(page, true);
   await navTo(page, "Agents");
-  await asked;
   await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
+  result.asked_after_save = await page.getByRole("alertdialog").count();
 
   step("a new agent with empty required fields is not sent");
   let agentPosts = 0;
@@ -111,18 +154,44 @@ try {
   result.tool_required_message = (await page.getByText("Description is required.").textContent())?.trim();
   await shot(page, "03-new-tool");
 
-  step("deleting a tool names it; leaving an edited tool asks");
+  step("deleting a tool asks in the confirm dialog: named, focus on Cancel and kept inside, Escape cancels");
   page.on("dialog", (d) => void d.accept());
   await page.goto(`${base}/huf/tools/${encodeURIComponent(config.attached)}`);
   page.removeAllListeners("dialog");
-  await page.getByRole("button", { name: "Delete" }).waitFor();
-  asked = nextDialog(page, false);
-  await page.getByRole("button", { name: "Delete" }).click();
-  result.delete_question = (await asked).message;
+  const deleteButton = page.getByRole("button", { name: "Delete" });
+  await deleteButton.waitFor();
+  await deleteButton.click();
+  const confirmBox = page.getByRole("alertdialog");
+  result.delete_question = await confirmQuestion(page);
+  const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+  result.confirm_focus = [await focused()];
+  for (const key of ["Tab", "Tab", "Shift+Tab", "Shift+Tab"]) {
+    await page.keyboard.press(key);
+    result.confirm_focus.push(await focused());
+  }
+  result.confirm_modal = await confirmBox.getAttribute("aria-modal");
+  result.confirm_danger = await confirmBox.getByRole("button", { name: "Delete" }).evaluate((b) => getComputedStyle(b).backgroundColor);
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await audit(page, `03b-confirm-delete-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await page.keyboard.press("Escape");
+  await confirmBox.waitFor({ state: "detached" });
+  result.focus_after_escape = await focused();
+  await page.waitForTimeout(300);
+  result.tool_after_escape = page.url().endsWith(`/tools/${encodeURIComponent(config.attached)}`);
+
+  step("leaving an edited tool asks; Ctrl+S saves it");
   await page.getByLabel("Description *", { exact: true }).fill("Changed here");
-  asked = nextDialog(page, false);
   await navTo(page, "Agents");
-  result.tool_leave_question = (await asked).message;
+  result.tool_leave_question = (await answerConfirm(page, false)).message;
+  await page.keyboard.press("Control+s");
+  await page.getByText("Saved.", { exact: true }).waitFor();
+  result.tool_saved_by_key = true;
 
   step("the Settings record has no Delete");
   page.on("dialog", (d) => void d.accept());
@@ -264,6 +333,8 @@ try {
   );
   result.knowledge_named = {};
   for (const name of ["Mode", "Priority", "Token budget"]) result.knowledge_named[name] = await knowledgeRow.getByLabel(name, { exact: true }).inputValue();
+  await knowledgeRow.getByLabel("Priority", { exact: true }).fill("2");
+  await knowledgeRow.getByLabel("Token budget", { exact: true }).fill("1500");
   await page.getByRole("button", { name: "Save" }).click();
   await page.getByText("Saved.", { exact: true }).or(page.getByRole("alert")).first().waitFor();
   result.knowledge_save = (await page.getByText("Saved.", { exact: true }).count()) ? "Saved." : (await page.getByRole("alert").allTextContents()).join(" ");

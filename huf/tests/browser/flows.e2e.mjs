@@ -3,7 +3,7 @@
 // flow_name, tool, todo_text}. Output: <out_dir>/result.json with what was observed.
 import { readFileSync } from "node:fs";
 import { audit } from "../support/axe.mjs";
-import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { answerConfirm, check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [], axe: {}, not_found: [] });
@@ -230,26 +230,14 @@ try {
   await node(page, "end-1").click();
   await page.getByLabel("Name", { exact: true }).fill("Refunded");
   await page.getByTestId("unsaved").waitFor();
-  let asked = null;
-  page.removeAllListeners("dialog");
-  page.once("dialog", (d) => {
-    asked = d.message();
-    void d.dismiss();
-  });
   await navTo(page, "Flows");
+  result.leave_question = (await answerConfirm(page, false)).message;
   await page.waitForTimeout(300);
-  result.leave_question = asked;
   result.stayed_on_editor = page.url().endsWith(`/flows/${flowId}`);
-  asked = null;
-  page.once("dialog", (d) => {
-    asked = d.message();
-    void d.dismiss();
-  });
-  await page.goBack();
+  await page.evaluate(() => window.history.back());
+  result.back_question = (await answerConfirm(page, false)).message;
   await page.waitForTimeout(500);
-  result.back_question = asked;
   result.stayed_after_back = page.url().endsWith(`/flows/${flowId}`) && (await page.getByTestId("unsaved").count()) === 1;
-  page.on("dialog", (d) => void d.accept());
 
   step("activate: version 3");
   await page.getByRole("button", { name: "Activate" }).click();
@@ -361,13 +349,13 @@ try {
   const copyRow = page.getByTestId("flow-row").filter({ hasText: `${flowId}-copy` });
   await copyRow.waitFor();
   await copyRow.getByRole("button", { name: /^Delete / }).click();
-  result.delete_dialog = (await page.getByRole("dialog").textContent())?.trim();
-  await page.getByRole("dialog").getByRole("button", { name: /^Delete / }).click();
+  result.delete_dialog = (await page.getByRole("alertdialog").textContent())?.trim();
+  await page.getByRole("alertdialog").getByRole("button", { name: /^Delete / }).click();
   await copyRow.waitFor({ state: "detached" });
   await row.getByRole("button", { name: /^Delete / }).click();
-  await page.getByRole("dialog").getByRole("button", { name: /^Delete / }).click();
-  result.delete_with_runs_error = (await page.getByRole("dialog").getByRole("alert").textContent())?.trim();
-  await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: /^Delete / }).click();
+  result.delete_with_runs_error = (await page.getByRole("alertdialog").getByRole("alert").textContent())?.trim();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
   await page.getByRole("searchbox", { name: "Search flows" }).fill(flowId);
   await page.waitForTimeout(600);
   result.search_rows = await page.getByTestId("flow-row").count();

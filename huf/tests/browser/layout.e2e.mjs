@@ -81,6 +81,14 @@ async function visitAll(page) {
   }
 }
 
+/** The navigation's groups as [heading, [link labels]]. */
+function navGroups(page) {
+  return page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("group")
+    .evaluateAll((groups) => groups.map((g) => [document.getElementById(g.getAttribute("aria-labelledby"))?.textContent, [...g.querySelectorAll("a")].map((a) => [...a.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join("").trim())]));
+}
+
 async function drawer(page) {
   step("the menu button opens the navigation drawer");
   await page.goto(`${base}/huf`);
@@ -93,6 +101,7 @@ async function drawer(page) {
   result.drawer.expanded_open = await menu.getAttribute("aria-expanded");
   result.drawer.dialog = await page.getByRole("dialog", { name: "Menu" }).count();
   result.drawer.focus_inside_open = await page.evaluate(() => Boolean(document.activeElement?.closest("#huf-sidebar")));
+  result.drawer.groups = await navGroups(page);
   for (let i = 0; i < 40; i++) await page.keyboard.press("Tab");
   result.drawer.focus_inside_after_tabs = await page.evaluate(() => Boolean(document.activeElement?.closest("#huf-sidebar")));
   await shot(page, "drawer-open");
@@ -129,6 +138,7 @@ async function sidebar(page) {
     nav_visible: await page.getByRole("navigation", { name: "Main" }).isVisible(),
     nav_icons: await page.getByRole("navigation", { name: "Main" }).locator("a svg").count(),
     nav_links: await page.getByRole("navigation", { name: "Main" }).getByRole("link").count(),
+    groups: await navGroups(page),
   };
 }
 

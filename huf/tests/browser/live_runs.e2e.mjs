@@ -54,8 +54,8 @@ try {
   const row = page.locator(`[data-testid="run-row"][data-run="${first}"]`);
   await row.waitFor();
   await mark(page);
-  result.list_statuses = await follow(page, async () => (await row.locator("td").nth(2).textContent()).trim(), (s) => FINAL.includes(s));
-  result.list_tokens = (await row.locator("td").nth(3).textContent()).trim();
+  result.list_statuses = await follow(page, async () => (await row.getByTestId("run-row-status").textContent()).trim(), (s) => FINAL.includes(s));
+  result.list_tokens = (await row.getByTestId("run-row-tokens").textContent()).trim();
   result.list_same_page = await marked(page);
   await shot(page, "01-executions");
 

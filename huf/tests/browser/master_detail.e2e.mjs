@@ -4,17 +4,16 @@
 // which goes when Retry has indexed it.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, user, providers: [a, b], source, pending, file_path}.
 // Output: <out_dir>/result.json with what was observed.
-import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { answerConfirms, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [], dialogs: [] });
 
-/** Answer every dialog with the next of `answers` (true: OK), recording its message. */
+/** Answer every confirm dialog with the next of `answers` (true: Leave), recording its message. */
 function answerDialogs(page, answers) {
-  page.removeAllListeners("dialog");
-  page.on("dialog", (d) => {
-    result.dialogs.push(d.message());
-    void (answers.shift() ? d.accept() : d.dismiss());
+  return answerConfirms(page, (q) => {
+    result.dialogs.push(q.message);
+    return answers.shift();
   });
 }
 
@@ -43,7 +42,7 @@ try {
   step("Providers: another provider while the form has unsaved edits asks; Cancel keeps the edits");
   await page.goto(`${base}/huf/providers`);
   const providers = page.getByRole("list", { name: "Providers" });
-  answerDialogs(page, []);
+  await answerDialogs(page, []);
   await providers.getByText(a, { exact: true }).click();
   const baseUrl = page.getByLabel("Base URL", { exact: true });
   await page.getByRole("heading", { name: a, level: 2 }).waitFor();
@@ -53,14 +52,14 @@ try {
   await page.getByRole("heading", { name: a, level: 2 }).waitFor();
   result.dialogs_without_edits = result.dialogs.length;
   await baseUrl.fill("http://127.0.0.1:9/edited");
-  answerDialogs(page, [false]);
+  await answerDialogs(page, [false]);
   await providers.getByText(b, { exact: true }).click();
   await page.waitForTimeout(300);
   result.provider_after_cancel = { selected: (await selectedRow(page, "Providers")).trim(), heading: await page.getByRole("heading", { level: 2 }).first().textContent(), base_url: await baseUrl.inputValue() };
   await shot(page, "01-provider-kept");
 
   step("OK leaves the edits and shows the other provider");
-  answerDialogs(page, [true]);
+  await answerDialogs(page, [true]);
   await providers.getByText(b, { exact: true }).click();
   await page.getByRole("heading", { name: b, level: 2 }).waitFor();
   result.provider_after_ok = { selected: (await selectedRow(page, "Providers")).trim(), base_url: await baseUrl.inputValue() };
@@ -70,17 +69,17 @@ try {
   const description = page.getByLabel("Description", { exact: true });
   await description.waitFor();
   await description.fill("Edited, not saved");
-  answerDialogs(page, [false]);
+  await answerDialogs(page, [false]);
   await page.getByRole("button", { name: "New knowledge source" }).click();
   await page.waitForTimeout(300);
   result.knowledge_after_cancel = { path: new URL(page.url()).pathname, description: await description.inputValue() };
-  answerDialogs(page, [true]);
+  await answerDialogs(page, [true]);
   await page.getByRole("button", { name: "New knowledge source" }).click();
   await page.getByRole("heading", { name: "New knowledge source", level: 2 }).waitFor();
   result.knowledge_after_ok = new URL(page.url()).pathname;
 
   step("a file upload shows its progress");
-  answerDialogs(page, []);
+  await answerDialogs(page, []);
   await page.goto(`${base}/huf/knowledge/${encodeURIComponent(config.source)}`);
   await page.getByTestId("source-status").waitFor();
   await page.getByLabel("Add", { exact: true }).selectOption("File");

@@ -1,7 +1,8 @@
 // The users and roles pages in headless Chromium (driven by huf/tests/browser/test_people.py).
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin, manager: {user, password},
 // invitee: {email, full_name}, refused_email, role_name}. Output: <out_dir>/result.json with what was observed.
-import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { audit } from "../support/axe.mjs";
+import { check, config, fail, finish, launch, openAs, result, shot, step, watch } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -30,6 +31,41 @@ try {
   result.invite_notice = (await form.getByRole("status").textContent())?.trim();
   await row(page, invitee.email).waitFor();
   result.invited_role = await row(page, invitee.email).getByLabel(`Huf role of ${invitee.full_name}`).inputValue();
+  result.way_in_text = (await form.getByTestId("way-in").locator("p").textContent())?.trim();
+  const link = await form.getByLabel(`Set-password link for ${invitee.email}`, { exact: true }).inputValue();
+  result.link_shape = link.replace(/key=[A-Za-z0-9]+$/, "key=<key>").replace(base, "<base>");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await audit(page, "02-invited-1280");
+
+  step("Administrator is listed, built in: no role choice, no disable");
+  const adminRow = row(page, "Administrator");
+  await adminRow.waitFor();
+  result.administrator_selects = await adminRow.locator("select").count();
+  result.administrator_buttons = await adminRow.getByRole("button").count();
+  result.administrator_note = (await adminRow.getByText(/^Built in/).textContent())?.trim();
+
+  step("the invitee opens the link, sets a password and is signed in");
+  const invited = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+  watch(invited);
+  await invited.goto(link);
+  await invited.fill("#new_password", invitee.password);
+  await invited.fill("#confirm_password", invitee.password);
+  await Promise.all([invited.waitForURL((url) => !url.pathname.startsWith("/update-password")), invited.click("#update")]);
+  result.invitee_signed_in_as = await invited.evaluate(async () => (await (await fetch("/api/method/frappe.auth.get_logged_user")).json()).message);
+  await invited.goto(link);
+  await invited.fill("#new_password", "Another-pass-42!");
+  await invited.fill("#confirm_password", "Another-pass-42!");
+  await invited.click("#update");
+  await invited.locator("#update-password-error").filter({ hasText: /\S/ }).waitFor();
+  result.link_reused = (await invited.locator("#update-password-error").textContent())?.trim();
+  await invited.context().close();
+
+  step("the Users page at a phone's width");
+  const phone = await openAs(browser, config.admin, { viewport: { width: 375, height: 800 } });
+  await phone.goto(`${base}/huf/users`);
+  await row(phone, "Administrator").waitFor();
+  await audit(phone, "02b-users-375");
+  await phone.context().close();
   await shot(page, "02-invited");
 
   step("change their role to Huf Manager");

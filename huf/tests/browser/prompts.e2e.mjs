@@ -1,13 +1,16 @@
 // The prompt library in headless Chromium (driven by huf/tests/browser/test_prompts.py): two versions of a
-// template, their side-by-side diff, the template attached to an agent with a locked version, "used by", detach.
+// template, their side-by-side diff, the template attached to an agent with a locked version, "used by", detach;
+// leaving an edited template asks (the confirm dialog), Ctrl+S saves it as a new version.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, title, agent}.
 // Output: <out_dir>/result.json with what was observed.
-import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { audit } from "../support/axe.mjs";
+import { answerConfirm, check, config, confirmQuestion, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
 const V1 = "You are a support agent.\nAnswer briefly.\nBe kind.";
 const V2 = "You are a support agent.\nAnswer in detail.\nBe kind.\nSign with Huf.";
+const V3 = `${V2}\nNever share secrets.`;
 
 /** The agent as the server stores it, read in the page's session. */
 async function storedAgent(page) {
@@ -100,6 +103,48 @@ try {
   result.instructions_after_detach = await instructions.inputValue();
   result.mode_after_detach = await page.getByLabel("Prompt Mode", { exact: true }).inputValue();
   await shot(page, "05-detached");
+
+  step("an edited template asks before another template, a link or Back takes the user away");
+  await page.goto(`${base}/huf/prompts`);
+  const list = page.getByRole("list", { name: "Prompts" });
+  await list.getByText(config.title, { exact: true }).click(); // in the page: Back stays in it too
+  await page.waitForURL((url) => url.pathname.endsWith(`/prompts/${encodeURIComponent(result.v2)}`));
+  const body = page.getByLabel("Prompt *", { exact: true });
+  await body.fill(V3);
+  await list.getByText(config.fork_title, { exact: true }).click();
+  result.template_leave_question = await confirmQuestion(page);
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await audit(page, `06-leave-template-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(300);
+  result.after_escape = { url: decodeURIComponent(page.url().split("/").pop()), body: await body.inputValue() };
+  await page.evaluate(() => window.history.back());
+  result.back_question = (await answerConfirm(page, false)).message;
+  await page.waitForTimeout(300);
+  result.after_back = { url: decodeURIComponent(page.url().split("/").pop()), body: await body.inputValue() };
+
+  step("Ctrl+S saves the edit as a new version, once");
+  await body.press("Control+s");
+  await page.getByText("Saved as a new version.").waitFor();
+  await page.getByText("Version 3", { exact: true }).waitFor();
+  result.v3 = decodeURIComponent(page.url().split("/").pop());
+  await page.keyboard.press("Control+s");
+  await page.waitForTimeout(800);
+  result.after_second_save = decodeURIComponent(page.url().split("/").pop());
+
+  step("a new template with a title typed asks too; Leave goes");
+  await page.getByRole("link", { name: "New template" }).click();
+  await page.getByLabel("Title *", { exact: true }).fill("Never saved");
+  await list.getByText(config.fork_title, { exact: true }).click();
+  result.new_leave_question = (await answerConfirm(page, true)).message;
+  await page.getByRole("heading", { name: config.fork_title }).waitFor();
+  result.after_leave = decodeURIComponent(page.url().split("/").pop());
   result.ok = true;
 } catch (error) {
   await fail(error);

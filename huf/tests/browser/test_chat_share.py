@@ -104,6 +104,7 @@ class TestChatShareInBrowser(BrowserTestCase):
 
 		# the file is shown by its name, never its path; the model got the file's text
 		self.assertEqual(result["bubble_attachment"], "launch-note.txt")
+		self.assertEqual(result["bubble_attachment_kind"], "Text/Markdown")
 		self.assertNotIn("/private/files", result["bubble_text"])
 		self.assertIn("What does the attached note say?", result["bubble_text"])
 		last = self.llm.chat_requests[-1]

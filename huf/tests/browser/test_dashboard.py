@@ -16,6 +16,13 @@ from huf.tests.support.browser import BrowserTestCase
 ADMIN = "e2e-admin@example.com"
 VIEWER = "e2e-viewer@example.com"
 AGENT, PROVIDER, MODEL = "E2E Agent", "E2E LLM", "e2e-model"
+SETUP_DOCTYPES = ("AI Provider", "AI Model", "Agent", "Agent Conversation")
+SETUP_STEPS = (
+	("Add a provider", "/huf/providers"),
+	("Add a model", "/huf/models"),
+	("Create an agent", "/huf/agents"),
+	("Chat with it", "/huf/chat"),
+)
 ANSWER = "It is sunny in Paris today, around 21 degrees. A fine day for a walk along the river!"
 
 
@@ -75,6 +82,8 @@ class TestDashboardInBrowser(BrowserTestCase):
 			handler=lambda args, context: f"Sunny, 21°C in {args.get('city')}",
 		)
 		cls.enterClassContext(registered_tools(weather, agent=AGENT))
+		# the getting-started steps already done on this site (on a fresh one: none)
+		cls.setup_done = [bool(frappe.db.count(doctype)) for doctype in SETUP_DOCTYPES]
 		cls.serve()
 
 	def test_setup_chat_and_executions_in_a_real_browser(self):
@@ -82,7 +91,26 @@ class TestDashboardInBrowser(BrowserTestCase):
 			llm_api_base=self.llm.api_base,
 			admin=self.admin,
 			viewer=self.viewer,
+			setup_done=self.setup_done,
 		)
+
+		# the navigation under its headings
+		self.assertEqual(result["nav_groups"], ["Build", "Run", "Data", "Admin"])
+		# the getting-started checklist: each step ticked from what exists, linking to its page; gone once done
+		if not all(self.setup_done):
+			expected = [
+				[label, done, path] for (label, path), done in zip(SETUP_STEPS, self.setup_done, strict=True)
+			]
+			self.assertEqual(result["checklist_before"], expected)
+			self.assertEqual(result["checklist_375"], expected)
+			for shot in ("01-checklist-1280", "01-checklist-375"):
+				found = result["axe"][shot]
+				self.assertEqual((found["light"], found["dark"]), ([], []), shot)
+				self.assertLessEqual(found["overflow"], 0, shot)
+		if not (self.setup_done[2] and self.setup_done[3]):
+			self.assertEqual([done for _label, done, _path in result["checklist_middle"][:2]], [True, True])
+			self.assertEqual(result["checklist_middle"][2][1], self.setup_done[2])
+		self.assertEqual(result["checklist_after"], 0)
 
 		# the API key is write-only
 		self.assertEqual(result["api_key_placeholder"], "Saved — type to replace")

@@ -4,8 +4,9 @@ Runs `data_tables.e2e.mjs`: a System Manager designs a table (three fields, a Se
 agent its tools, adds two records in the grid, edits one inline, sorts, exports the CSV, filters, deletes a
 record, imports CSV files through the preview dialog (nothing imported on picking a file nor on Cancel; a
 bad row blocks Import; a column mapped by hand; axe-core on the dialog at 1280 and 375 px, light and dark;
-an edited export imported again updates by ID without duplicates), sees a lossy type change refused and
-deletes the table by typing its name. Screenshots go to $HUF_E2E_OUTPUT/data_tables.
+an edited export imported again updates by ID without duplicates), sees a lossy type change refused, is
+asked (the confirm dialog) before leaving the unsaved fields, saves fields with Ctrl+S and deletes the
+table by typing its name. Screenshots go to $HUF_E2E_OUTPUT/data_tables.
 """
 
 from __future__ import annotations
@@ -106,7 +107,10 @@ class TestDataTablesInBrowser(BrowserTestCase):
 		self.assertEqual(imported, {"Acme": (150, "New"), "Initech": (40, "Lost")})
 
 		# the preview dialog: no serious axe finding at 1280 and 375 px, light or dark; no sideways scroll
-		self.assertEqual(set(result["axe"]), {"import-dialog-1280", "import-dialog-375"})
+		self.assertEqual(
+			set(result["axe"]),
+			{"import-dialog-1280", "import-dialog-375", "fields-leave-1280", "fields-leave-375"},
+		)
 		for shot, found in result["axe"].items():
 			self.assertEqual((found["light"], found["dark"]), ([], []), shot)
 			self.assertLessEqual(found["overflow"], 0, shot)
@@ -127,6 +131,18 @@ class TestDataTablesInBrowser(BrowserTestCase):
 		self.assertIn("2 record(s) have a value that", result["lossy_error"])
 		self.assertRegex(result["lossy_error"], r"for example (New|Lost)")
 		self.assertEqual(result["stage_type_after_refusal"], "Select")
+
+		# the field editor with unsaved fields: a link and Back ask (the confirm dialog, axe-clean at 1280
+		# and 375 px, light and dark); Stay keeps the edit, Leave follows the link; Ctrl+S saves, once
+		question = "This table has unsaved changes. Leave without saving?"
+		self.assertEqual(result["fields_leave_question"], {"title": "Unsaved changes", "message": question})
+		self.assertEqual(result["fields_back_question"], question)
+		self.assertEqual(
+			result["fields_after_stay"], {"path": f"/huf/data/{result['table']}/schema", "type": "Int"}
+		)
+		self.assertEqual(result["fields_after_leave"], f"/huf/data/{result['table']}")
+		self.assertEqual(result["field_saves"], 1)
+		self.assertEqual(result["amount_description"], "The deal's size")
 
 		# the table is gone only once its exact name was typed: registry row, DocType and database table
 		self.assertEqual(result["listed_count"], "2")

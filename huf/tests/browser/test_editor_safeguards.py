@@ -1,8 +1,9 @@
 """Editor safeguards and live knowledge status in a real headless Chromium, against the real server.
 
-Runs `editor_safeguards.e2e.mjs`. An administrator: edits an agent and is asked before a link, and before
+Runs `editor_safeguards.e2e.mjs`. An administrator: edits an agent and is asked before a link (the confirm dialog), and before
 closing the tab, takes them away (answering "stay" keeps the edit); sees an "Enabled" switch, not a
-"Disabled" one; is offered only tools the agent does not have yet; saving a new agent with empty
+"Disabled" one; is offered only tools the agent does not have yet, with their descriptions, searched by
+name and description, and saves the one added with Ctrl+S (once); saving a new agent with empty
 required fields sends nothing and puts "Agent Name is required." beside the focused field; a new tool's
 Category follows its Kind and Record Type offers the record types; deleting a tool names it; leaving an
 edited tool asks; the single Settings record has no Delete. In Knowledge, an uploaded file goes from
@@ -37,6 +38,7 @@ from huf.tests.support.tools import delete_tools
 ADMIN = "e2e-guard-admin@example.com"
 READER = "e2e-guard-reader@example.com"
 NOTE = "The blender warranty covers the motor for two years."
+SPARE_DESCRIPTION = "Finds the open to-dos of a customer."
 EMBED_DIMENSION = 48  # what the scripted embedding model returns, learnt by a new source
 
 
@@ -66,7 +68,7 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		cls.admin = cls.browser_user(ADMIN, "System Manager", "Huf Manager")
 		cls.reader = cls.browser_user(READER, "Huf User")
 		cls.attached = cls.make_tool(f"e2e_attached_{cls.suffix}")
-		cls.spare = cls.make_tool(f"e2e_spare_{cls.suffix}")
+		cls.spare = cls.make_tool(f"e2e_spare_{cls.suffix}", SPARE_DESCRIPTION)
 		cls.agent = make_e2e_agent("Guard", cls.suffix)
 		agent = frappe.get_doc("Agent", cls.agent)
 		agent.append("agent_tool", {"tool": cls.attached})
@@ -108,7 +110,7 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		cls.addClassCleanup(restore)
 
 	@staticmethod
-	def make_tool(name: str) -> str:
+	def make_tool(name: str, description: str = "Lists to-dos.") -> str:
 		return (
 			frappe.get_doc(
 				{
@@ -117,7 +119,7 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 					"types": "Get List",
 					"tool_type": "Document Operations",
 					"reference_doctype": "ToDo",
-					"description": "Lists to-dos.",
+					"description": description,
 				}
 			)
 			.insert(ignore_permissions=True)
@@ -131,6 +133,7 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 			agent=self.agent,
 			attached=self.attached,
 			spare=self.spare,
+			spare_description=SPARE_DESCRIPTION,
 			source=self.source,
 			failed_source=self.failed_source,
 			file_path=str(self.note),
@@ -142,9 +145,10 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 			embed_model=EMBED_MODEL,
 		)
 
-		# an edited agent: a link out and closing the tab both ask; "stay" keeps the edit
+		# an edited agent: a link out (the confirm dialog) and closing the tab both ask; "stay" keeps the edit
 		self.assertEqual(
-			result["agent_leave_question"], "This agent has unsaved changes. Leave without saving?"
+			result["agent_leave_question"],
+			{"title": "Unsaved changes", "message": "This agent has unsaved changes. Leave without saving?"},
 		)
 		self.assertTrue(result["agent_stayed"])
 		self.assertEqual(result["agent_description_kept"], "Edited, not saved")
@@ -154,9 +158,25 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		# "Enabled", never a "Disabled" switch
 		self.assertEqual(result["enabled_switch"], "true")
 		self.assertEqual(result["disabled_switches"], 0)
-		# the tool picker leaves out the tool the agent already has
+		# the tool picker leaves out the tool the agent already has, shows descriptions, finds tools by
+		# words of the description or the name; the tool added shows its description in its row
 		self.assertIn(self.spare, result["tool_choices"])
 		self.assertNotIn(self.attached, result["tool_choices"])
+		self.assertEqual(result["spare_description_shown"], 1)
+		self.assertEqual(result["found_by_description"], [self.spare])
+		self.assertIn(self.spare, result["found_by_name"])
+		self.assertNotIn(self.attached, result["found_by_name"])
+		self.assertEqual(result["no_match"], 'No tool matches "no tool is called this".')
+		self.assertTrue(result["added_row_description"])
+		self.assertEqual(result["focus_after_add"], "search")
+		# Ctrl+S saved the agent with it (the browser's Save kept away); pressed again, nothing to save
+		self.assertTrue(result["save_key_prevented"])
+		self.assertEqual(result["agent_puts"], 1)
+		self.assertEqual(
+			sorted(r.tool for r in frappe.get_doc("Agent", self.agent).agent_tool),
+			sorted([self.attached, self.spare]),
+		)
+		self.assertEqual(result["asked_after_save"], 0)
 
 		# empty required fields are flagged in the form; nothing is sent
 		self.assertEqual(result["required_message"], "Agent Name is required.")
@@ -179,11 +199,25 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		self.assertEqual(result["category_after_kind"], "Document Operations")
 		self.assertIn("ToDo", result["record_type_choices"])
 		self.assertEqual(result["tool_required_message"], "Description is required.")
-		# deleting names the tool; leaving an edited tool asks
-		self.assertEqual(result["delete_question"], f'Delete tool "{self.attached}"?')
+		# deleting asks in the confirm dialog: named, modal, focus on Cancel and kept inside (Tab wraps),
+		# the Delete button red; Escape cancels and gives focus back
+		self.assertEqual(
+			result["delete_question"],
+			{"title": f'Delete tool "{self.attached}"?', "message": "This can't be undone."},
+		)
+		self.assertEqual(result["confirm_focus"], ["Cancel", "Delete", "Cancel", "Delete", "Cancel"])
+		self.assertEqual(result["confirm_modal"], "true")
+		self.assertEqual(result["confirm_danger"], "rgb(220, 38, 38)")
+		self.assertEqual(result["focus_after_escape"], "Delete")
+		self.assertTrue(result["tool_after_escape"])
 		self.assertTrue(frappe.db.exists("Agent Tool Function", self.attached))
+		# leaving an edited tool asks; Ctrl+S saved it
 		self.assertEqual(
 			result["tool_leave_question"], "This tool has unsaved changes. Leave without saving?"
+		)
+		self.assertTrue(result["tool_saved_by_key"])
+		self.assertEqual(
+			frappe.db.get_value("Agent Tool Function", self.attached, "description"), "Changed here"
 		)
 		# the single Settings record cannot be deleted, so no Delete button
 		self.assertTrue(result["settings_shown"])
@@ -251,12 +285,18 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		rows = frappe.get_all(
 			"Agent Knowledge",
 			filters={"parent": self.agent, "knowledge_source": self.source},
-			fields=["mode", "priority"],
+			fields=["mode", "priority", "token_budget"],
 		)
-		self.assertEqual([(r.mode, r.priority) for r in rows], [("Optional", 0)])
+		self.assertEqual([(r.mode, r.priority, r.token_budget) for r in rows], [("Optional", 2, 1500)])
 
 		# no serious or critical axe-core finding, light and dark
 		for name in (
+			"00-leave-agent-1280",
+			"00-leave-agent-375",
+			"01-tool-picker-1280",
+			"01-tool-picker-375",
+			"03b-confirm-delete-1280",
+			"03b-confirm-delete-375",
 			"02b-new-agent-defaults",
 			"05a-knowledge-pieces-1280",
 			"05a-knowledge-pieces-375",

@@ -31,6 +31,7 @@ def remove_records(suffix: str) -> None:
 	frappe.set_user("Administrator")
 	frappe.db.rollback()
 	delete_runs_of(frappe.get_all("Agent", filters={"agent_name": ("like", f"%{suffix}")}, pluck="name"))
+	frappe.db.delete("Flow Run", {"flow_definition": ("like", f"e2e-layout-{suffix}%")})
 	for doctype, filters in (
 		("Flow Definition", {"flow_id": f"e2e-layout-{suffix}"}),
 		("Knowledge Source", {"source_name": f"E2E Layout Source {suffix}"}),
@@ -110,6 +111,18 @@ def make_records(suffix: str) -> dict:
 			),
 		}
 	).insert(ignore_permissions=True)
+	flow_run = frappe.get_doc(
+		{
+			"doctype": "Flow Run",
+			"flow_definition": flow.name,
+			"status": "Success",
+			"user": ADMIN,
+			"hop_count": 1,
+			"current_node_id": "start",
+			"context_json": json.dumps({"nodes": {"start": {"status": "success", "output": "done"}}}),
+			"definition_snapshot": flow.definition_json,
+		}
+	).insert(ignore_permissions=True)
 	source = frappe.get_doc(
 		{
 			"doctype": "Knowledge Source",
@@ -134,6 +147,7 @@ def make_records(suffix: str) -> dict:
 		"run": quote(run.name),
 		"message": quote(answer.name),
 		"flow": quote(flow.name),
+		"flow_run": quote(flow_run.name),
 		"source": quote(source.name),
 		"prompt": quote(prompt.name),
 		"mcp": quote(mcp.name),
@@ -165,6 +179,8 @@ def routes(records: dict, table: str) -> list[dict]:
 		("/settings", "Settings"),
 		("/flows", "Flows"),
 		(f"/flows/{r['flow']}", "Flow editor"),
+		("/flow-runs", "Flow runs"),
+		(f"/flow-runs/{r['flow_run']}", "Flow run"),
 		("/approvals", "Approvals"),
 		("/users", "Users"),
 		("/roles", "Roles"),
@@ -248,6 +264,16 @@ class TestLayoutInBrowser(BrowserTestCase):
 		self.assertEqual(result["console_errors"], [])
 		return result
 
+	def assert_nav_groups(self, groups: list) -> None:
+		"""The sidebar and the phone's menu list the pages under Build, Run, Data and Admin."""
+		self.assertEqual([heading for heading, _links in groups], ["Build", "Run", "Data", "Admin"])
+		links = dict(groups)
+		self.assertEqual(links["Build"][:2], ["Agents", "Prompts"])
+		self.assertIn("Flows", links["Build"])
+		self.assertEqual(links["Run"][:2], ["Chat", "Executions"])
+		self.assertEqual(links["Data"][0], "Knowledge")
+		self.assertEqual(links["Admin"][:2], ["Providers", "Models"])
+
 	def test_every_page_on_a_phone(self):
 		result = self.run_at(375, 740)
 		for page in result["pages"]:
@@ -261,6 +287,7 @@ class TestLayoutInBrowser(BrowserTestCase):
 		self.assertTrue(drawer["focus_inside_after_tabs"], "Tab stays inside the open drawer")
 		self.assertEqual(drawer["focus_on_menu_after_escape"], "Open menu")
 		self.assertEqual(drawer["after_link"], {"path": "/huf/agents", "nav_visible": False, "focus": "H1"})
+		self.assert_nav_groups(drawer["groups"])
 		self.assertEqual(result["skip"], {"focused": True, "visible": True, "focus_after": "main"})
 		chat = result["phone_chat"]
 		self.assertEqual(
@@ -280,6 +307,7 @@ class TestLayoutInBrowser(BrowserTestCase):
 		self.assertFalse(sidebar["menu_visible"])
 		self.assertTrue(sidebar["nav_visible"])
 		self.assertEqual(sidebar["nav_icons"], sidebar["nav_links"])
+		self.assert_nav_groups(sidebar["groups"])
 		self.assertEqual(
 			result["theme"],
 			{

@@ -67,7 +67,7 @@ class TestPeopleInBrowser(BrowserTestCase):
 		result = self.run_browser(
 			admin=self.admin_login,
 			manager=self.manager_login,
-			invitee={"email": self.invitee, "full_name": "Ines Invited"},
+			invitee={"email": self.invitee, "full_name": "Ines Invited", "password": "Ines-sets-42-pass!"},
 			refused_email=self.refused,
 			role_name=self.new_role,
 			helpdesk_role=self.helpdesk_role,
@@ -82,6 +82,24 @@ class TestPeopleInBrowser(BrowserTestCase):
 		self.assertEqual(result["changed_role"], "Huf Manager")
 		self.assertEqual(result["status_after_disable"], "Disabled")
 		self.assertTrue(result["own_row_locked"])
+
+		# no outgoing email here: the one-time set-password link is shown to hand over, and it works once
+		self.assertIn("No outgoing email is set up", result["way_in_text"])
+		self.assertEqual(result["link_shape"], "<base>/update-password?key=<key>")
+		self.assertEqual(result["invitee_signed_in_as"], self.invitee)
+		self.assertEqual(
+			result["link_reused"], "The reset password link has either been used before or is invalid"
+		)
+		self.assertFalse(frappe.db.get_value("User", self.invitee, "reset_password_key"))
+
+		# Administrator is listed, built in: nothing to change on its row
+		self.assertEqual((result["administrator_selects"], result["administrator_buttons"]), (0, 0))
+		self.assertTrue(result["administrator_note"].startswith("Built in"))
+
+		# 1280 px and 375 px: no serious axe finding, light or dark; no sideways scroll
+		for shot, found in result["axe"].items():
+			self.assertEqual((found["light"], found["dark"]), ([], []), shot)
+			self.assertLessEqual(found["overflow"], 0, shot)
 		self.assertEqual(
 			frappe.db.get_value("User", self.invitee, ["full_name", "enabled"]), ("Ines Invited", 0)
 		)

@@ -2,7 +2,8 @@
 
 Runs `prompts.e2e.mjs`: a System Manager creates a template, saves a change as version 2, compares the
 two versions side by side, attaches version 1 to an agent with the version locked, sees the agent under
-"Used by" and detaches it. Screenshots go to $HUF_E2E_OUTPUT/prompts (default: <tmp>/huf-e2e/prompts).
+"Used by" and detaches it; then an edited template asks (the confirm dialog) before another template, Back or a
+link takes them away, and Ctrl+S saves the edit as version 3, once. Screenshots go to $HUF_E2E_OUTPUT/prompts (default: <tmp>/huf-e2e/prompts).
 """
 
 from __future__ import annotations
@@ -44,17 +45,19 @@ class TestPromptLibraryInBrowser(BrowserTestCase):
 		result = self.run_browser(
 			admin=self.admin, title=title, fork_title=f"My Support {self.suffix}", agent=self.agent
 		)
-		v1, v2 = result["v1"], result["v2"]
+		v1, v2, v3 = result["v1"], result["v2"], result["v3"]
 		self.assertEqual(result["listed"], 1)
 
-		# two immutable versions of one lineage; version 1 kept its text
+		# immutable versions of one lineage (the third saved with Ctrl+S at the end); version 1 kept its text
 		versions = frappe.get_all(
 			"Agent Prompt",
 			filters={"title": title},
 			fields=["name", "version", "is_latest", "lineage", "prompt_body", "owner"],
 			order_by="version asc",
 		)
-		self.assertEqual([(v.name, v.version, v.is_latest) for v in versions], [(v1, 1, 0), (v2, 2, 1)])
+		self.assertEqual(
+			[(v.name, v.version, v.is_latest) for v in versions], [(v1, 1, 0), (v2, 2, 0), (v3, 3, 1)]
+		)
 		self.assertEqual(versions[0].lineage, versions[1].lineage)
 		self.assertEqual(versions[0].prompt_body, "You are a support agent.\nAnswer briefly.\nBe kind.")
 		self.assertEqual(
@@ -103,4 +106,22 @@ class TestPromptLibraryInBrowser(BrowserTestCase):
 			(agent.prompt_mode, agent.instructions, agent.copied_from_prompt),
 			("Local", versions[0].prompt_body, v1),
 		)
+
+		# an edited template: another template, Back and a new template's list both ask (the confirm dialog,
+		# axe-clean at 1280 and 375 px, light and dark); Escape and Stay keep the page and the edit
+		question = "This template has unsaved changes. Leave without saving?"
+		self.assertEqual(result["template_leave_question"], {"title": "Unsaved changes", "message": question})
+		self.assertEqual(result["back_question"], question)
+		kept = {"url": v2, "body": versions[1].prompt_body + "\nNever share secrets."}
+		self.assertEqual(result["after_escape"], kept)
+		self.assertEqual(result["after_back"], kept)
+		for name in ("06-leave-template-1280", "06-leave-template-375"):
+			self.assertEqual((result["axe"][name]["light"], result["axe"][name]["dark"]), ([], []), name)
+		# Ctrl+S saved the edit as version 3, once: pressed again, no version 4
+		self.assertEqual(versions[2].prompt_body, kept["body"])
+		self.assertEqual(result["after_second_save"], v3)
+		# a new template with only a title asked too; Leave went to the other template
+		self.assertEqual(result["new_leave_question"], question)
+		self.assertEqual(result["after_leave"], result["fork"])
+		self.assertFalse(frappe.db.exists("Agent Prompt", {"title": "Never saved"}))
 		self.assertEqual(result["console_errors"], [])

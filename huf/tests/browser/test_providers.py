@@ -150,3 +150,109 @@ class TestProviderFormInBrowser(BrowserTestCase):
 			self.assertEqual((found["light"], found["dark"]), ([], []), shot)
 			self.assertLessEqual(found["overflow"], 0, shot)
 		self.assertEqual(result["console_errors"], [])
+
+
+SETUP_ADMIN = "e2e-provider-setup-admin@example.com"
+
+
+def remove_setup_records(suffix: str) -> None:
+	"""The providers and models of the setup run (named with the suffix) and its user; committed."""
+	frappe.set_user("Administrator")
+	frappe.db.rollback()
+	for name in frappe.get_all("AI Model", filters={"provider": ("like", f"%{suffix}")}, pluck="name"):
+		frappe.delete_doc("AI Model", name, force=True, ignore_permissions=True)
+	for name in frappe.get_all("AI Provider", filters={"name": ("like", f"%{suffix}")}, pluck="name"):
+		frappe.delete_doc("AI Provider", name, force=True, ignore_permissions=True)
+	if frappe.db.exists("User", SETUP_ADMIN):
+		frappe.delete_doc("User", SETUP_ADMIN, force=True, ignore_permissions=True)
+	frappe.db.commit()
+
+
+class TestProviderSetupInBrowser(BrowserTestCase):
+	"""Runs `provider_setup.e2e.mjs` against two scripted OpenAI-compatible servers on 127.0.0.1 (opened to
+	the SSRF-safe client with huf_http_allowed_hosts, as an operator would for a local server): one lists a
+	lone model and answers, the other refuses the key."""
+
+	script = Path(__file__).with_name("provider_setup.e2e.mjs")
+
+	@classmethod
+	def setUpClass(cls):
+		from huf.tests.support.config import set_site_config
+		from huf.tests.support.llm_server import ScriptedLLM
+
+		super().setUpClass()
+		cls.suffix = cls.own_records(remove_setup_records)
+		cls.admin = cls.browser_user(SETUP_ADMIN, "System Manager")
+		cls.llm = cls.enterClassContext(ScriptedLLM())
+		cls.llm.models = ["e2e-only-model"]
+		cls.refusing = cls.enterClassContext(ScriptedLLM())
+		cls.refusing_key = f"sk-e2e-refused-{frappe.generate_hash(length=12)}"
+		cls.refusing.models_error = (401, f"Incorrect API key provided: {cls.refusing_key}")
+		hosts = [server.root.removeprefix("http://") for server in (cls.llm, cls.refusing)]
+		set_site_config("huf_http_allowed_hosts", hosts)
+		cls.addClassCleanup(set_site_config, "huf_http_allowed_hosts", None)
+		cls.key = f"sk-e2e-local-{frappe.generate_hash(length=12)}"
+		cls.provider = (
+			frappe.get_doc(
+				{
+					"doctype": "AI Provider",
+					"provider_name": f"E2E Local {cls.suffix}",
+					"provider_type": "OpenAI-compatible",
+					"api_base": cls.llm.api_base,
+					"api_key": cls.key,
+				}
+			)
+			.insert(ignore_permissions=True)
+			.name
+		)
+		cls.others = frappe.get_all("AI Provider", filters={"name": ("!=", cls.provider)}, pluck="name")
+		cls.serve()
+
+	def test_models_read_from_the_provider_lone_choices_preselected_and_test_connection(self):
+		result = self.run_browser(
+			admin=self.admin,
+			provider=self.provider,
+			lone_provider=not self.others,
+			lone_model="e2e-only-model",
+			refusing={
+				"name": f"E2E Refusing {self.suffix}",
+				"api_base": self.refusing.api_base,
+				"key": self.refusing_key,
+			},
+		)
+
+		# the lone provider and the lone model it lists are filled in; the model was saved
+		# the provider is pre-selected where it is the site's only one (else the page starts without one)
+		self.assertEqual(result["provider_preselected"], "" if self.others else self.provider)
+		self.assertEqual(result["picker_options"], ["Pick a model (1)", "e2e-only-model"])
+		self.assertEqual(
+			(result["provider_value"], result["model_name_value"]), (self.provider, "e2e-only-model")
+		)
+		self.assertEqual(frappe.db.get_value("AI Model", "e2e-only-model", "provider"), self.provider)
+		listed = [r for r in self.llm.requests if r["path"] == "/v1/models"]
+		self.assertTrue(listed)
+		self.assertEqual(listed[0]["headers"]["authorization"], f"Bearer {self.key}")  # the stored key
+
+		# Test connection: a one-token answer of its model, at 1280 px and at 375 px
+		for seen in (result["connected"], result["connected_375"]):
+			self.assertEqual(seen["role"], "status")
+			self.assertRegex(
+				seen["text"], rf"^Connected to {self.provider}: model e2e-only-model answered in \d+ ms\.$"
+			)
+		self.assertTrue(self.llm.chat_requests)
+
+		# a provider refusing the key: its words, the key masked; its model list says why it is empty
+		self.assertEqual(result["refused"]["role"], "alert")
+		refusing = f"E2E Refusing {self.suffix}"
+		self.assertEqual(
+			result["refused"]["text"],
+			f"Connection failed: {refusing} answered 401: Incorrect API key provided: ***",
+		)
+		self.assertEqual(result["provider_value_two"], "")
+		self.assertTrue(result["list_error"].startswith(f"{refusing} answered 401"), result["list_error"])
+		self.assertFalse(result["page_has_key"])
+
+		for shot, found in result["axe"].items():
+			self.assertEqual((found["light"], found["dark"]), ([], []), shot)
+			self.assertLessEqual(found["overflow"], 0, shot)
+		self.assertEqual(result["console_errors"], [])

@@ -2,7 +2,7 @@
 // is shown once, a new key, a Manual trigger run now (the run linked), enable switch, a cron schedule, delete.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, agent, suffix}.
 // Output: <out_dir>/result.json with what was observed.
-import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { answerConfirms, check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [], dialogs: [] });
@@ -29,6 +29,10 @@ try {
   page.on("dialog", (d) => {
     result.dialogs.push(d.message());
     void d.accept();
+  });
+  await answerConfirms(page, (q) => {
+    result.dialogs.push(`${q.title} ${q.message}`);
+    return true;
   });
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Triggers", exact: true }).click();
   await page.getByRole("heading", { name: "Triggers", level: 1 }).waitFor();

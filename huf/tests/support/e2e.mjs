@@ -90,3 +90,52 @@ export async function finish(browser) {
   await browser.close();
   process.exit(result.ok ? 0 : 1);
 }
+
+/** The dashboard's confirm dialog (role alertdialog, frontend/src/lib/confirm.ts) once it shows: {title, message}. */
+export async function confirmQuestion(page, timeout) {
+  const dialog = page.getByRole("alertdialog");
+  await dialog.waitFor({ timeout });
+  return dialog.evaluate((box) => {
+    const id = box.getAttribute("aria-describedby");
+    return { title: box.querySelector("h2")?.textContent?.trim() ?? "", message: (id && document.getElementById(id)?.textContent?.trim()) || "" };
+  });
+}
+
+/** Answer the dashboard's confirm dialog when it shows (`accept`: its confirming button, else Cancel); resolves with {title, message}. */
+export async function answerConfirm(page, accept, timeout) {
+  const question = await confirmQuestion(page, timeout);
+  await page.getByRole("alertdialog").locator(`[data-answer="${accept ? "confirm" : "cancel"}"]`).click();
+  return question;
+}
+
+const confirmHandlers = new WeakMap();
+
+/** Answer every confirm dialog the page shows from now on with `handler({title, message})` (true: confirm, false:
+ * cancel); null stops (a dialog is then left to answerConfirm). Like page.on("dialog") for the browser's own. */
+export async function answerConfirms(page, handler) {
+  const installed = confirmHandlers.has(page);
+  confirmHandlers.set(page, handler);
+  if (installed) return;
+  await page.exposeFunction("__hufAnswerConfirm", async (question) => {
+    const current = confirmHandlers.get(page);
+    return current ? Boolean(await current(question)) : null;
+  });
+  const watchConfirms = () => {
+    const seen = new WeakSet();
+    const look = () => {
+      for (const box of document.querySelectorAll('[role="alertdialog"]')) {
+        if (seen.has(box)) continue;
+        seen.add(box);
+        const id = box.getAttribute("aria-describedby");
+        const question = { title: box.querySelector("h2")?.textContent?.trim() ?? "", message: (id && document.getElementById(id)?.textContent?.trim()) || "" };
+        void window.__hufAnswerConfirm(question).then((answer) => {
+          if (answer !== null) box.querySelector(`[data-answer="${answer ? "confirm" : "cancel"}"]`)?.click();
+        });
+      }
+    };
+    new MutationObserver(look).observe(document, { childList: true, subtree: true });
+    look();
+  };
+  await page.addInitScript(watchConfirms);
+  await page.evaluate(watchConfirms);
+}

@@ -60,6 +60,9 @@ class ScriptedLLM:
 		self.requests: list[dict] = []
 		self.default = Reply(content="OK")
 		self.embedding_dimension = 8
+		# GET /v1/models: these ids, or with `models_error` = (status, message) that error
+		self.models = ["scripted-model"]
+		self.models_error: tuple[int, str] | None = None
 		# media endpoints (images, speech, transcriptions, OCR); `media_error` = (status, message) fails them
 		self.image_b64 = _TINY_PNG_B64
 		self.speech_audio = b"ID3scripted-audio"
@@ -102,6 +105,8 @@ class ScriptedLLM:
 			self.replies.clear()
 			self.requests.clear()
 			self.stream_sent_at.clear()
+			self.models = ["scripted-model"]
+			self.models_error = None
 
 	def next_reply(self) -> Reply:
 		with self._lock:
@@ -150,9 +155,14 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 
 		def do_GET(self):
 			if self.path.endswith("/models"):
-				return self.send_json(
-					200, {"object": "list", "data": [{"id": "scripted-model", "object": "model"}]}
-				)
+				llm.record(self.path, {k.lower(): v for k, v in self.headers.items()}, {})
+				if llm.models_error:
+					status, message = llm.models_error
+					return self.send_json(
+						status, {"error": {"message": message, "type": "invalid_request_error"}}
+					)
+				data = [{"id": model, "object": "model", "owned_by": "scripted"} for model in llm.models]
+				return self.send_json(200, {"object": "list", "data": data})
 			self.send_json(404, {"error": {"message": "not found"}})
 
 		def send_json(self, status: int, payload: dict, headers: dict | None = None) -> None:

@@ -26,7 +26,10 @@ class TestAttachments(HufTestCase):
 
 		self.assertIsInstance(content.model, str)  # no image: plain text
 		self.assertTrue(content.model.startswith(f"Check these.\n\n## {HEADING}\n\n"))
-		self.assertIn(f"### {brief.file_name} (sha256: {hashlib.sha256(docx).hexdigest()})", content.model)
+		self.assertIn(
+			f"### {brief.file_name} (Document, sha256: {hashlib.sha256(docx).hexdigest()})", content.model
+		)
+		self.assertIn(f"### {table.file_name} (Spreadsheet, sha256: ", content.model)
 		self.assertIn("# Brief\nDeliver on Friday.", content.model)
 		self.assertIn("sku,qty\nA-1,4", content.model)
 		self.assertEqual(
@@ -60,5 +63,5 @@ class TestAttachments(HufTestCase):
 		self.assertIn("File nothing-here.pdf could not be found; it was not read.", content.model)
 		own = user_content("Read.", [secret.file_url, binary.name])  # as Administrator, who may read both
 		self.assertIn("Alice earns 9000", own.model)
-		self.assertIn(f"### {binary.file_name}", own.model)
+		self.assertIn(f"### {binary.file_name} (File, sha256: ", own.model)
 		self.assertIn("Could not read this file: Cannot read EXE files", own.model)

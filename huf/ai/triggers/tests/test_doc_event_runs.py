@@ -54,8 +54,8 @@ class TestDocEventRuns(TriggerTestHelpers, RuntimeTestCase):
 		content = self.user_message(self.llm.chat_requests[-1])["content"]
 		self.assertIsInstance(content, list)
 		text = content[0]["text"]
-		self.assertIn("## Attached File Content (OCR Extracted)", text)
-		self.assertIn(f"### {brief.file_name} (sha256: {hashlib.sha256(pdf).hexdigest()})", text)
+		self.assertIn("## Attached File Content\n", text)
+		self.assertIn(f"### {brief.file_name} (PDF, sha256: {hashlib.sha256(pdf).hexdigest()})", text)
 		self.assertIn("Deliver 40 chairs to hall B.", text)
 		self.assertEqual(
 			content[1],

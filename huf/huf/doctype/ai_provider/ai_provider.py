@@ -66,6 +66,8 @@ class AIProvider(Document):
 		provider = frappe.get_doc(self.doctype, self.name)  # the saved provider, not values sent with a form
 		provider.check_permission("write")
 		model = (model or "").strip() or first_model(provider.name)
+		if not model and can_list_models(provider.name):
+			return _test_by_listing(provider.name)
 		if not model:
 			frappe.throw(
 				_("AI Provider {0} has no AI Model yet: add one, or name the model to test.").format(
@@ -100,6 +102,53 @@ class AIProvider(Document):
 				provider.name, model, latency_ms
 			),
 		}
+
+
+def can_list_models(provider: str) -> bool:
+	"""Whether the provider has an OpenAI-compatible model list Huf knows where to find."""
+	from huf.huf.doctype.ai_provider.provider_models import ModelListError, models_url
+
+	try:
+		return bool(models_url(provider))
+	except ModelListError:
+		return False
+
+
+def _test_by_listing(provider: str) -> dict:
+	"""No AI Model yet: the tiny real request is reading the provider's model list with the key."""
+	from huf.huf.doctype.ai_provider.provider_models import ModelListError, list_models
+
+	started = time.monotonic()
+	try:
+		models = list_models(provider)
+	except ModelListError as e:
+		return {"success": False, "model": None, "message": _("Connection failed: {0}").format(e)}
+	latency_ms = round((time.monotonic() - started) * 1000)
+	return {
+		"success": True,
+		"model": None,
+		"models": len(models),
+		"latency_ms": latency_ms,
+		"message": _("Connected to {0}: it offers {1} models (answered in {2} ms).").format(
+			provider, len(models), latency_ms
+		),
+	}
+
+
+@frappe.whitelist(methods=["GET"])
+def get_provider_models(provider: str) -> dict:
+	"""The model ids the provider offers (its OpenAI-compatible /models, asked with its stored key), for
+	picking one when adding an AI Model: `{"models": [...]}` or `{"models": [], "error": "why not"}`."""
+	from huf.huf.doctype.ai_provider.provider_models import ModelListError, list_models
+
+	frappe.has_permission("AI Model", "create", throw=True)  # before saying whether the provider exists
+	if not isinstance(provider, str) or not frappe.db.exists("AI Provider", provider):
+		frappe.throw(_("AI Provider {0} not found.").format(frappe.bold(provider)), frappe.DoesNotExistError)
+	frappe.has_permission("AI Provider", "read", doc=provider, throw=True)
+	try:
+		return {"models": list_models(provider)}
+	except ModelListError as e:
+		return {"models": [], "error": str(e)}
 
 
 def first_model(provider: str) -> str | None:

@@ -113,8 +113,8 @@ class TestAIProviderConnection(HufTestCase):
 		self.assertIn("connection error", result["message"].lower())
 		self.assertNotIn(KEY, frappe.as_json(result))
 
-	def test_a_provider_without_models_needs_a_model_name(self):
-		provider = self.make_provider(models=())
+	def test_a_provider_without_models_or_a_model_list_needs_a_model_name(self):
+		provider = new_provider("Conn Test Claude", provider_type="Anthropic", api_key=KEY).insert().name
 		with self.assertRaisesRegex(frappe.ValidationError, "has no AI Model yet"):
 			frappe.get_doc("AI Provider", provider).test_connection()
 		self.assertEqual(self.llm.chat_requests, [])
@@ -127,3 +127,95 @@ class TestAIProviderConnection(HufTestCase):
 			with self.assertRaises(frappe.PermissionError):
 				doc.test_connection()
 		self.assertEqual(self.llm.chat_requests, [])
+
+
+LIST_KEY = "sk-list-test-7d3e9a1c5b2f"
+MODEL_USER = "huf-provider-models-user@example.com"
+MODEL_MANAGER = "huf-provider-models-manager@example.com"
+MODEL_ADMIN = "huf-provider-models-admin@example.com"
+
+
+class TestProviderModelList(HufTestCase):
+	"""Reading a provider's models from its OpenAI-compatible /v1/models, through the SSRF-safe client."""
+
+	@classmethod
+	def setUpClass(cls):
+		from huf.tests.support.config import set_site_config
+		from huf.tests.support.llm_server import ScriptedLLM
+
+		super().setUpClass()
+		cls.llm = cls.enterClassContext(ScriptedLLM())
+		# the SSRF-safe client refuses loopback unless the operator opens the host (as here, for the test)
+		set_site_config("huf_http_allowed_hosts", [cls.llm.root.removeprefix("http://")])
+		cls.addClassCleanup(set_site_config, "huf_http_allowed_hosts", None)
+
+	def setUp(self):
+		self.llm.reset()
+		self.provider = (
+			new_provider("List Test LLM", api_key=LIST_KEY, api_base=self.llm.api_base).insert().name
+		)
+
+	def list_models(self, user: str | None = None) -> dict:
+		from huf.huf.doctype.ai_provider.ai_provider import get_provider_models
+
+		if not user:
+			return get_provider_models(self.provider)
+		with self.set_user(user):
+			return get_provider_models(self.provider)
+
+	def test_the_models_come_sorted_asked_with_the_stored_key_which_never_comes_back(self):
+		self.llm.models = ["zeta-large", "alpha-mini", "alpha-mini"]
+		result = self.list_models()
+		self.assertEqual(result, {"models": ["alpha-mini", "zeta-large"]})
+		(request,) = self.llm.requests
+		self.assertEqual(request["path"], "/v1/models")
+		self.assertEqual(request["headers"]["authorization"], f"Bearer {LIST_KEY}")
+		self.assertNotIn(LIST_KEY, frappe.as_json(result))
+
+	def test_the_providers_error_is_reported_without_the_key(self):
+		self.llm.models_error = (401, f"Incorrect API key provided: {LIST_KEY}")
+		result = self.list_models()
+		self.assertEqual(result["models"], [])
+		self.assertEqual(result["error"], f"{self.provider} answered 401: Incorrect API key provided: ***")
+
+	def test_loopback_is_refused_unless_the_operator_opens_it(self):
+		from huf.tests.support.config import set_site_config
+
+		set_site_config("huf_http_allowed_hosts", None)
+		try:
+			result = self.list_models()
+		finally:
+			set_site_config("huf_http_allowed_hosts", [self.llm.root.removeprefix("http://")])
+		self.assertIn("could not be reached", result["error"])
+		self.assertIn("loopback", result["error"])
+		self.assertEqual(self.llm.requests, [])
+
+	def test_cloud_routes_without_a_model_list_say_so(self):
+		provider = new_provider("List Test Bedrock", provider_type="AWS Bedrock").insert().name
+		from huf.huf.doctype.ai_provider.ai_provider import get_provider_models
+
+		self.assertIn("has no OpenAI-compatible model list", get_provider_models(provider)["error"])
+
+	def test_only_those_who_may_add_models_list_them(self):
+		make_user(MODEL_ADMIN, "System Manager")
+		make_user(MODEL_MANAGER, "Huf Manager")  # reads providers and models, adds neither
+		make_user(MODEL_USER, "Huf User")
+		self.assertEqual(self.list_models(MODEL_ADMIN), {"models": ["scripted-model"]})
+		for user in ("Guest", MODEL_USER, MODEL_MANAGER):
+			with self.assertRaises(frappe.PermissionError):
+				self.list_models(user)
+
+	def test_test_connection_without_a_model_reads_the_list(self):
+		self.llm.models = ["a", "b", "c"]
+		result = frappe.get_doc("AI Provider", self.provider).test_connection()
+		self.assertTrue(result["success"], result)
+		self.assertEqual(result["models"], 3)
+		self.assertTrue(result["message"].startswith(f"Connected to {self.provider}: it offers 3 models"))
+		self.assertEqual(self.llm.chat_requests, [])
+		self.llm.models_error = (403, "This key may not list models")
+		result = frappe.get_doc("AI Provider", self.provider).test_connection()
+		self.assertFalse(result["success"])
+		self.assertEqual(
+			result["message"],
+			f"Connection failed: {self.provider} answered 403: This key may not list models",
+		)

@@ -133,6 +133,25 @@ class User(Document):
 		self.set("roles", [d for d in self.get("roles") or [] if d.role not in roles])
 		self.save()
 
+	def reset_password(self, send_email: bool = False, password_expired: bool = False) -> str:
+		"""A new one-time link to /update-password (only the key's hash is stored); Lite sends no email."""
+		from frappe.utils import get_url, now_datetime
+		from frappe.utils.data import sha256_hash
+
+		key = frappe.generate_hash()
+		self.db_set("reset_password_key", sha256_hash(key))
+		self.db_set("last_reset_password_key_generated_on", now_datetime())
+		url = "/update-password?key=" + key
+		if password_expired:
+			url += "&password_expired=true"
+		link = get_url(url)
+		if send_email:
+			frappe.throw(
+				_("Please setup default outgoing Email Account from Settings > Email Account"),
+				frappe.OutgoingEmailError,
+			)
+		return link
+
 
 @frappe.whitelist()
 def generate_keys(user: str) -> dict:
@@ -163,3 +182,49 @@ def get_all_roles() -> list[str]:
 def get_roles(arg: str | None = None) -> list[str]:
 	"""Roles of a user (default: the session user)."""
 	return frappe.get_roles(arg)
+
+
+@frappe.whitelist(allow_guest=True, methods=["POST"])
+def update_password(
+	new_password: str, logout_all_sessions: int = 0, key: str | None = None, old_password: str | None = None
+):
+	"""Set a new password with a reset key (or the old password) and log in as that user; the path to open."""
+	from frappe.apps import get_default_path
+	from frappe.auth import MAX_PASSWORD_SIZE
+	from frappe.utils import cint
+	from frappe.utils.password import update_password as _update_password
+
+	if len(new_password) > MAX_PASSWORD_SIZE:
+		frappe.throw(_("Password size exceeded the maximum allowed size."))
+	res = _get_user_for_update_password(key, old_password)
+	if res.get("message"):
+		frappe.local.response.http_status_code = 410
+		return res["message"]
+	user = res["user"]
+	_update_password(user, new_password, logout_all_sessions=cint(logout_all_sessions))
+	frappe.db.set_value("User", user, "reset_password_key", "")
+	frappe.local.login_manager.login_as(user)
+	if frappe.db.get_value("User", user, "user_type") == "System User":
+		return get_default_path() or "/app"
+	from frappe.website.utils import get_home_page
+
+	return get_default_path() or get_home_page()
+
+
+def _get_user_for_update_password(key, old_password):
+	"""{"user"} for a valid reset key or the session user's right old password, else {"message"}."""
+	from frappe.utils.data import sha256_hash
+
+	result = frappe._dict()
+	if key:
+		result.user = frappe.db.get_value("User", {"reset_password_key": sha256_hash(key)}, "name")
+		if not result.user:
+			result.message = _("The reset password link has either been used before or is invalid")
+	elif old_password:
+		from frappe.utils.password import check_password
+
+		check_password(frappe.session.user, old_password)
+		result.user = frappe.session.user
+	else:
+		frappe.throw(_("Incorrect User or Password"), frappe.AuthenticationError)
+	return result
