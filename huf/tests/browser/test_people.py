@@ -85,7 +85,7 @@ class TestPeopleInBrowser(BrowserTestCase):
 
 		# no outgoing email here: the one-time set-password link is shown to hand over, and it works once
 		self.assertIn("No outgoing email is set up", result["way_in_text"])
-		self.assertEqual(result["link_shape"], "<base>/update-password?key=<key>")
+		self.assertEqual(result["link_shape"], "<site>/update-password?key=<key>")
 		self.assertEqual(result["invitee_signed_in_as"], self.invitee)
 		self.assertEqual(
 			result["link_reused"], "The reset password link has either been used before or is invalid"
