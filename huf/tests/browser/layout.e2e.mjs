@@ -259,6 +259,7 @@ async function phoneChat(page) {
   const list = page.getByRole("navigation", { name: "Conversations" });
   result.phone_chat = { list_closed: await list.isVisible(), expanded_closed: await toggle.getAttribute("aria-expanded") };
   await toggle.click();
+  await list.waitFor({ timeout: 5000 }).catch(() => {}); // the list is drawn once the conversations are read
   result.phone_chat.list_open = await list.isVisible();
   result.phone_chat.expanded_open = await toggle.getAttribute("aria-expanded");
   await shot(page, "phone-chat-conversations");

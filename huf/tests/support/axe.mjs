@@ -20,16 +20,29 @@ export async function axeViolations(page, selector = null) {
   }, selector);
 }
 
+/** Wait until the page's CSS transitions and finite animations have finished (a spinner never does): axe reads the
+ * colours as they end up. */
+const settled = (page) =>
+  page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((a) => a.finished.catch(() => null)),
+    ),
+  );
+
 /** axe-core's findings in the light theme and in the dark one (the device preference switched), the page's
  * sideways overflow, and screenshots: result.axe[name] = {light, dark, overflow}. */
 export async function audit(page, name, selector = null) {
   result.axe ??= {};
   await page.mouse.move(0, 0); // not over a button: its hover colour is not what is checked here
+  await settled(page); // e.g. the colours of an audit just before, going back from dark to light
   const light = await axeViolations(page, selector);
   await shot(page, name);
   await page.emulateMedia({ colorScheme: "dark" });
   await page.waitForFunction(() => document.documentElement.classList.contains("dark"));
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
+  await settled(page);
   const dark = await axeViolations(page, selector);
   await shot(page, `${name}-dark`);
   await page.emulateMedia({ colorScheme: "light" });
