@@ -78,14 +78,8 @@ try {
   await rowsAfter(page, () => page.locator("#flow-runs-status").selectOption(""));
   result.other_user_rows = await rowsAfter(page, () => page.locator("#flow-runs-user").fill(config.approver.user));
   await rowsAfter(page, () => page.locator("#flow-runs-user").fill(""));
-  const today = await page.evaluate(() => {
-    const d = new Date();
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-  });
-  const tomorrow = await page.evaluate(() => {
-    const d = new Date(Date.now() + 86400000);
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-  });
+  // the dates are the site's (its time zone), not the browser's
+  const { today, tomorrow } = config;
   result.tomorrow_rows = await rowsAfter(page, () => page.locator("#flow-runs-from").fill(tomorrow));
   await rowsAfter(page, () => page.locator("#flow-runs-from").fill(today));
   result.today_review_rows = await rowsAfter(page, () => page.locator("#flow-runs-flow").selectOption(config.review_flow));

@@ -144,6 +144,8 @@ class TestFlowRunsInBrowser(BrowserTestCase):
 			agent_runs=self.agent_runs,
 			agent=self.agent,
 			tool=self.tool,
+			today=frappe.utils.today(),
+			tomorrow=frappe.utils.add_days(frappe.utils.today(), 1),
 		)
 
 		# the list: reached from Flows, a page of 25 and a next one, filtered by flow, status, user and date
