@@ -13,7 +13,12 @@ from pathlib import Path
 
 import frappe
 
-from huf.tests.support.browser import BrowserTestCase, make_chat_e2e_agent, remove_chat_e2e_records
+from huf.tests.support.browser import (
+	BrowserTestCase,
+	make_chat_e2e_agent,
+	make_todo_list_tool,
+	remove_chat_e2e_records,
+)
 from huf.tests.support.tools import delete_tools
 
 USER = "e2e-approvals-user@example.com"  # chats (Huf User: may not decide)
@@ -45,17 +50,7 @@ class TestChatApprovalsInBrowser(BrowserTestCase):
 			Reply(content="", tool_calls=[tool_call(cls.tool, {}, "call_wait_manager")]),
 			DENIED_ANSWER,  # after the denial
 		)
-		frappe.get_doc(
-			{
-				"doctype": "Agent Tool Function",
-				"tool_name": cls.tool,
-				"types": "Get List",
-				"tool_type": "Document Operations",
-				"reference_doctype": "ToDo",
-				"description": "The user's open to-dos.",
-				"requires_approval": 1,
-			}
-		).insert(ignore_permissions=True)
+		make_todo_list_tool(cls.tool, "The user's open to-dos.", requires_approval=1)
 		cls.agent = make_chat_e2e_agent(
 			"Approvals", cls.suffix, cls.llm.api_base, allow_chat=1, agent_tool=[{"tool": cls.tool}]
 		)

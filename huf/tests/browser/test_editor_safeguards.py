@@ -24,7 +24,7 @@ from pathlib import Path
 
 import frappe
 
-from huf.tests.support.browser import BrowserTestCase, make_e2e_agent, remove_e2e_agents
+from huf.tests.support.browser import BrowserTestCase, make_e2e_agent, make_todo_list_tool, remove_e2e_agents
 from huf.tests.support.knowledge import (
 	EMBED_MODEL,
 	PROVIDER,
@@ -111,20 +111,7 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 
 	@staticmethod
 	def make_tool(name: str, description: str = "Lists to-dos.") -> str:
-		return (
-			frappe.get_doc(
-				{
-					"doctype": "Agent Tool Function",
-					"tool_name": name,
-					"types": "Get List",
-					"tool_type": "Document Operations",
-					"reference_doctype": "ToDo",
-					"description": description,
-				}
-			)
-			.insert(ignore_permissions=True)
-			.name
-		)
+		return make_todo_list_tool(name, description)
 
 	def test_unsaved_changes_required_fields_labels_and_live_knowledge(self):
 		result = self.run_browser(

@@ -18,7 +18,12 @@ from types import SimpleNamespace
 
 import frappe
 
-from huf.tests.support.browser import BrowserTestCase, make_chat_e2e_agent, remove_chat_e2e_records
+from huf.tests.support.browser import (
+	BrowserTestCase,
+	make_chat_e2e_agent,
+	make_todo_list_tool,
+	remove_chat_e2e_records,
+)
 from huf.tests.support.flows import edge, make_flow, node, wait_for_flow_run
 
 MANAGER = "e2e-flow-runs-manager@example.com"
@@ -49,20 +54,7 @@ class TestFlowRunsInBrowser(BrowserTestCase):
 		cls.manager = cls.browser_user(MANAGER, "Huf Manager")
 		cls.approver = cls.browser_user(APPROVER, "Huf User")
 		cls.llm = cls.enterClassContext(ScriptedLLM())
-		cls.tool = (
-			frappe.get_doc(
-				{
-					"doctype": "Agent Tool Function",
-					"tool_name": f"e2e_runs_todos_{cls.suffix}",
-					"types": "Get List",
-					"tool_type": "Document Operations",
-					"reference_doctype": "ToDo",
-					"description": "The user's to-dos.",
-				}
-			)
-			.insert(ignore_permissions=True)
-			.name
-		)
+		cls.tool = make_todo_list_tool(f"e2e_runs_todos_{cls.suffix}")
 		cls.agent = make_chat_e2e_agent("Runs", cls.suffix, cls.llm.api_base, agent_tool=[{"tool": cls.tool}])
 		owner = SimpleNamespace(addCleanup=cls.addClassCleanup)
 		cls.review = make_flow(

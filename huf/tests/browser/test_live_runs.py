@@ -13,7 +13,12 @@ from pathlib import Path
 
 import frappe
 
-from huf.tests.support.browser import BrowserTestCase, make_chat_e2e_agent, remove_chat_e2e_records
+from huf.tests.support.browser import (
+	BrowserTestCase,
+	make_chat_e2e_agent,
+	make_todo_list_tool,
+	remove_chat_e2e_records,
+)
 
 USER = "e2e-live-runs@example.com"
 ANSWER = "You have no open to-dos left."
@@ -40,20 +45,7 @@ class TestLiveRunsInBrowser(BrowserTestCase):
 		cls.suffix = cls.own_records(remove_records)
 		cls.login = cls.browser_user(USER, "System Manager")
 		cls.llm = cls.enterClassContext(ScriptedLLM())
-		cls.tool = (
-			frappe.get_doc(
-				{
-					"doctype": "Agent Tool Function",
-					"tool_name": f"e2e_live_todos_{cls.suffix}",
-					"types": "Get List",
-					"tool_type": "Document Operations",
-					"reference_doctype": "ToDo",
-					"description": "The user's to-dos.",
-				}
-			)
-			.insert(ignore_permissions=True)
-			.name
-		)
+		cls.tool = make_todo_list_tool(f"e2e_live_todos_{cls.suffix}")
 		cls.llm.queue(
 			# the Executions list's run
 			Reply(content="First answer.", delay=3.0),

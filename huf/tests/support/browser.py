@@ -133,6 +133,20 @@ def remove_e2e_agents(suffix: str, *users: str) -> None:
 			frappe.delete_doc("User", user, force=True, ignore_permissions=True)
 
 
+def make_todo_list_tool(name: str, description: str = "The user's to-dos.", **values) -> str:
+	"""An Agent Tool Function `name` that lists ToDos (Get List); `values`: more of its fields."""
+	doc = {
+		"doctype": "Agent Tool Function",
+		"tool_name": name,
+		"types": "Get List",
+		"tool_type": "Document Operations",
+		"reference_doctype": "ToDo",
+		"description": description,
+		**values,
+	}
+	return frappe.get_doc(doc).insert(ignore_permissions=True).name
+
+
 def make_chat_e2e_agent(label: str, suffix: str, api_base: str, **values) -> str:
 	"""Agent "E2E <label> Agent <suffix>" on model e2e-<label>-model-<suffix> (lower case) of provider
 	"E2E <label> LLM <suffix>" at `api_base` (a scripted LLM); `values`: more Agent fields."""
