@@ -14,7 +14,7 @@ FRONTEND_BUILD := huf/public/frontend/index.html
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts \
 	frontend/tailwind.config.js frontend/postcss.config.js frontend/tsconfig.json
 
-.PHONY: setup system-packages frontend frappe-source run site test test-frappe lint bench clean
+.PHONY: setup system-packages frontend frappe-source run site test test-frappe lint types bench clean
 
 setup: system-packages $(VENV)/.installed frontend
 
@@ -57,8 +57,8 @@ run: site
 	$(BIN)/huf --site $(SITE) serve --host $(HOST) --port $(PORT)
 
 # Real Frappe's source, when ../shared/frappe has it: tests/lite checks Lite's API surface against it
-FRAPPE_TARBALL ?= $(firstword $(wildcard ../shared/frappe/frappe.tar.gz /work/shared/frappe/frappe.tar.gz))
-FRAPPE_15_TARBALL ?= $(firstword $(wildcard ../shared/frappe/frappe-15.tar.gz /work/shared/frappe/frappe-15.tar.gz))
+FRAPPE_TARBALL ?= $(wildcard ../shared/frappe/frappe.tar.gz)
+FRAPPE_15_TARBALL ?= $(wildcard ../shared/frappe/frappe-15.tar.gz)
 FRAPPE_SOURCE_DIR := .cache/frappe-source
 FRAPPE_15_SOURCE_DIR := .cache/frappe-15-source
 # Real Frappe's source, read by the Lite API check (tests/lite/test_frappe_api_surface.py): 16 and 15
@@ -89,6 +89,11 @@ lint: setup
 	$(BIN)/ruff check huf lite tests benchmarks tools
 	$(BIN)/ruff format --check --quiet huf lite tests benchmarks tools
 	$(BIN)/lint-imports --no-cache  # the layers of huf.ai, no import circles (pyproject.toml, docs/architecture.md)
+
+# The auto-generated types block of every DocType controller, written from its JSON by Frappe's exporter
+# (docs/testing.md, "Typed controllers")
+types: $(VENV)/.installed
+	$(BIN)/python tools/export_types.py
 
 bench: setup
 	$(BIN)/python benchmarks/run.py

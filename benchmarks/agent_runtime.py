@@ -97,7 +97,8 @@ def main() -> None:
 	import frappe
 
 	from huf.ai.agent_integration import run_agent_sync
-	from huf.ai.providers.litellm import ProviderConfig, completion
+	from huf.ai.providers.calls import completion
+	from huf.ai.providers.types import ProviderConfig
 	from huf.ai.runtime.tools import Tool, registered_tools
 	from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 

@@ -5,11 +5,11 @@
 	cd ~/.cache/huf-bench/frappe-bench/sites && ../env/bin/python /path/to/huf/benchmarks/data_tables.py \
 		--site h3.localhost --sites-path .                         # real Frappe on a bench site (MariaDB)
 
-1. The records grid's first page: `records_api.get_records(name)` (50 rows, newest first, with the
+1. The records grid's first page: `huf.api.data_tables.get_records(name)` (50 rows, newest first, with the
    total) on a table of 100,000 rows seeded with `frappe.db.bulk_insert`, as a Huf Manager
    (data.records.view_all) and as a Huf User (data.records.view_own, owning 10% of the rows), so the
    row-level permission hooks are active: the median of 20 calls, in process (what the server spends).
-2. CSV import of 10,000 rows into an empty table as the Huf User (`records_api.import_csv`, every row
+2. CSV import of 10,000 rows into an empty table as the Huf User (`huf.api.data_tables.import_csv`, every row
    checked then inserted through `Document.insert`), wall time including the commit.
 The tables and users are deleted at the end.
 """
@@ -88,9 +88,9 @@ def median_ms(call, rounds: int) -> float:
 def run(rows: int, import_rows: int, rounds: int) -> None:
 	import frappe
 
-	from huf.huf.doctype.huf_data_table.records_api import get_records, import_csv
-	from huf.huf.factories import make_user
+	from huf.api.data_tables import get_records, import_csv
 	from huf.tests.support.data_tables import drop_data_table, make_data_table, unique_table_name
+	from huf.tests.support.factories import make_user
 
 	suffix = frappe.generate_hash(length=6)
 	manager, user = f"bench-manager-{suffix}@example.com", f"bench-user-{suffix}@example.com"

@@ -237,7 +237,8 @@ def main() -> None:
 			)
 		]
 
-		from huf.ai.providers.litellm import ProviderConfig, completion
+		from huf.ai.providers.calls import completion
+		from huf.ai.providers.types import ProviderConfig
 
 		config = ProviderConfig("Bench LLM", api_key="sk-bench", api_base=llm.api_base)
 		completion(config, "bench-model", HELLO)  # imports LiteLLM

@@ -6,6 +6,9 @@ app_email = "hello@huf.ai"
 app_license = "MIT"
 required_apps = []
 
+# Saving a Huf DocType in developer mode rewrites the typed block of its controller (frappe.types.exporter).
+export_python_type_annotations = True
+
 # Desk: the Huf tile on /apps (and the app switcher) opens the dashboard at /huf.
 add_to_apps_screen = [
 	{
@@ -61,13 +64,19 @@ persistent_cache_keys = [
 
 # Frappe's frappe.client.get_count counts without permission checks; Huf's counts what the user may read.
 override_whitelisted_methods = {
-	"frappe.client.get_count": "huf.client_overrides.get_count",
-	# upstream's paths of the inbound channels (huf/ai/integrations/channels/)
-	"huf.ai.tools.telegram_webhook.handle_update": "huf.ai.integrations.channels.telegram.handle_update",
-	"huf.ai.providers.elevenlabs_convai_api.health": "huf.ai.integrations.channels.elevenlabs.health",
-	"huf.ai.providers.elevenlabs_convai_api.get_signed_url": "huf.ai.integrations.channels.elevenlabs.get_signed_url",
-	"huf.ai.providers.elevenlabs_convai_api.get_agent_id": "huf.ai.integrations.channels.elevenlabs.get_agent_id",
-	"huf.ai.providers.elevenlabs_convai_api.handle_elevenlabs_webhook": "huf.ai.integrations.channels.elevenlabs.handle_elevenlabs_webhook",
+	"frappe.client.get_count": "huf.api.client.get_count",
+	# the inbound channels (huf.api.channels) also answer at upstream Huf's paths, which Telegram and
+	# ElevenLabs webhooks may be configured with
+	"huf.ai.tools.telegram_webhook.handle_update": "huf.api.channels.telegram_update",
+	"huf.ai.providers.elevenlabs_convai_api.health": "huf.api.channels.elevenlabs_health",
+	"huf.ai.providers.elevenlabs_convai_api.get_signed_url": "huf.api.channels.elevenlabs_signed_url",
+	"huf.ai.providers.elevenlabs_convai_api.get_agent_id": "huf.api.channels.elevenlabs_agent_id",
+	"huf.ai.providers.elevenlabs_convai_api.handle_elevenlabs_webhook": "huf.api.channels.elevenlabs_webhook",
+	# URLs Huf gave to other systems before its endpoints moved to huf.api (docs/api.md): trigger
+	# webhooks, Slack's request URL, the OAuth redirect URI registered with Google
+	"huf.ai.agent_hooks.handle_webhook": "huf.api.triggers.handle_webhook",
+	"huf.ai.integrations.channels.slack.handle_event": "huf.api.channels.slack_event",
+	"huf.ai.integrations.oauth.callback": "huf.api.integrations.oauth_callback",
 }
 
 # Row-level access: Huf Users and Viewers see only their own conversations, messages and runs.
@@ -163,7 +172,7 @@ scheduler_events = {
 		"* * * * *": [
 			"huf.ai.runtime.recovery.recover_stale_runs",
 			"huf.ai.agent_scheduler.run_scheduled_agents",
-			"huf.ai.flow_engine.recover_flow_runs",  # flow runs no worker executes any more
+			"huf.ai.flow_engine.recover_flow_runs",  # flow runs whose worker stopped
 			"huf.ai.flows.starts.run_scheduled_flows",  # flows starting with trigger.schedule
 			"huf.ai.flows.approvals.expire_flow_approvals",  # human.approval past timeout_minutes
 			"huf.ai.runtime.approval_decisions.expire_tool_approvals",  # tool approvals past their deadline
@@ -177,9 +186,8 @@ scheduler_events = {
 	"daily": ["huf.ai.knowledge.maintenance.daily_maintenance"],
 }
 
-# --- area K ---
 # The dashboard (huf/www/huf.py) answers /huf and every /huf/<path> (client-side routes);
-# /huf/stream[/<agent>] stays with the stream renderer of area J (werkzeug prefers the static parts).
+# /huf/stream[/<agent>] stays with the stream renderer (werkzeug prefers the static parts).
 website_route_rules = [
 	{"from_route": "/huf/stream", "to_route": "huf/stream"},
 	{"from_route": "/huf/stream/<path:agent_name>", "to_route": "huf/stream/agent"},  # also /huf/stream/ping
@@ -189,4 +197,3 @@ website_route_rules = [
 	{"from_route": "/huf/docs/<path:page>", "to_route": "huf_docs"},
 	{"from_route": "/huf/<path:app_path>", "to_route": "huf"},
 ]
-# --- end area K ---

@@ -93,39 +93,18 @@ def create_tool_types() -> None:
 
 
 def sync_builtin_tools() -> None:
-	"""Create or refresh the standard tools so agents can link them."""
+	"""Create or refresh the standard tools so agents can link them (as the huf_tools sync does)."""
+	from huf.ai.tools.app_sync import upsert_tool_doc
+
 	for definition in get_builtin_tools():
-		values = {
-			"types": "App Provided",
-			"provider_app": "huf",
-			"tool_type": definition.get("tool_type") or "Built-in",
-			"function_path": definition["function_path"],
-			"description": definition["description"],
-			"pass_parameters_as_json": definition.get("pass_parameters_as_json", 0),
-		}
 		name = definition["tool_name"]
 		if frappe.db.exists("Agent Tool Function", name):
-			doc = frappe.get_doc("Agent Tool Function", name)
-			if doc.provider_app != "huf":
+			if frappe.db.get_value("Agent Tool Function", name, "provider_app") != "huf":
 				continue  # a user's own tool of the same name wins
-			current = [_param_key(row) for row in doc.parameters]
-			wanted = [_param_key(row) for row in definition["parameters"]]
-			if all(doc.get(k) == v for k, v in values.items()) and current == wanted:
-				continue
-		else:
-			doc = frappe.new_doc("Agent Tool Function")
-			doc.tool_name = name
-		doc.update(values)
-		doc.set("parameters", [])
-		for row in definition["parameters"]:
-			doc.append("parameters", row)
-		doc.save(ignore_permissions=True)
-
-
-def _param_key(row) -> tuple:
-	return tuple(
-		row.get(k) or None for k in ("fieldname", "label", "type", "required", "description", "options")
-	)
+		try:
+			upsert_tool_doc(definition, "huf")
+		except frappe.DuplicateEntryError:
+			continue  # a standard tool changed into another type stays as its owner made it
 
 
 def create_huf_roles() -> None:

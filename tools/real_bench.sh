@@ -30,7 +30,6 @@ HERE="$(cd "$(dirname "$0")/.." && pwd)"
 FRAPPE="${FRAPPE:-16}"
 ROOT="${HUF_REAL_BENCH:-$HOME/.cache/huf-bench}"
 SHARED="${FRAPPE_SHARED_DIR:-$HERE/../shared/frappe}"
-[ -f "$SHARED/frappe.tar.gz" ] || SHARED=/work/shared/frappe
 SHARED="$(cd "$SHARED" && pwd)"
 SITE="${SITE:-huf-test.localhost}"
 DB_ROOT_PASSWORD="${DB_ROOT_PASSWORD:-root}"

@@ -275,7 +275,7 @@ def seed_setup(api: Api, llm_base: str) -> dict:
 			]
 		),
 	)
-	table = api.call("huf.huf.doctype.huf_data_table.api.list_data_tables")[0]["name"]
+	table = api.call("huf.api.data_tables.list_data_tables")[0]["name"]
 	for company, plan, seats, months in (
 		("Acme Corp", "Enterprise", 120, 2),
 		("Globex", "Team", 35, 5),
@@ -285,7 +285,7 @@ def seed_setup(api: Api, llm_base: str) -> dict:
 	):
 		renewal = (datetime.now() + timedelta(days=30 * months)).strftime("%Y-%m-%d")
 		values = {"company": company, "plan": plan, "seats": seats, "renewal": renewal}
-		api.call("huf.huf.doctype.huf_data_table.records_api.save_record", name=table, values=values)
+		api.call("huf.api.data_tables.save_record", name=table, values=values)
 
 	flow = seed_flow(api)
 	return {"flow": flow, "knowledge": source, "table": table}

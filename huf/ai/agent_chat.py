@@ -11,7 +11,6 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
-from huf.ai.conversation import listing, removal
 from huf.ai.conversation.manager import DENIED, ConversationManager
 from huf.ai.runtime.content_blocks import stored_blocks
 from huf.huf.record_access import is_privileged
@@ -82,27 +81,6 @@ def create_conversation(agent: str, channel: str | None = None, title: str | Non
 	external_id = f"{frappe.session.user}:{frappe.generate_hash(length=10)}"
 	doc = ConversationManager(agent, channel or "chat", external_id).create_conversation(title)
 	return conversation_info(doc)
-
-
-@frappe.whitelist(methods=["GET"])
-def list_conversations(
-	agent: str, search: str | None = None, automated: int = 0, limit: int = 100
-) -> list[dict]:
-	"""The caller's own conversations with `agent` (newest first), found by title or message text when
-	`search` is given; those automations started (flows, triggers, channels) only with `automated=1`."""
-	frappe.has_permission("Agent Conversation", "read", throw=True)
-	return listing.own_conversations(agent, search, bool(cint(automated)), limit)
-
-
-@frappe.whitelist(methods=["POST"])
-def delete_conversation(conversation: str) -> dict:
-	"""Delete a conversation and its messages: the caller's own (as stored), or any with the right to
-	delete conversations (Huf Managers); its runs stay for the audit (huf.ai.conversation.removal)."""
-	doc = get_conversation(conversation, "write")  # someone else's is refused as a missing one
-	if frappe.session.user not in (doc.owner, doc.user):
-		frappe.has_permission("Agent Conversation", "delete", doc=doc, throw=True)
-	removal.delete_conversation(doc.name)
-	return {"deleted": doc.name}
 
 
 @frappe.whitelist(methods=["POST"])
@@ -346,18 +324,20 @@ def run(
 	agent: str, message: Any, conversation: str | None, now: Any = 1, attachments: list | None = None
 ) -> dict:
 	"""Send `message` through the queue-first runtime (inline when `now`)."""
-	from huf.ai.runtime.runs import start_run
+	from huf.ai.runtime import front_door
+	from huf.ai.runtime.run_request import RunRequest
 
 	if not isinstance(message, str) or not message.strip():
 		frappe.throw(_("Write a message first."))
-	return start_run(
+	request = RunRequest(
 		agent,
 		message,
-		conversation_id=conversation,
-		channel_id="chat",
+		conversation=conversation,
+		channel="chat",
 		now=bool(cint(now)),
 		attachments=attachments,
 	)
+	return front_door.start(request).as_response()
 
 
 def get_conversation(name: Any, ptype: str, agent: str | None = None):

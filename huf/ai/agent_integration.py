@@ -1,8 +1,10 @@
-"""Running agents over REST (the spec's module): `run_agent_sync`, `get_agent_run_status`,
-`cancel_agent_run`, and the conversation maintenance calls `run_background_summarization` and `generate_conversation_title`.
+"""Running agents over REST (the spec's module): `run_agent_sync`, `get_agent_run_status`, and the
+conversation maintenance calls `run_background_summarization` and `generate_conversation_title`
+(cancelling a run: `huf.api.runs.cancel_agent_run`).
 
-Access (who may run the agent, who may read the run, who may name each record an option refers to)
-is checked in `huf.ai.runtime.runs` and `huf.ai.runtime.run_options`, which do the work;
+`run_agent_sync` describes its run as a `RunRequest` and starts it at `huf.ai.runtime.front_door`, which
+checks access (who may run the agent, who may name each record an option refers to:
+`huf.ai.runtime.run_options`); `get_agent_run_status` reads `huf.ai.runtime.run_polling`;
 `AgentManager` (what a run needs from its Agent) lives in `huf.ai.runtime.agent`.
 """
 
@@ -13,13 +15,12 @@ from frappe import _
 
 from huf.ai.conversation.manager import ConversationManager
 from huf.ai.conversation.title import default_title, title_from_text
-from huf.ai.runtime import cancel, runs
+from huf.ai.runtime import front_door, run_polling
 from huf.ai.runtime.agent import AgentManager
-from huf.ai.runtime.run_options import OPTION_NAMES, refuse_unknown
+from huf.ai.runtime.run_request import from_rest
 
 __all__ = [
 	"AgentManager",
-	"cancel_agent_run",
 	"generate_conversation_title",
 	"get_agent_run_status",
 	"run_agent_sync",
@@ -36,40 +37,17 @@ def run_agent_sync(
 	channel_id: str | None = None,
 	external_id: str | None = None,
 	conversation_id: str | None = None,
-	parent_run_id: str | None = None,
-	orchestration_id: str | None = None,
-	response_format: dict | str | None = None,
-	flow_run_id: str | None = None,
-	flow_node_id: str | None = None,
-	run_kind: str | None = None,
-	prompt_template: str | None = None,
-	prompt_version: int | str | None = None,
-	parent_conversation_id: str | None = None,
-	invoked_by_agent: str | None = None,
-	prompt_cache_options: dict | str | None = None,
-	files: list | str | None = None,
 	now: bool | int | str = False,
 	attachments: list | str | None = None,
-	**kwargs: Any,
+	**options: Any,
 ) -> dict:
 	"""Run an agent: queued by default, inline with `now=1` (or the Agent's Run Immediately).
 
-	The optional arguments are described in `huf.ai.runtime.run_options`; an unknown one is refused.
+	`options` are the fields of `huf.ai.runtime.run_request.RunOptions` (parent_run_id, orchestration_id,
+	response_format, flow_run_id, flow_node_id, run_kind, prompt_template, prompt_version,
+	parent_conversation_id, invoked_by_agent, prompt_cache_options, files); an unknown one is refused.
 	"""
-	arguments = locals()
-	refuse_unknown(kwargs)
-	return runs.start_run(
-		agent_name,
-		prompt,
-		provider=provider,
-		model=model,
-		channel_id=channel_id,
-		external_id=external_id,
-		conversation_id=conversation_id,
-		now=now,
-		attachments=attachments,
-		options={name: arguments[name] for name in OPTION_NAMES},
-	)
+	return front_door.start(from_rest(locals())).as_response()
 
 
 @frappe.whitelist(allow_guest=True)
@@ -78,16 +56,7 @@ def get_agent_run_status(agent_run_id: str, session_id: str | None = None) -> di
 
 	Guests pass the `session_id` they got when they started the run.
 	"""
-	return runs.run_status_of(agent_run_id, session_id)
-
-
-@frappe.whitelist(methods=["POST"])
-def cancel_agent_run(run_id: str, reason: str | None = None) -> dict:
-	"""Cancel a Queued, Started or Waiting Approval run for good (its user, Huf Managers, System Managers).
-
-	A finished run is refused (417, "already <status>"); cancelling a Cancelled run again changes nothing.
-	"""
-	return cancel.cancel_run(run_id, reason)
+	return run_polling.run_status_of(agent_run_id, session_id)
 
 
 @frappe.whitelist(methods=["POST"])

@@ -20,6 +20,7 @@ from frappe.website.page_renderers.base_renderer import BaseRenderer
 from werkzeug.wrappers import Response
 
 from huf.ai.runtime import events
+from huf.ai.runtime.run_request import RunRequest
 from huf.ai.runtime.sse import encode_frame
 from huf.huf import guest_key
 from huf.request_limits import check_prompt_length, check_run_rate
@@ -64,8 +65,8 @@ class AgentStreamRenderer(BaseRenderer):
 			)
 		try:
 			check_request_authenticity()
-			kwargs = read_stream_arguments(agent_name)
-			check_can_stream(kwargs)
+			run_request = read_stream_arguments(agent_name)
+			check_can_stream(run_request)
 			check_run_rate()
 		except Exception as e:
 			status = getattr(e, "http_status_code", None)  # Frappe's errors carry their HTTP status
@@ -79,7 +80,7 @@ class AgentStreamRenderer(BaseRenderer):
 			frappe.local.sites_path,
 			frappe.session.user,
 			getattr(frappe.local, "lang", None),
-			kwargs,
+			run_request,
 			guest_key.current_hash() if frappe.session.user == "Guest" else None,
 		)
 		return Response(
@@ -153,40 +154,49 @@ def posted_csrf_token() -> str | None:
 	return request.form.get("csrf_token")
 
 
-def read_stream_arguments(agent_name: str) -> dict:
-	"""The run's arguments from the POST body (JSON or form)."""
+def read_stream_arguments(agent_name: str) -> RunRequest:
+	"""The run the POST body (JSON or form) asks for."""
 	form = frappe.form_dict
 	prompt = form.get("prompt")
 	if not isinstance(prompt, str) or not prompt.strip():
 		frappe.throw(_("Write a prompt for the agent."), frappe.ValidationError)
 	check_prompt_length(prompt)
-	kwargs = {"agent_name": agent_name, "prompt": prompt}
+	ids = {}
 	for key in ("channel_id", "external_id", "conversation_id"):
 		value = form.get(key)
 		if value not in (None, ""):
 			if not isinstance(value, str | int):
 				frappe.throw(_("{0} must be text.").format(key))
-			kwargs[key] = str(value)
-	if form.get("attachments"):
+			ids[key] = str(value)
+	return RunRequest(
+		agent_name,
+		prompt,
+		channel=ids.get("channel_id"),
+		external_id=ids.get("external_id"),
+		conversation=ids.get("conversation_id"),
 		# file URLs the chat uploaded; tools that open them check the user's access to each file
-		kwargs["attachments"] = form.get("attachments")
-	return kwargs
+		attachments=form.get("attachments") or None,
+	)
 
 
-def check_can_stream(kwargs: dict) -> None:
+def check_can_stream(request: RunRequest) -> None:
 	"""Refuse before the first frame what the runtime would refuse (so it gets a proper HTTP status)."""
 	from huf.ai.conversation.manager import ConversationManager
 	from huf.huf.run_access import check_can_run, load_agent
 
-	agent_name = kwargs["agent_name"]
-	check_can_run(load_agent(agent_name))
-	if kwargs.get("conversation_id"):
-		manager = ConversationManager(agent_name, kwargs.get("channel_id"), kwargs.get("external_id"))
-		manager.get_conversation(kwargs["conversation_id"], "write")
+	check_can_run(load_agent(request.agent))
+	if request.conversation:
+		manager = ConversationManager(request.agent, request.channel, request.external_id)
+		manager.get_conversation(request.conversation, "write")
 
 
 def event_stream(
-	site: str, sites_path: str, user: str, lang: str | None, kwargs: dict, guest: str | None = None
+	site: str,
+	sites_path: str,
+	user: str,
+	lang: str | None,
+	run_request: RunRequest,
+	guest: str | None = None,
 ) -> Iterator[bytes]:
 	"""SSE frames of one run, produced in a context of its own (the request's is gone by then; a guest's
 	key hash `guest` is carried over)."""
@@ -199,9 +209,9 @@ def event_stream(
 		guest_key.adopt(guest)
 		if lang:
 			frappe.local.lang = lang
-		from huf.ai.runtime.runs import stream_agent_run
+		from huf.ai.runtime import front_door
 
-		run_events = stream_agent_run(**kwargs)
+		run_events = front_door.stream(run_request)
 		for event in run_events:
 			run_id = event.get("agent_run_id") or run_id
 			yield encode_frame(event)

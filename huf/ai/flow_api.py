@@ -1,5 +1,7 @@
-"""The flow API (the spec's module): endpoints of the canvas, the runs view, the approvals inbox and flow
-webhooks, and the four functions behind the agents' flow tools (huf.ai.flow_tools).
+"""The flow API (the spec's module): the spec's flow endpoints (definitions, runs, approvals, schedule,
+flow webhooks) and the four functions behind the agents' flow tools (huf.ai.flow_tools). Huf's other
+flow endpoints (create, list, duplicate, delete, export, import, timeline, cancel, the approvals inbox,
+validation, webhook keys) are in `huf.api.flows` (docs/api.md).
 
 Each checks access (huf.ai.flows.access) and delegates: definitions (huf.ai.flows.definitions), runs
 (huf.ai.flows.runs), approvals (huf.ai.flows.approvals), webhooks (huf.ai.flows.starts). Reads accept
@@ -13,8 +15,6 @@ import frappe
 from frappe import _
 
 from huf.ai.flows import access, approvals, definitions, runs
-from huf.huf import safe_expression
-from huf.huf.flow_schema import flow_problems
 from huf.request_limits import check_run_rate
 
 # --- flow definitions ----------------------------------------------------------------------------
@@ -47,59 +47,6 @@ def save_flow_definition(
 	return definitions.save(flow_id, definition, flow_name, status, description, category)
 
 
-@frappe.whitelist(methods=["POST"])
-def create_flow(
-	flow_id: str, flow_name: str, description: str | None = None, category: str | None = None
-) -> dict:
-	"""A new Draft flow without steps (create permission); a taken id is refused (409)."""
-	access.check_create_flow()
-	flow_id = (flow_id or "").strip()
-	flow_name = (flow_name or "").strip()
-	if not flow_name:
-		frappe.throw(_("Give the flow a name."), frappe.ValidationError)
-	return definitions.create(flow_id, flow_name, description, category)
-
-
-@frappe.whitelist()
-def list_flows(search: str | None = None, category: str | None = None, status: str | None = None) -> list:
-	"""The flows the caller may read; `search` matches id, name and description."""
-	access.check_read_flows()
-	return definitions.list_flows(search, category, status)
-
-
-@frappe.whitelist(methods=["POST"])
-def duplicate_flow(flow_id: str, new_flow_id: str | None = None) -> dict:
-	"""A Draft copy of a flow the caller may read (create permission); no Run As, no webhook key."""
-	flow = access.load_flow(flow_id)
-	access.check_flow(flow, "read")
-	access.check_create_flow()
-	return definitions.duplicate(flow, new_flow_id)
-
-
-@frappe.whitelist(methods=["POST"])
-def delete_flow(flow_id: str) -> dict:
-	"""Delete a flow without runs (delete permission)."""
-	flow = access.load_flow(flow_id)
-	access.check_flow(flow, "delete")
-	definitions.delete(flow)
-	return {"deleted": flow.name}
-
-
-@frappe.whitelist()
-def export_flow(flow_id: str) -> dict:
-	"""A portable copy of a flow the caller may read (no webhook key, Run As or owner)."""
-	flow = access.load_flow(flow_id)
-	access.check_flow(flow, "read")
-	return definitions.export(flow)
-
-
-@frappe.whitelist(methods=["POST"])
-def import_flow(definition_json: dict | str, flow_name: str | None = None) -> dict:
-	"""A new Draft flow from an export or a bare definition (create permission), validated as on save."""
-	access.check_create_flow()
-	return definitions.import_flow(definition_json, flow_name)
-
-
 # --- runs ----------------------------------------------------------------------------------------
 
 
@@ -123,17 +70,6 @@ def get_flow_run(flow_run_id: str) -> dict:
 	run = access.load_run(flow_run_id)
 	access.check_read_run(run)
 	return runs.view(run)
-
-
-@frappe.whitelist(methods=["GET"])
-def get_flow_run_timeline(flow_run_id: str) -> dict:
-	"""A run the caller may see as a timeline: each step with its status, start and latency, and its Agent
-	Runs' LLM and tool calls with theirs (huf.ai.flows.timeline)."""
-	from huf.ai.flows import timeline
-
-	run = access.load_run(flow_run_id)
-	access.check_read_run(run)
-	return timeline.build(run)
 
 
 @frappe.whitelist()
@@ -163,14 +99,6 @@ def resume_flow_run(flow_run_id: str, input: dict | list | str | None = None) ->
 	return runs.resume(run, input)
 
 
-@frappe.whitelist(methods=["POST"])
-def cancel_flow_run(flow_run_id: str, reason: str | None = None) -> dict:
-	"""Stop a queued, running or waiting run for good (its user, who started it, or a manager)."""
-	run = access.load_run(flow_run_id)
-	access.check_cancel(run)
-	return runs.cancel(run, reason)
-
-
 # --- approvals -----------------------------------------------------------------------------------
 
 
@@ -186,32 +114,7 @@ def reject_flow_run(flow_run_id: str, comment: str | None = None) -> dict:
 	return approvals.decide(flow_run_id, "rejected", comment)
 
 
-@frappe.whitelist()
-def list_pending_approvals() -> list:
-	"""The runs waiting for the caller's approval, with their message and context."""
-	return approvals.pending_for(frappe.session.user)
-
-
-# --- webhooks ------------------------------------------------------------------------------------
-
-
-@frappe.whitelist(methods=["POST"])
-def validate_flow_definition(definition_json: dict | str) -> dict:
-	"""Every problem of a definition, each naming its node or edge when it is about one; saves nothing."""
-	access.check_read_flows()
-	definition = definitions.parse_definition(definition_json)
-	return {"errors": flow_problems(definition)}
-
-
-@frappe.whitelist(methods=["POST"])
-def check_flow_expression(expression: str) -> dict:
-	"""Whether `expression` is a safe expression (the server's rules for conditions and edges)."""
-	access.check_read_flows()
-	try:
-		safe_expression.check(expression, label=_("Expression"))
-	except safe_expression.ExpressionError as e:
-		return {"ok": False, "error": str(e)}
-	return {"ok": True, "error": None}
+# --- schedules and webhooks ------------------------------------------------------------------------
 
 
 @frappe.whitelist()
@@ -222,17 +125,6 @@ def get_flow_schedule(flow_id: str, count: int = 5) -> dict:
 	flow = access.load_flow(flow_id)
 	access.check_flow(flow, "read")
 	return {"flow_id": flow.name, "next_runs": starts.next_scheduled_runs(flow.name, count)}
-
-
-@frappe.whitelist(methods=["POST"])
-def reset_flow_webhook_key(flow_id: str) -> dict:
-	"""A new webhook key for the flow, returned this once (the old one stops working).
-
-	The key starts runs that act as the flow's Run As (else its owner): only that user or a System
-	Manager may reset it."""
-	flow = access.load_flow(flow_id)
-	access.check_flow(flow, "write")
-	return definitions.reset_webhook_key(flow)
 
 
 @frappe.whitelist(allow_guest=True, methods=["POST"])

@@ -1,5 +1,6 @@
-"""The prompt library API (the spec's module): versions, forks, history, "used by", and attaching
-Agent Prompt / Agent Summary Prompt templates to agents.
+"""The prompt library API (the spec's module): versions, forks, history, and attaching Agent Prompt /
+Agent Summary Prompt templates to agents. Huf's reads of the library (list, one prompt, "used by") are
+in `huf.api.prompts`.
 
 Each endpoint checks access (huf.ai.prompts.access: DocPerms, visibility, and `agent.edit` when it
 changes an agent) and delegates to huf.ai.prompts. Reads accept GET; changes are POST only. Every Agent
@@ -9,36 +10,9 @@ Prompt endpoint has its summary twin with the upstream name. docs/prompts.md lis
 import frappe
 
 from huf.ai.prompts import access, attach, library, versions
-from huf.ai.prompts.kinds import PROMPT, SUMMARY, PromptKind, kind_of
+from huf.ai.prompts.kinds import PROMPT, SUMMARY, PromptKind
 
 # --- reads ---------------------------------------------------------------------------------------
-
-
-@frappe.whitelist()
-def list_prompts(
-	kind: str | None = None,
-	search: str | None = None,
-	category: str | None = None,
-	visibility: str | None = None,
-) -> list:
-	"""The latest version of each prompt the caller may read and see (`kind`: prompt or summary)."""
-	prompt_kind = kind_of(kind)
-	access.check_read_prompts(prompt_kind)
-	return library.list_prompts(prompt_kind, search, category, visibility)
-
-
-@frappe.whitelist()
-def get_prompt(prompt_name: str, kind: str | None = None) -> dict:
-	"""One prompt version with its body and whether the caller may write it."""
-	prompt_kind = kind_of(kind)
-	return library.get_prompt(access.load_prompt(prompt_kind, prompt_name))
-
-
-@frappe.whitelist()
-def used_by(prompt_name: str, kind: str | None = None) -> list:
-	"""The agents (the caller may read) attached to any version of the prompt's lineage."""
-	prompt_kind = kind_of(kind)
-	return library.used_by(prompt_kind, access.load_prompt(prompt_kind, prompt_name))
 
 
 def _history(kind: PromptKind, prompt_name: str) -> list:

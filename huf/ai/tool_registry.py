@@ -1,4 +1,5 @@
-"""The tool registry's endpoints (the spec's module): sync the tools installed apps declare in `huf_tools`.
+"""The tool registry's endpoint (the spec's module): sync the tools installed apps declare in `huf_tools`
+(`sync_discovered_tools`; Huf's System Manager twin `sync_app_tools` is in `huf.api.tools`).
 
 Which tools an agent gets is `huf.ai.tools.registry`; the sync itself is `huf.ai.tools.app_sync`.
 """
@@ -10,15 +11,6 @@ from frappe import _
 
 from huf.ai.tools.app_sync import sync_tools
 from huf.huf.capabilities import check_capability
-
-
-@frappe.whitelist(methods=["POST"])
-def sync_app_tools(app_name: str | None = None, force: bool | int | str = False) -> dict:
-	"""Sync the `huf_tools` of installed apps (System Managers only); see `huf.ai.tools.app_sync.sync_tools`."""
-	frappe.only_for("System Manager")
-	if app_name and app_name not in frappe.get_installed_apps():
-		frappe.throw(_("App {0} is not installed.").format(app_name))
-	return sync_tools(apps=[app_name] if app_name else None, force=frappe.utils.sbool(force))
 
 
 @frappe.whitelist(methods=["POST"])

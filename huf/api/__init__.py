@@ -1,4 +1,9 @@
-"""`huf.api.health`: is Huf up? Guests get `{"ok": true}`; managers get what each part of Huf reports.
+"""Huf's own whitelisted endpoints, one module per topic (agents, approvals, channels, client, data_tables,
+feedback, flows, integrations, knowledge, mcp, media, orchestration, prompts, providers, tools, triggers):
+thin functions that check permission and call the logic in `huf.ai` or `huf.huf`. The spec's paths stay
+where the spec puts them; docs/api.md lists both.
+
+`huf.api.health`: is Huf up? Guests get `{"ok": true}`; managers get what each part of Huf reports.
 
 The checks (AI Providers and MCP servers reachable, job queues, stuck runs, the scheduler, knowledge
 indexes) live in `huf.api.health_checks`; docs/runtime.md describes the answer.

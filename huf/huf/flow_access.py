@@ -5,7 +5,7 @@
   approval, the runs they may approve: the approvers a human.approval node recorded in the run's
   `waiting` (`{"approvers": {"users": [...], "roles": [...]}}`), a listed user or a holder of a listed role.
 - Lists (permission_query_conditions) show a user their own runs; the runs waiting for their
-  approval are listed by `huf.ai.flow_api.list_pending_approvals`.
+  approval are listed by `huf.api.flows.list_pending_approvals`.
 """
 
 import json

@@ -319,7 +319,7 @@ class TestDocumentSnapshot(HufTestCase):
 		self.assertIn("priority", snap)  # every field, empty or not
 
 	def test_child_tables_are_lists_of_plain_rows(self):
-		from huf.huf.factories import make_agent
+		from huf.tests.support.factories import make_agent
 
 		agent = make_agent("Snapshot Agent", agent_role=[{"role": "Huf User"}])
 		snap = safe_expression.document_snapshot(agent)
@@ -411,7 +411,7 @@ class TestSizeLimits(HufUnitTestCase):
 				check(text, label="Expression")
 			self.assertTrue(str(caught.exception).startswith("Expression is not allowed:"), caught.exception)
 			self.assertIn(message, str(caught.exception))
-			answer = frappe.get_attr("huf.ai.flow_api.check_flow_expression")(text)
+			answer = frappe.get_attr("huf.api.flows.check_flow_expression")(text)
 			self.assertFalse(answer["ok"])
 			self.assertIn(message, answer["error"])
 		for text in ("context.items * 10 ** 12", "[0] * 10000", "1 / 0 if context.x else 1", "2 ** 100"):

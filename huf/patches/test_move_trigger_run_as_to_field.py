@@ -4,9 +4,9 @@ import json
 
 import frappe
 
-from huf.huf.factories import make_agent, make_user
 from huf.patches import move_trigger_run_as_to_field
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 
 MANAGER = "patch-run-as-manager@example.com"
 SYSMAN = "patch-run-as-sysman@example.com"

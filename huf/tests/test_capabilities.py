@@ -3,12 +3,13 @@ or refused; the capability (not the role) decides, and Frappe's DocPerms still a
 
 import frappe
 
-from huf.ai import permissions_api, tool_approval_api
+from huf.ai import permissions_api
+from huf.api import approvals as tool_approval_api
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES, capabilities_of, check_capability
 from huf.huf.capability_access import DOCTYPE_CAPABILITIES
-from huf.huf.factories import make_agent, make_model, make_user
 from huf.huf.permission_hooks import checks_for
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_model, make_user
 
 # capability -> (DocType, ptype) probed on a new document of that DocType.
 DOCUMENT_GUARDS: dict[str, tuple[str, str]] = {

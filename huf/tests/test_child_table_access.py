@@ -14,9 +14,9 @@ import frappe
 import frappe.client
 import httpx
 
-from huf.client_overrides import get_count
-from huf.huf.factories import make_agent, make_model, make_provider, make_user
+from huf.api.client import get_count
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_model, make_provider, make_user
 from huf.tests.support.web import api_token, serve_site
 
 HAS_ROLE_FIELDS = json.dumps(["parent", "role"])

@@ -4,8 +4,8 @@ every row, so a filter could tell a user what another user's conversation contai
 import frappe
 import httpx
 
-from huf.huf.factories import make_agent, make_model, make_provider, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_model, make_provider, make_user
 from huf.tests.support.web import api_token, serve_site
 
 GET_COUNT = "/api/method/frappe.client.get_count"

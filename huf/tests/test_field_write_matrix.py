@@ -15,8 +15,8 @@ from frappe.model import display_fieldtypes
 from frappe.utils.password import get_decrypted_password
 
 from huf.huf.engine_owned import ENGINE_DOCTYPES, OWNERSHIP_FIELDS, engine_fields, ownership_fields
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.runs import delete_users
 
 MANAGER = "matrix-manager@example.com"

@@ -3,9 +3,9 @@
 import frappe
 
 from huf.api.health_checks import SCHEDULER_TICK_KEY, record_scheduler_tick
-from huf.huf.factories import make_agent
 from huf.request_limits import take_slot
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent
 
 
 class TestSameOnBothLines(HufTestCase):

@@ -5,7 +5,7 @@ import frappe
 from huf.tests.support.case import HufTestCase
 
 # DocType -> "fieldname:Fieldtype ..." (spaces in a fieldtype written as _), from the spec's tables
-# plus the fields the issue adds (api_base, conversation_data, knowledge and flow fields...).
+# plus Huf's own fields beyond them (api_base, conversation_data, knowledge and flow fields...).
 SPEC_FIELDS = {
 	"AI Model": "model_name:Data provider:Link input_cost_per_1m_tokens:Float output_cost_per_1m_tokens:Float cached_input_cost_per_1m_tokens:Float",
 	"AI Provider": "provider_name:Data api_key:Password api_base:Data",

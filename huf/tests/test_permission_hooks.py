@@ -7,9 +7,9 @@ never a True on 15 that would silence the checks of other hooks (huf/frappe_comp
 import frappe
 
 from huf.frappe_compat import FRAPPE_MAJOR, NO_OBJECTION
-from huf.huf.factories import make_agent, make_user
 from huf.huf.permission_hooks import has_permission
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 
 
 class TestPermissionHook(HufTestCase):

@@ -4,8 +4,8 @@ import json
 
 import frappe
 
-from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 
 # DocPerms per role (SM System Manager, HM Huf Manager, HU Huf User, HV Huf Viewer): read write create delete.
 # As upstream, except: Huf User Role is System Manager only, and Huf Manager may create Flow Runs

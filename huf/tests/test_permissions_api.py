@@ -5,8 +5,8 @@ import frappe
 
 from huf.ai import permissions_api as api
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES, capabilities_of
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.runs import delete_users
 from huf.tests.support.web import api_clients
 

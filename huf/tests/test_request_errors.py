@@ -12,9 +12,9 @@ import json
 import frappe
 import httpx
 
-from huf.huf.factories import make_user
 from huf.request_errors import required_arguments
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.web import api_clients
 from huf.tests.test_whitelist_audit import dotted, huf_whitelisted, import_app_modules
 

@@ -13,8 +13,8 @@ import frappe
 import httpx
 
 from huf.ai import agent_chat
-from huf.ai.runtime.runs import queue_agent_run
-from huf.huf.factories import make_agent, make_user
+from huf.ai.runtime import front_door
+from huf.ai.runtime.run_request import RunRequest
 from huf.request_limits import (
 	DEFAULT_MAX_REQUEST_SIZE,
 	MAX_JSON_DEPTH,
@@ -24,6 +24,7 @@ from huf.request_limits import (
 )
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.config import set_site_config
+from huf.tests.support.factories import make_agent, make_user
 from huf.tests.support.web import api_token, serve_site
 
 DEEP = "[" * 5000 + "]" * 5000  # Python's JSON parser gives up at about 1,000 levels
@@ -153,11 +154,13 @@ class TestRequestLimits(HufTestCase):
 		self.assertIn(text, stream.json()["message"])
 		self.assertEqual(self.run_count(), runs)
 
-	def test_a_prompt_over_the_limit_is_refused_by_queue_agent_run_and_the_chat(self):
+	def test_a_prompt_over_the_limit_is_refused_by_the_front_door_and_the_chat(self):
 		agent = make_agent(f"Limits {frappe.generate_hash(length=8)}", allow_chat=1).name
 		prompt = "z" * (MAX_PROMPT_CHARS + 1)
 		with self.assertRaises(PayloadTooLargeError) as caught:
-			queue_agent_run(agent, prompt)  # triggers, schedules and the run_agent tool go through it
+			front_door.enqueue(
+				RunRequest(agent, prompt)
+			)  # triggers, schedules and the run_agent tool go through it
 		self.assertEqual(caught.exception.http_status_code, 413)
 		self.assertIn(f"at most {MAX_PROMPT_CHARS}", str(caught.exception))
 		with self.assertRaises(PayloadTooLargeError):

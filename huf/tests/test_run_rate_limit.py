@@ -11,8 +11,8 @@ import frappe
 import httpx
 from frappe.utils.password import update_password
 
-from huf.huf.factories import make_user
 from huf.tests.support.config import set_site_config
+from huf.tests.support.factories import make_user
 from huf.tests.support.runs import PASSWORD, LiveAgentTestCase
 from huf.tests.support.web import api_token
 

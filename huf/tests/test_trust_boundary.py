@@ -1,14 +1,14 @@
-"""Whose a record is cannot be rewritten over REST: writes are judged on stored values (issue 31).
+"""Whose a record is cannot be rewritten over REST: writes are judged on stored values.
 
-A request body that names the caller as `owner`, `user` or `conversation` of someone else's record used
-to decide its own permission check; now the check reads the stored record and the change is refused.
+A request body that names the caller as `owner`, `user` or `conversation` of someone else's record does
+not decide its own permission check: the check reads the stored record and the change is refused.
 """
 
 import frappe
 
-from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.data_tables import DataTableTestCase
+from huf.tests.support.factories import make_agent, make_user
 from huf.tests.support.runs import delete_users
 from huf.tests.support.web import api_clients
 

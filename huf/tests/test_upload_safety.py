@@ -10,8 +10,8 @@ import os
 import frappe
 import httpx
 
-from huf.huf.factories import make_agent, make_model, make_provider, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_model, make_provider, make_user
 from huf.tests.support.web import api_clients, server_messages
 
 UPLOAD = "/api/method/upload_file"

@@ -47,10 +47,10 @@ FOUND = {
 	"huf.ai.agent_chat.add_message context_summary=1 MB of text",  # a TEXT column overflowed (MariaDB)
 	"huf.ai.agent_chat.add_message content=a lone surrogate",  # no database encodes it
 	"huf.ai.agent_chat.new_conversation message=a lone surrogate",  # 500 after creating the conversation
-	"huf.ai.agent_hooks.handle_webhook slug=a lone surrogate",
+	"huf.api.triggers.handle_webhook slug=a lone surrogate",
 	"huf.ai.media.speech_to_text.transcribe_audio model=blank text",  # sent to the provider: 502
 	"huf.ai.sdk_tools.handle_ocr_document pages=a list of null",
-	"huf.huf.doctype.agent_run_feedback.agent_run_feedback.rate_message comments=1 MB of text",
+	"huf.api.feedback.rate_message comments=1 MB of text",
 	"huf.huf.doctype.ai_provider.ai_provider.AIProvider.test_connection [AI Provider] model=1 MB of text",
 	"huf.huf.prompt_versions.VersionedPrompt.create_new_version [Agent Prompt] prompt_body=a lone surrogate",
 }

@@ -10,6 +10,8 @@ from urllib.parse import quote
 import frappe
 
 from huf.huf.capabilities import capabilities_of
+from huf.huf.data_tables.fields import FIELD_TYPES
+from huf.huf.doc_events import DOC_EVENTS
 
 no_cache = 1
 
@@ -68,7 +70,8 @@ def get_asset_tags() -> list[str]:
 
 
 def get_boot() -> dict:
-	"""What the app needs before its first request: who is signed in and what they may do."""
+	"""What the app needs before its first request: who is signed in, what they may do, and the constants the
+	server owns (document events, data table field types)."""
 	from frappe.sessions import get_csrf_token
 	from frappe.utils import get_fullname
 
@@ -88,6 +91,9 @@ def get_boot() -> dict:
 		# the server's clock in its time zone: the browser measures how long runs take against it
 		"server_now": frappe.utils.now(),
 		"realtime": realtime_boot(),
+		# constants the server owns, so the dashboard keeps no copies of them
+		"doc_events": list(DOC_EVENTS),  # the document events triggers and flows may start on
+		"data_field_types": list(FIELD_TYPES),  # the field types a data table's columns may have
 	}
 
 

@@ -10,8 +10,10 @@ import httpx
 from frappe.utils import get_datetime, now_datetime
 from frappe.utils.password import update_password
 
-from huf.huf.factories import make_user
+from huf.huf.data_tables.fields import FIELD_TYPES
+from huf.huf.doc_events import DOC_EVENTS
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.web import serve_site
 from huf.www.huf import script_json
 
@@ -89,6 +91,13 @@ class TestHufPage(HufTestCase):
 			headers={"X-Frappe-CSRF-Token": "wrong"},
 		)
 		self.assertNotEqual(response.status_code, 200)
+
+	def test_boot_carries_the_constants_the_server_owns(self):
+		boot = json.loads(BOOT.search(self.first_page.text).group(1))
+		self.assertEqual(boot["doc_events"], list(DOC_EVENTS))
+		self.assertIn("on_update", boot["doc_events"])
+		self.assertEqual(boot["data_field_types"], list(FIELD_TYPES))
+		self.assertIn("Currency", boot["data_field_types"])
 
 	def test_stream_routes_are_not_taken_by_the_dashboard(self):
 		client = self.viewer

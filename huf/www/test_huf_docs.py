@@ -4,8 +4,8 @@ import frappe
 import httpx
 from frappe.utils.password import update_password
 
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.web import serve_site
 from huf.www.huf_docs import link_docs, list_pages
 

@@ -26,7 +26,7 @@ from werkzeug.wrappers import Request, Response
 
 from tests.lite._site_helpers import start_server
 
-WEBHOOK = "/api/method/huf.ai.agent_hooks.handle_webhook"
+WEBHOOK = "/api/method/huf.api.triggers.handle_webhook"
 LIMIT = 3
 REPO = Path(__file__).resolve().parents[2]
 

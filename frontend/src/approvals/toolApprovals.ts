@@ -1,8 +1,8 @@
-/** Tool calls waiting for an approver (huf.ai.tool_approval_api; docs/approvals.md). */
+/** Tool calls waiting for an approver (huf.api.approvals; docs/approvals.md). */
 
 import { call } from "../lib/api";
 
-const API = "huf.ai.tool_approval_api";
+const API = "huf.api.approvals";
 
 export const TOOL_APPROVALS_KEY = ["tool-approvals"];
 

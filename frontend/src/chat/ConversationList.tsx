@@ -6,7 +6,8 @@ import { PencilIcon, TrashIcon } from "../components/icons";
 import { Badge, Button, ErrorBanner, Input, cx } from "../components/ui";
 import { errorMessage, updateDoc } from "../lib/api";
 import { formatDate } from "../lib/format";
-import { channelLabel, deleteConversation, type ConversationRow } from "./conversations";
+import { agentConversationsKey, deleteConversation, type ConversationRow } from "./chatApi";
+import { channelLabel } from "./conversations";
 
 const titleOf = (c: ConversationRow) => c.title || "New conversation";
 
@@ -70,7 +71,7 @@ function ConversationItem({
     setError(null);
     try {
       await updateDoc("Agent Conversation", row.name, { title: value });
-      await queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
+      await queryClient.invalidateQueries({ queryKey: agentConversationsKey(agent) });
       setEditing(false);
     } catch (e) {
       setError(errorMessage(e));
@@ -197,7 +198,7 @@ export function ConversationList({
     setError(null);
     try {
       await deleteConversation(row.name);
-      await queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
+      await queryClient.invalidateQueries({ queryKey: agentConversationsKey(agent) });
       if (row.name === current) navigate(`/chat/${encodeURIComponent(agent)}`);
     } catch (e) {
       setError(errorMessage(e));

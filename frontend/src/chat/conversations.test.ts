@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { channelLabel, conversationsKey } from "./conversations";
+import { conversationsKey } from "./chatApi";
+import { channelLabel } from "./conversations";
 
 describe("channelLabel", () => {
   it("names what started a conversation", () => {

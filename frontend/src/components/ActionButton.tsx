@@ -1,20 +1,18 @@
 import { useState } from "react";
-import { call, errorMessage, type Dict } from "../lib/api";
+import { errorMessage, type Dict } from "../lib/api";
 import { plural } from "../lib/format";
 import { Button } from "./ui";
 
-/** A button that runs a server action and says plainly how it went. */
+/** A button that runs a server action (a function of the feature's *Api.ts) and says plainly how it went. */
 export function ActionButton({
   label,
-  method,
-  args,
+  action,
   describe,
   onDone,
   disabled,
 }: {
   label: string;
-  method: string;
-  args: Dict;
+  action: () => Promise<unknown>;
   describe?: (result: unknown) => string;
   onDone?: (result: unknown) => void;
   disabled?: boolean;
@@ -25,7 +23,7 @@ export function ActionButton({
     setBusy(true);
     setOutcome(null);
     try {
-      const result = await call<unknown>(method, args);
+      const result = await action();
       const text = describe ? describe(result) : "Done.";
       setOutcome({ ok: !reportsFailure(result), text });
       onDone?.(result);

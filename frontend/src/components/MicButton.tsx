@@ -1,14 +1,9 @@
 import { Mic } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { call, errorMessage } from "../lib/api";
+import { transcribeRecording } from "../chat/chatApi";
+import { errorMessage } from "../lib/api";
 import { blobToBase64, microphoneError, recordingName } from "../lib/recording";
 import { Button } from "./ui";
-
-interface Transcribed {
-  transcript?: string;
-  file_url?: string;
-  language?: string;
-}
 
 type State = "idle" | "recording" | "transcribing";
 
@@ -26,13 +21,7 @@ export function MicButton({ agent, conversation, onTranscript, onError }: { agen
   const transcribe = async (blob: Blob, mime: string) => {
     setState("transcribing");
     try {
-      const result = await call<Transcribed>("huf.ai.agent_chat.upload_audio_and_transcribe_web", {
-        filename: recordingName(mime),
-        b64data: await blobToBase64(blob),
-        agent,
-        conversation: conversation ?? null,
-        transcribe_only: 1,
-      });
+      const result = await transcribeRecording({ filename: recordingName(mime), b64data: await blobToBase64(blob), agent, conversation });
       const text = (result?.transcript ?? "").trim();
       if (text) onTranscript(text);
       else onError("Nothing was understood in the recording. Try again, closer to the microphone.");

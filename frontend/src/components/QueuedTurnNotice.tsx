@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { historyKey } from "../chat/chatApi";
 import { fetchRunStatus, hasEnded, runStatusKey } from "../lib/approvalWait";
 import { LIVE_POLL_MS, pollWhileInFlight } from "../lib/liveRuns";
 
@@ -17,7 +18,7 @@ export function QueuedTurnNotice({ runId, note, conversation }: { runId: string;
   const ended = hasEnded(status.data?.status);
   useEffect(() => {
     // its answer (or failure) is stored now: the history brings it, and the page drops this turn
-    if (ended) void queryClient.invalidateQueries({ queryKey: ["history", conversation] });
+    if (ended) void queryClient.invalidateQueries({ queryKey: historyKey(conversation) });
   }, [ended, conversation, queryClient]);
   return (
     <div role="status" data-testid="queued-turn" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Field, Input, Select, Textarea, Toggle } from "../components/ui";
 import { getList } from "../lib/api";
-import { FIELD_TYPES, listDataTables, tablesKey, type FieldType } from "./dataApi";
+import { dataFieldTypes } from "../lib/boot";
+import { listDataTables, tablesKey, type FieldType } from "./dataApi";
 import { selectOptions, type FieldDraft } from "./schemaDraft";
 
 /** What a Link field can point to: the data tables and the other record types the user can read. */
@@ -37,7 +38,7 @@ export function FieldProperties({ field, error, onChange }: { field: FieldDraft;
         </Field>
         <Field label="Type" htmlFor={id("type")}>
           <Select id={id("type")} value={field.fieldtype} onChange={(e) => onChange({ fieldtype: e.target.value as FieldType })}>
-            {FIELD_TYPES.map((t) => (
+            {dataFieldTypes().map((t) => (
               <option key={t} value={t}>
                 {t}
               </option>

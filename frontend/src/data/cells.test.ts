@@ -53,8 +53,8 @@ describe("exportCsvUrl", () => {
   it("carries the grid's filters, order and search", () => {
     const url = exportCsvUrl("t1", { filters: [["qty", ">", 2]], order_by: "qty desc", search: "ac me" });
     const parsed = new URL(url, "http://x");
-    expect(parsed.pathname).toBe("/api/method/huf.huf.doctype.huf_data_table.records_api.export_csv");
+    expect(parsed.pathname).toBe("/api/method/huf.api.data_tables.export_csv");
     expect(Object.fromEntries(parsed.searchParams)).toEqual({ name: "t1", filters: '[["qty",">",2]]', order_by: "qty desc", search: "ac me" });
-    expect(exportCsvUrl("t1", {})).toBe("/api/method/huf.huf.doctype.huf_data_table.records_api.export_csv?name=t1");
+    expect(exportCsvUrl("t1", {})).toBe("/api/method/huf.api.data_tables.export_csv?name=t1");
   });
 });

@@ -1,30 +1,12 @@
-/** The server calls of the Data pages (huf.huf.doctype.huf_data_table: api, records_api, tools_api). */
+/** The server calls of the Data pages: the spec's table design endpoints (huf.huf.doctype.huf_data_table.api)
+ * and Huf's list, records, CSV and table tools (huf.api.data_tables). */
 import { call, type Dict } from "../lib/api";
 
 const API = "huf.huf.doctype.huf_data_table.api";
-const RECORDS = "huf.huf.doctype.huf_data_table.records_api";
-const TOOLS = "huf.huf.doctype.huf_data_table.tools_api";
+const TABLES = "huf.api.data_tables";
 
-export const FIELD_TYPES = [
-  "Data",
-  "Small Text",
-  "Text",
-  "Long Text",
-  "Int",
-  "Float",
-  "Currency",
-  "Percent",
-  "Check",
-  "Date",
-  "Datetime",
-  "Time",
-  "Select",
-  "Link",
-  "Attach",
-  "JSON",
-] as const;
-
-export type FieldType = (typeof FIELD_TYPES)[number];
+/** A data table column's field type: one of the boot data's `data_field_types` (lib/boot.ts `dataFieldTypes`). */
+export type FieldType = string;
 
 export const AUTONAME_METHODS = ["Autoincrement", "Hash", "Field", "Naming Series", "Prompt"] as const;
 export type AutonameMethod = (typeof AUTONAME_METHODS)[number];
@@ -127,7 +109,7 @@ export const schemaKey = (name: string) => ["data-table-schema", name];
 export const recordsKey = (name: string) => ["data-table-records", name];
 
 export function listDataTables(): Promise<TableSummary[]> {
-  return call<TableSummary[]>(`${API}.list_data_tables`, {}, "GET");
+  return call<TableSummary[]>(`${TABLES}.list_data_tables`, {}, "GET");
 }
 
 export function getTableRecordCounts(names: string[]): Promise<Record<string, number>> {
@@ -151,16 +133,16 @@ export function deleteDataTable(name: string, confirmName: string): Promise<{ de
 }
 
 export function getRecords(name: string, query: RecordsQuery & { start: number; page_length: number }): Promise<RecordsPage> {
-  return call<RecordsPage>(`${RECORDS}.get_records`, { name, ...query }, "GET");
+  return call<RecordsPage>(`${TABLES}.get_records`, { name, ...query }, "GET");
 }
 
 export function saveRecord(name: string, values: Dict, record?: string | number): Promise<RecordRow> {
   // record names are numbers when the table numbers its records; the server takes text
-  return call<RecordRow>(`${RECORDS}.save_record`, record !== undefined ? { name, values, record: String(record) } : { name, values });
+  return call<RecordRow>(`${TABLES}.save_record`, record !== undefined ? { name, values, record: String(record) } : { name, values });
 }
 
 export function deleteRecords(name: string, records: Array<string | number>): Promise<{ deleted: number }> {
-  return call<{ deleted: number }>(`${RECORDS}.delete_records`, { name, records: records.map(String) });
+  return call<{ deleted: number }>(`${TABLES}.delete_records`, { name, records: records.map(String) });
 }
 
 /** How an import treats the rows: each a new record, or the record named in its ID column changed. */
@@ -191,12 +173,12 @@ export interface CsvPreview extends ImportCounts {
 
 /** Check a CSV file without importing it; without mapping and mode the server suggests both. */
 export function previewCsv(name: string, content: string, mapping?: ColumnMapping, mode?: ImportMode): Promise<CsvPreview> {
-  return call<CsvPreview>(`${RECORDS}.import_csv`, { name, content, dry_run: 1, ...(mapping ? { mapping } : {}), ...(mode ? { mode } : {}) });
+  return call<CsvPreview>(`${TABLES}.import_csv`, { name, content, dry_run: 1, ...(mapping ? { mapping } : {}), ...(mode ? { mode } : {}) });
 }
 
 /** Import a CSV file (all or nothing) with the mapping and mode chosen in the preview. */
 export function importCsv(name: string, content: string, mapping: ColumnMapping, mode: ImportMode): Promise<ImportCounts> {
-  return call<ImportCounts>(`${RECORDS}.import_csv`, { name, content, mapping, mode });
+  return call<ImportCounts>(`${TABLES}.import_csv`, { name, content, mapping, mode });
 }
 
 /** The address of the CSV download of the records the grid shows (all pages). */
@@ -205,9 +187,9 @@ export function exportCsvUrl(name: string, query: RecordsQuery): string {
   if (query.filters?.length) params.set("filters", JSON.stringify(query.filters));
   if (query.order_by) params.set("order_by", query.order_by);
   if (query.search) params.set("search", query.search);
-  return `/api/method/${RECORDS}.export_csv?${params.toString()}`;
+  return `/api/method/${TABLES}.export_csv?${params.toString()}`;
 }
 
 export function createTableTools(name: string, agent: string | null, actions: ToolAction[]): Promise<{ tools: string[]; agent: string | null }> {
-  return call<{ tools: string[]; agent: string | null }>(`${TOOLS}.create_table_tools`, { name, agent: agent || null, actions });
+  return call<{ tools: string[]; agent: string | null }>(`${TABLES}.create_table_tools`, { name, agent: agent || null, actions });
 }

@@ -5,14 +5,14 @@ import { Badge, Card, cx, ErrorBanner, PageHeader, Spinner } from "../components
 import { errorMessage } from "../lib/api";
 import { formatCost, formatDate, formatNumber } from "../lib/format";
 import { useNow } from "../lib/useNow";
-import { flowApi, type FlowRunTimeline } from "./flowApi";
+import { flowApi, flowKeys, type FlowRunTimeline } from "./flowApi";
 import { isLive, pollInterval } from "./runState";
 import { formatLatency, timelineRows, type TimelineRow } from "./timeline";
 
 /** The timeline of flow run `runId`, read again while the run may change. */
 export function useFlowRunTimeline(runId: string) {
   return useQuery({
-    queryKey: ["flow-run-timeline", runId],
+    queryKey: flowKeys.timeline(runId),
     queryFn: () => flowApi.timeline(runId),
     enabled: Boolean(runId),
     refetchInterval: (query) => pollInterval(query.state.data?.status),
@@ -114,9 +114,9 @@ export default function FlowRunPage() {
   const cancel = async (reason: string) => {
     await flowApi.cancel(r.flow_run_id, reason || undefined);
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["flow-run-timeline", r.flow_run_id] }),
-      queryClient.invalidateQueries({ queryKey: ["flow-run", r.flow_run_id] }),
-      queryClient.invalidateQueries({ queryKey: ["all-flow-runs"] }),
+      queryClient.invalidateQueries({ queryKey: flowKeys.timeline(r.flow_run_id) }),
+      queryClient.invalidateQueries({ queryKey: flowKeys.run(r.flow_run_id) }),
+      queryClient.invalidateQueries({ queryKey: flowKeys.allRuns }),
     ]);
   };
   return (

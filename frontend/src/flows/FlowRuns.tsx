@@ -5,7 +5,7 @@ import { Badge, Button, EmptyState, ErrorBanner, Field, Input, PageHeader, Selec
 import { errorMessage } from "../lib/api";
 import { formatCost, formatDate } from "../lib/format";
 import { serverTime } from "../lib/serverClock";
-import { FLOW_RUN_STATUSES, flowApi, type FlowRunRow } from "./flowApi";
+import { FLOW_RUN_STATUSES, flowApi, flowKeys, type FlowRunRow } from "./flowApi";
 import { isLive, isWaiting } from "./runState";
 import { formatLatency } from "./timeline";
 
@@ -36,7 +36,7 @@ export default function FlowRuns() {
     setParams(next, { replace: true });
   };
   const runs = useQuery({
-    queryKey: ["all-flow-runs", filters, page],
+    queryKey: flowKeys.allRunsPage(filters, page),
     // one row more than a page tells whether there is a next page
     queryFn: () => flowApi.listAllRuns({ ...filters, start: (page - 1) * FLOW_RUNS_PAGE, limit: FLOW_RUNS_PAGE + 1 }),
     placeholderData: keepPreviousData,

@@ -5,7 +5,7 @@ import { CancelledBy, CancelRunForm } from "../components/CancelRunForm";
 import { Badge, Button, cx, ErrorBanner, Select, Spinner, Textarea } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { formatDate } from "../lib/format";
-import { flowApi, type FlowRunView } from "./flowApi";
+import { flowApi, flowKeys, type FlowRunView } from "./flowApi";
 import { nodeTypeInfo } from "./nodeTypes";
 import { isLive, isWaiting, pollInterval, showValue, STEP_STATUS_LABEL, stepRun } from "./runState";
 import type { FlowNode } from "./serialize";
@@ -13,7 +13,7 @@ import type { FlowNode } from "./serialize";
 /** The run being watched, read again while it is live (the dashboard has no socket client: it polls). */
 export function useFlowRun(runId: string | null) {
   return useQuery({
-    queryKey: ["flow-run", runId],
+    queryKey: flowKeys.run(runId),
     queryFn: () => flowApi.getRun(runId ?? ""),
     enabled: Boolean(runId),
     refetchInterval: (query) => pollInterval(query.state.data?.status),
@@ -73,8 +73,8 @@ function RunSummary({ run }: { run: FlowRunView }) {
   const cancel = async (reason: string) => {
     await flowApi.cancel(run.flow_run_id, reason || undefined);
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["flow-run", run.flow_run_id] }),
-      queryClient.invalidateQueries({ queryKey: ["flow-runs", run.flow_id] }),
+      queryClient.invalidateQueries({ queryKey: flowKeys.run(run.flow_run_id) }),
+      queryClient.invalidateQueries({ queryKey: flowKeys.runs(run.flow_id) }),
     ]);
   };
   return (
@@ -149,20 +149,20 @@ export function RunPanel({
   const parsed = parsePayload(payload);
   const run = useFlowRun(runId);
   const history = useQuery({
-    queryKey: ["flow-runs", flowId],
+    queryKey: flowKeys.runs(flowId),
     queryFn: () => flowApi.listRuns(flowId),
     refetchInterval: run.data && (isLive(run.data.status) || isWaiting(run.data.status)) ? 5000 : false,
   });
   // a run that changed status changes the list of runs too
   const status = run.data?.status;
   useEffect(() => {
-    if (status) void queryClient.invalidateQueries({ queryKey: ["flow-runs", flowId] });
+    if (status) void queryClient.invalidateQueries({ queryKey: flowKeys.runs(flowId) });
   }, [status, flowId, queryClient]);
   const start = useMutation({
     mutationFn: () => flowApi.run(flowId, parsed.value, mode || undefined),
     onSuccess: (answer) => {
       onWatch(answer.flow_run_id);
-      void queryClient.invalidateQueries({ queryKey: ["flow-runs", flowId] });
+      void queryClient.invalidateQueries({ queryKey: flowKeys.runs(flowId) });
     },
   });
 

@@ -1,9 +1,11 @@
-/** The flow endpoints (huf/ai/flow_api.py) the canvas, the runs view and the approvals inbox use. */
+/** The flow endpoints the canvas, the runs view and the approvals inbox use: the spec's (huf.ai.flow_api)
+ * and Huf's (huf.api.flows). */
 
 import { call } from "../lib/api";
 import type { Dict, FlowDefinition, Problem } from "./definition";
 
-const M = "huf.ai.flow_api.";
+const M = "huf.ai.flow_api";
+const FLOWS = "huf.api.flows";
 
 /** A JSON value as the endpoints take it (objects, lists and text as they are; anything else as JSON text). */
 function asArgument(value: unknown): unknown {
@@ -158,7 +160,7 @@ export interface TimelineStep {
   agent_runs: TimelineAgentRun[];
 }
 
-/** A flow run as a trace: huf.ai.flow_api.get_flow_run_timeline. */
+/** A flow run as a trace: huf.api.flows.get_flow_run_timeline. */
 export interface FlowRunTimeline {
   flow_run_id: string;
   flow_id: string;
@@ -202,46 +204,59 @@ export interface SaveArgs {
   category?: string;
 }
 
+/** The query keys of the flow endpoints' answers (invalidating a shorter key refreshes every key under it). */
+export const flowKeys = {
+  flows: ["flows"],
+  list: (term: string, category: string, status: string) => ["flows", term, category, status],
+  flow: (flowId: string | undefined) => ["flow", flowId],
+  schedule: (flowId: string, version: unknown) => ["flow-schedule", flowId, version],
+  run: (runId: string | null | undefined) => ["flow-run", runId],
+  runs: (flowId: string | undefined) => ["flow-runs", flowId],
+  allRuns: ["all-flow-runs"],
+  allRunsPage: (filters: unknown, page: number) => ["all-flow-runs", filters, page],
+  timeline: (runId: string | undefined) => ["flow-run-timeline", runId],
+};
+
 export const flowApi = {
   list: (args: { search?: string; category?: string; status?: string } = {}) =>
-    call<FlowSummary[]>(`${M}list_flows`, args, "GET"),
-  get: (flowId: string) => call<FlowRecord>(`${M}get_flow_definition`, { flow_id: flowId }, "GET"),
+    call<FlowSummary[]>(`${FLOWS}.list_flows`, args, "GET"),
+  get: (flowId: string) => call<FlowRecord>(`${M}.get_flow_definition`, { flow_id: flowId }, "GET"),
   /** A new Draft flow without steps; a taken id is refused (409). Its answer carries the webhook key, shown once. */
-  create: (args: { flow_id: string; flow_name: string; category?: string }) => call<FlowRecord>(`${M}create_flow`, args),
+  create: (args: { flow_id: string; flow_name: string; category?: string }) => call<FlowRecord>(`${FLOWS}.create_flow`, args),
   save: ({ definition, ...rest }: SaveArgs) =>
-    call<FlowRecord>(`${M}save_flow_definition`, { ...rest, definition_json: JSON.stringify(definition) }),
+    call<FlowRecord>(`${M}.save_flow_definition`, { ...rest, definition_json: JSON.stringify(definition) }),
   duplicate: (flowId: string, newFlowId?: string) =>
-    call<FlowRecord>(`${M}duplicate_flow`, { flow_id: flowId, ...(newFlowId ? { new_flow_id: newFlowId } : {}) }),
-  remove: (flowId: string) => call<{ deleted: string }>(`${M}delete_flow`, { flow_id: flowId }),
-  exportFlow: (flowId: string) => call<Dict>(`${M}export_flow`, { flow_id: flowId }, "GET"),
+    call<FlowRecord>(`${FLOWS}.duplicate_flow`, { flow_id: flowId, ...(newFlowId ? { new_flow_id: newFlowId } : {}) }),
+  remove: (flowId: string) => call<{ deleted: string }>(`${FLOWS}.delete_flow`, { flow_id: flowId }),
+  exportFlow: (flowId: string) => call<Dict>(`${FLOWS}.export_flow`, { flow_id: flowId }, "GET"),
   importFlow: (data: Dict, flowName?: string) =>
-    call<FlowRecord>(`${M}import_flow`, { definition_json: JSON.stringify(data), ...(flowName ? { flow_name: flowName } : {}) }),
+    call<FlowRecord>(`${FLOWS}.import_flow`, { definition_json: JSON.stringify(data), ...(flowName ? { flow_name: flowName } : {}) }),
   validate: (definition: Dict) =>
-    call<{ errors: Problem[] }>(`${M}validate_flow_definition`, { definition_json: JSON.stringify(definition) }),
+    call<{ errors: Problem[] }>(`${FLOWS}.validate_flow_definition`, { definition_json: JSON.stringify(definition) }),
   checkExpression: (expression: string) =>
-    call<{ ok: boolean; error: string | null }>(`${M}check_flow_expression`, { expression }),
-  resetWebhookKey: (flowId: string) => call<{ flow_id: string; webhook_key: string }>(`${M}reset_flow_webhook_key`, { flow_id: flowId }),
-  schedule: (flowId: string, count = 5) => call<{ flow_id: string; next_runs: string[] }>(`${M}get_flow_schedule`, { flow_id: flowId, count }, "GET"),
+    call<{ ok: boolean; error: string | null }>(`${FLOWS}.check_flow_expression`, { expression }),
+  resetWebhookKey: (flowId: string) => call<{ flow_id: string; webhook_key: string }>(`${FLOWS}.reset_flow_webhook_key`, { flow_id: flowId }),
+  schedule: (flowId: string, count = 5) => call<{ flow_id: string; next_runs: string[] }>(`${M}.get_flow_schedule`, { flow_id: flowId, count }, "GET"),
   run: (flowId: string, payload: unknown, mode?: string) =>
-    call<{ flow_run_id: string; status: string }>(`${M}run_flow`, {
+    call<{ flow_run_id: string; status: string }>(`${M}.run_flow`, {
       flow_id: flowId,
       payload: asArgument(payload),
       ...(mode ? { mode } : {}),
     }),
-  getRun: (flowRunId: string) => call<FlowRunView>(`${M}get_flow_run`, { flow_run_id: flowRunId }, "GET"),
-  listRuns: (flowId: string, limit = 20) => call<FlowRunRow[]>(`${M}list_flow_runs`, { flow_id: flowId, limit }, "GET"),
+  getRun: (flowRunId: string) => call<FlowRunView>(`${M}.get_flow_run`, { flow_run_id: flowRunId }, "GET"),
+  listRuns: (flowId: string, limit = 20) => call<FlowRunRow[]>(`${M}.list_flow_runs`, { flow_id: flowId, limit }, "GET"),
   /** Runs of every flow the caller may see, newest first, filtered (empty filters are left out). */
   listAllRuns: (filters: FlowRunFilters) =>
-    call<FlowRunRow[]>(`${M}list_flow_runs`, Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== "" && v !== undefined)), "GET"),
-  timeline: (flowRunId: string) => call<FlowRunTimeline>(`${M}get_flow_run_timeline`, { flow_run_id: flowRunId }, "GET"),
+    call<FlowRunRow[]>(`${M}.list_flow_runs`, Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== "" && v !== undefined)), "GET"),
+  timeline: (flowRunId: string) => call<FlowRunTimeline>(`${FLOWS}.get_flow_run_timeline`, { flow_run_id: flowRunId }, "GET"),
   cancel: (flowRunId: string, reason?: string) =>
-    call<{ flow_run_id: string; status: string }>(`${M}cancel_flow_run`, { flow_run_id: flowRunId, ...(reason ? { reason } : {}) }),
+    call<{ flow_run_id: string; status: string }>(`${FLOWS}.cancel_flow_run`, { flow_run_id: flowRunId, ...(reason ? { reason } : {}) }),
   resume: (flowRunId: string, input: unknown) =>
-    call<{ flow_run_id: string; status: string }>(`${M}resume_flow_run`, { flow_run_id: flowRunId, input: asArgument(input) }),
+    call<{ flow_run_id: string; status: string }>(`${M}.resume_flow_run`, { flow_run_id: flowRunId, input: asArgument(input) }),
   approve: (flowRunId: string, comment: string) =>
-    call<{ status: string }>(`${M}approve_flow_run`, { flow_run_id: flowRunId, comment }),
+    call<{ status: string }>(`${M}.approve_flow_run`, { flow_run_id: flowRunId, comment }),
   reject: (flowRunId: string, comment: string) =>
-    call<{ status: string }>(`${M}reject_flow_run`, { flow_run_id: flowRunId, comment }),
+    call<{ status: string }>(`${M}.reject_flow_run`, { flow_run_id: flowRunId, comment }),
 };
 
 /** The URL apps post to for a flow whose start step is a webhook trigger. */

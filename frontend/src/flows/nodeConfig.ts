@@ -4,7 +4,6 @@
  */
 
 import { configValue, isDict, nodeCondition, type Dict } from "./definition";
-import { DOC_EVENTS } from "../lib/docEvents";
 
 export interface FieldProblem {
   field: string;
@@ -13,7 +12,6 @@ export interface FieldProblem {
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
 export const TRANSFORM_OPS = ["copy", "map", "template", "concat", "split"] as const;
-export { DOC_EVENTS };
 /** Names of the flow context a transform may not write (huf/ai/flows/nodes/transform.py RESERVED). */
 const RESERVED = new Set(["payload", "trigger", "vars", "nodes", "last", "input", "result", "state"]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -4,16 +4,17 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Button, ErrorBanner, Input, Select } from "../components/ui";
 import { errorMessage, getDoc } from "../lib/api";
+import { docEvents } from "../lib/boot";
 import type { ToolParam } from "../lib/schema";
 import { configValue, isDict, type Dict } from "./definition";
 import { ExpressionInput } from "./ExpressionInput";
 import { argumentText, argumentValue } from "./expressions";
 import { KeyValueRows, LinkField, NameList, SelectField, TextField } from "./fields";
-import { approversOf, DOC_EVENTS, HTTP_METHODS, TRANSFORM_OPS, configProblems } from "./nodeConfig";
+import { approversOf, HTTP_METHODS, TRANSFORM_OPS, configProblems } from "./nodeConfig";
 import { formatDate } from "../lib/format";
 import { CopyButton } from "./CopyButton";
 import { Dialog } from "./Dialog";
-import { flowApi, webhookUrl } from "./flowApi";
+import { flowApi, flowKeys, webhookUrl } from "./flowApi";
 
 export interface FormProps {
   config: Dict;
@@ -109,7 +110,7 @@ export function KeyReveal({ flowKey, onClose }: { flowKey: string; onClose: () =
 /** The next planned runs of the saved flow, when it starts on a schedule. */
 function NextRuns({ flow }: { flow: FlowContextInfo }) {
   const schedule = useQuery({
-    queryKey: ["flow-schedule", flow.flowId, flow.version],
+    queryKey: flowKeys.schedule(flow.flowId, flow.version),
     queryFn: () => flowApi.schedule(flow.flowId),
     enabled: flow.version !== undefined && flow.isEntry,
     retry: false,
@@ -158,7 +159,7 @@ function DocEventForm({ config, set, problems }: FormProps) {
   return (
     <div className="space-y-3">
       <TextField label="Record type" required value={str(config.doctype)} onChange={(v) => set({ doctype: v }, "doctype")} problem={problems.get("doctype")} placeholder="e.g. Sales Order" />
-      <SelectField label="Event" required value={str(config.event) || "after_insert"} options={DOC_EVENTS.map((e) => [e, e.replace(/_/g, " ")] as [string, string])} onChange={(v) => set({ event: v }, "event")} problem={problems.get("event")} />
+      <SelectField label="Event" required value={str(config.event) || "after_insert"} options={docEvents().map((e) => [e, e.replace(/_/g, " ")] as [string, string])} onChange={(v) => set({ event: v }, "event")} problem={problems.get("event")} />
       <ExpressionInput label="Only when (optional)" kind="expression" value={str(config.condition)} onChange={(v) => set({ condition: v }, "condition")} help="An expression on the record, e.g. doc.status == 'Open'." />
     </div>
   );

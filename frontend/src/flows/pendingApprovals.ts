@@ -6,4 +6,4 @@ import type { PendingApproval } from "./flowApi";
 export const PENDING_APPROVALS_KEY = ["flow-approvals"];
 
 export const fetchPendingApprovals = (): Promise<PendingApproval[]> =>
-  call<PendingApproval[]>("huf.ai.flow_api.list_pending_approvals", {}, "GET");
+  call<PendingApproval[]>("huf.api.flows.list_pending_approvals", {}, "GET");

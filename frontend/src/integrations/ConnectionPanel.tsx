@@ -5,7 +5,7 @@ import { CopyButton } from "../flows/CopyButton";
 import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
 import { channelUrlList, connectionState, connectLabel, isOAuth, serviceLabel, type ConnectionState } from "./integrationForm";
-import { INTEGRATIONS_KEY, SETTINGS_DOCTYPE, startOAuth, testConnection, type ServiceSummary, type SettingsSummary } from "./integrationsApi";
+import { INTEGRATIONS_KEY, SETTINGS_DOCTYPE, setupTelegramWebhook, startOAuth, testConnection, type ServiceSummary, type SettingsSummary } from "./integrationsApi";
 
 /** The stored outcome of the last Test connection (it survives a reload): the server's message. */
 function LastTest({ state }: { state: ConnectionState }) {
@@ -79,8 +79,7 @@ export function ConnectionPanel({ service, settings }: { service: ServiceSummary
           {canWrite && settings.channel_urls.telegram_webhook && (
             <ActionButton
               label="Register Telegram webhook"
-              method="run_doc_method"
-              args={{ dt: SETTINGS_DOCTYPE, dn: settings.name, method: "setup_telegram_webhook" }}
+              action={() => setupTelegramWebhook(settings.name)}
               describe={(result) => summarize(result, "Webhook registered with Telegram.")}
             />
           )}

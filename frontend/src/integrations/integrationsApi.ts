@@ -1,5 +1,7 @@
-/** The server calls of the Integrations page (huf.ai.integrations and Integration Settings records). */
-import { call, getDoc, insertDoc, updateDoc, type Dict } from "../lib/api";
+/** The server calls of the Integrations page (huf.api.integrations and Integration Settings records). */
+import { call, getDoc, insertDoc, runDocMethod, updateDoc, type Dict } from "../lib/api";
+
+const API = "huf.api.integrations";
 
 export interface CredentialSpec {
   key: string;
@@ -55,7 +57,7 @@ export interface ConnectionResult {
 
 /** The address where the user grants access to an OAuth 2.0 service ("Connect Google"). */
 export function startOAuth(settings: string): Promise<{ authorize_url: string }> {
-  return call<{ authorize_url: string }>("huf.ai.integrations.oauth.start", { settings });
+  return call<{ authorize_url: string }>(`${API}.start_oauth`, { settings });
 }
 
 export const INTEGRATIONS_KEY = ["integrations"];
@@ -63,11 +65,16 @@ export const SETTINGS_DOCTYPE = "Integration Settings";
 export const SERVICE_DOCTYPE = "Integration Service";
 
 export function listIntegrations(): Promise<ServiceSummary[]> {
-  return call<ServiceSummary[]>("huf.ai.integrations.settings.list_integrations", {}, "GET");
+  return call<ServiceSummary[]>(`${API}.list_integrations`, {}, "GET");
 }
 
 export function testConnection(settings: string): Promise<ConnectionResult> {
-  return call<ConnectionResult>("huf.ai.integrations.connection.test_connection", { settings });
+  return call<ConnectionResult>(`${API}.test_connection`, { settings });
+}
+
+/** Register the settings' bot webhook with Telegram (the settings' `setup_telegram_webhook`). */
+export function setupTelegramWebhook(settings: string): Promise<unknown> {
+  return runDocMethod(SETTINGS_DOCTYPE, settings, "setup_telegram_webhook");
 }
 
 export function loadSettings(name: string): Promise<Dict> {

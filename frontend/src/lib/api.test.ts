@@ -40,7 +40,7 @@ describe("parseServerMessages", () => {
 describe("request", () => {
   it("answers null for a method that returned None (Frappe sends {})", async () => {
     fakeServer(200, {});
-    expect(await call("huf.ai.orchestration.orchestrator.get_orchestration", { parent_run: "r1" }, "GET")).toBeNull();
+    expect(await call("huf.api.orchestration.get_orchestration", { parent_run: "r1" }, "GET")).toBeNull();
   });
 
   it("sends the CSRF token of the boot data and JSON bodies, and returns `data` of records", async () => {

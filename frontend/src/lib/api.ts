@@ -192,6 +192,11 @@ export function getCount(doctype: string, filters?: Filters): Promise<number> {
   return call<number>("frappe.client.get_count", { doctype, filters: filters ?? {} }, "GET");
 }
 
+/** Run a whitelisted method of a record's controller (Frappe's run_doc_method, as a Desk form button does). */
+export function runDocMethod<T = unknown>(doctype: string, name: string, method: string, args: Dict = {}): Promise<T> {
+  return call<T>("run_doc_method", { dt: doctype, dn: name, method, ...(Object.keys(args).length ? { args: JSON.stringify(args) } : {}) });
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.messages.join(" ");
   if (error instanceof Error) return error.message;

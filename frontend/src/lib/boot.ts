@@ -17,6 +17,10 @@ export interface BootData {
   server_now?: string;
   /** Frappe's socket.io server of the site, when it has one (a bench), and Huf's event names on it */
   realtime?: SocketRealtime;
+  /** The document events Frappe fires that triggers and flows may start on (huf/huf/doc_events.py). */
+  doc_events?: string[];
+  /** The field types a data table's columns may have (huf/huf/data_tables/fields.py). */
+  data_field_types?: string[];
 }
 
 declare global {
@@ -45,4 +49,14 @@ export function can(doctype: string, ptype: Ptype = "read", boot: BootData = get
 
 export function hasCapability(capability: string, boot: BootData = getBoot()): boolean {
   return boot.capabilities.includes(capability);
+}
+
+/** The document events triggers and flows may start on, as the server sent them. */
+export function docEvents(boot: BootData = getBoot()): string[] {
+  return boot.doc_events ?? [];
+}
+
+/** The field types a data table's columns may have, as the server sent them. */
+export function dataFieldTypes(boot: BootData = getBoot()): string[] {
+  return boot.data_field_types ?? [];
 }

@@ -1,26 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, Card, ErrorBanner, cx } from "../components/ui";
-import { call, errorMessage } from "../lib/api";
+import { errorMessage } from "../lib/api";
 import { can, getBoot, hasCapability } from "../lib/boot";
 import { askConfirm } from "../lib/confirm";
-
-const API = "huf.ai.orchestration.orchestrator";
-
-export interface OrchestrationStep {
-  step_index: number;
-  status: string;
-  instruction: string | null;
-  output_ref: string | null;
-}
-
-export interface Orchestration {
-  name: string;
-  status: string;
-  current_step: number | null;
-  steps: OrchestrationStep[];
-  parent_run: string | null;
-  error_log: string | null;
-}
+import { changeOrchestration, getOrchestration, orchestrationKey, type OrchestrationAction } from "./orchestrationApi";
 
 const ACTIVE = ["Planned", "Running", "Paused"];
 
@@ -32,15 +15,15 @@ function mayChange(runUser: string | null): boolean {
 
 export function OrchestrationPanel({ run, runUser }: { run: string; runUser: string | null }) {
   const queryClient = useQueryClient();
-  const key = ["orchestration", run];
+  const key = orchestrationKey(run);
   const orchestration = useQuery({
     queryKey: key,
-    queryFn: () => call<Orchestration | null>(`${API}.get_orchestration`, { parent_run: run }, "GET"),
+    queryFn: () => getOrchestration(run),
     refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 5000 : false),
     retry: false,
   });
   const action = useMutation({
-    mutationFn: (method: "stop_orchestration" | "recreate_orchestration_plan") => call<Orchestration>(`${API}.${method}`, { orch_name: orchestration.data?.name }),
+    mutationFn: (method: OrchestrationAction) => changeOrchestration(method, orchestration.data?.name),
     onSuccess: (data) => queryClient.setQueryData(key, data),
   });
 

@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
 import { FormFields, LinkSelect, READ_ONLY_CLASS, type Doc } from "../components/FormFields";
 import { NotAllowed } from "../components/NotAllowed";
 import { Button, Card, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Toggle, cx } from "../components/ui";
-import { call, deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
+import { deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
 import { useConfirm } from "../lib/confirm";
 import { deleteQuestion } from "../lib/format";
@@ -13,9 +13,10 @@ import { buildPayload, isDirty } from "../lib/forms";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 import { useSaveShortcut } from "../lib/useSaveShortcut";
 import { focusField, useFormErrors } from "../lib/useRecordForm";
-import { KINDS, type KindConfig } from "../prompts/promptApi";
+import { KINDS, promptKeys, type KindConfig } from "../prompts/promptApi";
 import { SaveAsTemplate, TemplatePicker } from "../prompts/TemplatePicker";
-import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT, newRow, withAgentDefaults, type AgentDefaults } from "./agentFields";
+import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT, newRow, withAgentDefaults } from "./agentFields";
+import { NEW_AGENT_DEFAULTS_KEY, getNewAgentDefaults } from "./agentsApi";
 import { ToolPicker } from "./ToolPicker";
 
 type Row = Record<string, unknown>;
@@ -166,8 +167,8 @@ export default function AgentEditor() {
   }, [isNew]);
   // a new agent starts with the site's default provider and model (Settings), or the only ones there are
   const agentDefaults = useQuery({
-    queryKey: ["new-agent-defaults"],
-    queryFn: () => call<AgentDefaults>("huf.huf.doctype.agent_settings.agent_settings.get_new_agent_defaults", {}, "GET"),
+    queryKey: NEW_AGENT_DEFAULTS_KEY,
+    queryFn: getNewAgentDefaults,
     enabled: isNew && canWrite,
     gcTime: 0, // read afresh for each new agent: Settings may have changed them since
   });
@@ -232,7 +233,7 @@ export default function AgentEditor() {
   const reloadAgent = () => {
     setSaved(false);
     void queryClient.invalidateQueries({ queryKey: ["doc", "Agent", name] });
-    void queryClient.invalidateQueries({ queryKey: ["prompts"] });
+    void queryClient.invalidateQueries({ queryKey: promptKeys.all });
   };
   /** The shared template of one kind (Template mode), or saving the agent's own text as one (Local mode). */
   const templateSection = (config: KindConfig) =>

@@ -6,7 +6,7 @@ import { Markdown } from "../components/Markdown";
 import { AnswerBody, ContentBlocks } from "../components/blocks/ContentBlocks";
 import { hideBlockSources, parseBlocks } from "../lib/blocks";
 import { Button, EmptyState, ErrorBanner, Select, Spinner, Textarea, cx } from "../components/ui";
-import { call, errorMessage, getList, uploadFile } from "../lib/api";
+import { errorMessage, getList, uploadFile } from "../lib/api";
 import { can } from "../lib/boot";
 import { formatCost, plural } from "../lib/format";
 import { streamAgent } from "../lib/stream";
@@ -21,7 +21,7 @@ import ApprovalWaitNotice from "../approvals/ApprovalWaitNotice";
 import { fetchRunStatus, hasEnded, markWaitingItems, runStatusKey, statusOfWait, unansweredRun, waitOf } from "../lib/approvalWait";
 import { liveInterval, useHufEvents } from "../lib/hufEvents";
 import { ConversationFilters, ConversationList } from "../chat/ConversationList";
-import { conversationsKey, listConversations } from "../chat/conversations";
+import { agentConversationsKey, conversationsKey, createConversation, historyKey, listConversations, rateMessage } from "../chat/chatApi";
 import { isWaiting, pollWhileInFlight } from "../lib/liveRuns";
 
 function Feedback({ message }: { message: string }) {
@@ -30,7 +30,7 @@ function Feedback({ message }: { message: string }) {
   const rate = async (feedback: string) => {
     setError(null);
     try {
-      await call("huf.huf.doctype.agent_run_feedback.agent_run_feedback.rate_message", { agent_message: message, feedback });
+      await rateMessage(message, feedback);
       setValue(feedback);
     } catch (e) {
       setError(errorMessage(e));
@@ -188,7 +188,7 @@ function LiveTurnView({ turn, onRetry }: { turn: LiveTurn; onRetry?: () => void 
 }
 
 const historyQuery = (conversation: string | undefined) => ({
-  queryKey: ["history", conversation],
+  queryKey: historyKey(conversation),
   queryFn: () =>
     getList<Message>("Agent Message", {
       fields: MESSAGE_FIELDS,
@@ -259,7 +259,7 @@ export default function Chat() {
   const connected = useHufEvents("run", ({ message }) => {
     if (!conversation || message.conversation_id !== conversation) return;
     void queryClient.invalidateQueries({ queryKey: runStatusKey(String(message.agent_run_id ?? "")) });
-    if (!live) void queryClient.invalidateQueries({ queryKey: ["history", conversation] });
+    if (!live) void queryClient.invalidateQueries({ queryKey: historyKey(conversation) });
   });
   const runStatus = useQuery({
     queryKey: runStatusKey(unanswered),
@@ -275,7 +275,7 @@ export default function Chat() {
   useEffect(() => {
     if (!unanswered || !hasEnded(runState) || refreshed.current.has(unanswered)) return;
     refreshed.current.add(unanswered);
-    void queryClient.invalidateQueries({ queryKey: ["history", conversation] });
+    void queryClient.invalidateQueries({ queryKey: historyKey(conversation) });
   }, [unanswered, runState, conversation, queryClient]);
 
   useEffect(() => {
@@ -299,8 +299,8 @@ export default function Chat() {
   const newConversation = async (): Promise<string | null> => {
     if (!agent) return null;
     try {
-      const info = await call<{ conversation_id: string }>("huf.ai.agent_chat.create_conversation", { agent });
-      void queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
+      const info = await createConversation(agent);
+      void queryClient.invalidateQueries({ queryKey: agentConversationsKey(agent) });
       navigate(`/chat/${encodeURIComponent(agent)}/${encodeURIComponent(info.conversation_id)}`);
       return info.conversation_id;
     } catch (e) {
@@ -361,7 +361,7 @@ export default function Chat() {
     abort.current = null;
     // a run waiting for a tool approval: the chat follows its status from here (kept after a reload)
     if (turn.state === "waiting" && turn.approval) queryClient.setQueryData(runStatusKey(turn.approval.runId), statusOfWait(turn.approval));
-    void queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
+    void queryClient.invalidateQueries({ queryKey: agentConversationsKey(agent) });
     if (turn.state === "stopped") return; // the server records the stop as it notices it: shown on the next load
     // answers and failures the server stored come back with the history; a turn it never stored stays here
     const stored = await queryClient.fetchQuery({ ...historyQuery(target), staleTime: 0 }).catch(() => null);

@@ -3,9 +3,10 @@ import { Link, useParams } from "react-router-dom";
 import { Markdown } from "../components/Markdown";
 import { AnswerBody } from "../components/blocks/ContentBlocks";
 import { Badge, Card, ErrorBanner, PageHeader, Spinner } from "../components/ui";
-import { call, errorMessage, getDoc, getList } from "../lib/api";
+import { errorMessage, getDoc, getList } from "../lib/api";
+import { agentRunKey, cancelAgentRun } from "./executionsApi";
 import { useFlowRun } from "../flows/RunPanel";
-import { flowApi } from "../flows/flowApi";
+import { flowApi, flowKeys } from "../flows/flowApi";
 import { CancelledBy, CancelRunForm } from "../components/CancelRunForm";
 import { getBoot, hasCapability } from "../lib/boot";
 import { formatCost, formatDate, formatNumber } from "../lib/format";
@@ -74,8 +75,8 @@ function CancelRun({ run }: { run: Run }) {
   return (
     <CancelRunForm
       onCancel={async (reason) => {
-        await call("huf.ai.agent_integration.cancel_agent_run", { run_id: run.name, ...(reason ? { reason } : {}) });
-        await queryClient.invalidateQueries({ queryKey: ["doc", "Agent Run", run.name] });
+        await cancelAgentRun(run.name, reason);
+        await queryClient.invalidateQueries({ queryKey: agentRunKey(run.name) });
       }}
     />
   );
@@ -106,7 +107,7 @@ function FlowRunLine({ id }: { id: string }) {
           what="flow run"
           onCancel={async (reason) => {
             await flowApi.cancel(f.flow_run_id, reason || undefined);
-            await queryClient.invalidateQueries({ queryKey: ["flow-run", f.flow_run_id] });
+            await queryClient.invalidateQueries({ queryKey: flowKeys.run(f.flow_run_id) });
           }}
         />
       )}
@@ -119,7 +120,7 @@ export default function ExecutionDetail() {
   const { name = "" } = useParams();
   // a run still queued or running is read again every 2 s (status, usage, its steps) until it finishes
   const run = useQuery({
-    queryKey: ["doc", "Agent Run", name],
+    queryKey: agentRunKey(name),
     queryFn: () => getDoc<Run>("Agent Run", name),
     refetchInterval: (query) => pollWhileInFlight([query.state.data?.status]),
   });

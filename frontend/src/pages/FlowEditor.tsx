@@ -10,7 +10,7 @@ import type { Problem } from "../flows/definition";
 import { EdgeEditor } from "../flows/EdgeEditor";
 import { FlowCanvas } from "../flows/FlowCanvas";
 import { FlowSettingsPanel, type FlowMeta } from "../flows/FlowSettingsPanel";
-import { flowApi, type FlowRecord } from "../flows/flowApi";
+import { flowApi, flowKeys, type FlowRecord } from "../flows/flowApi";
 import { allProblems, flowWarnings, structureProblems } from "../flows/graphRules";
 import { placeNewStep, showReadably } from "../flows/canvasView";
 import { useEditorLayout } from "../flows/editorLayout";
@@ -125,8 +125,8 @@ function Editor({ flowId, record, createdKey }: { flowId: string; record: FlowRe
       setMeta({ flow_name: answer.flow_name ?? "", description: answer.description ?? "", category: answer.category ?? "" });
       setNotice(`Saved as version ${answer.version}.`);
       if (answer.webhook_key) setRevealKey(answer.webhook_key);
-      queryClient.setQueryData(["flow", flowId], answer);
-      void queryClient.invalidateQueries({ queryKey: ["flows"] });
+      queryClient.setQueryData(flowKeys.flow(flowId), answer);
+      void queryClient.invalidateQueries({ queryKey: flowKeys.flows });
     },
   });
   /** The server changed the flow outside a save (a new webhook key): show its new version. */
@@ -416,7 +416,7 @@ export default function FlowEditor() {
     if ((location.state as CreatedState | null)?.webhookKey) navigate(location.pathname, { replace: true, state: null });
   }, [location.state, location.pathname, navigate]);
   const query = useQuery({
-    queryKey: ["flow", flowId],
+    queryKey: flowKeys.flow(flowId),
     queryFn: () => flowApi.get(flowId),
     staleTime: Infinity,
     gcTime: 0,

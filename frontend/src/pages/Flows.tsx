@@ -10,7 +10,7 @@ import { formatDate } from "../lib/format";
 import type { Problem } from "../flows/definition";
 import { Dialog } from "../flows/Dialog";
 import { FieldShell, TextField } from "../flows/fields";
-import { FLOW_ID_PATTERN, FLOW_STATUSES, flowApi, flowIdFrom, type FlowSummary } from "../flows/flowApi";
+import { FLOW_ID_PATTERN, FLOW_STATUSES, flowApi, flowIdFrom, flowKeys, type FlowSummary } from "../flows/flowApi";
 import { checkImport, groupProblems, mergeProblems, type ImportCheck } from "../flows/importCheck";
 
 function download(name: string, data: unknown) {
@@ -41,8 +41,8 @@ function NewFlowDialog({ onClose }: { onClose: () => void }) {
     setError(null);
     try {
       const flow = await flowApi.create({ flow_id: flowId, flow_name: name.trim(), ...(category.trim() ? { category: category.trim() } : {}) });
-      queryClient.setQueryData(["flow", flow.flow_id], flow);
-      void queryClient.invalidateQueries({ queryKey: ["flows"] });
+      queryClient.setQueryData(flowKeys.flow(flow.flow_id), flow);
+      void queryClient.invalidateQueries({ queryKey: flowKeys.flows });
       navigate(`/flows/${encodeURIComponent(flow.flow_id)}`, { state: { webhookKey: flow.webhook_key } });
     } catch (e) {
       setError(errorMessage(e));
@@ -121,7 +121,7 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
   const doImport = useMutation({
     mutationFn: () => flowApi.importFlow(check?.data ?? {}),
     onSuccess: (flow) => {
-      void queryClient.invalidateQueries({ queryKey: ["flows"] });
+      void queryClient.invalidateQueries({ queryKey: flowKeys.flows });
       navigate(`/flows/${encodeURIComponent(flow.flow_id)}`);
     },
     onError: (e) => setServerError(e instanceof ApiError ? e.messages : [errorMessage(e)]),
@@ -256,14 +256,14 @@ export default function Flows() {
   }, [search]);
 
   const list = useQuery({
-    queryKey: ["flows", term, category, status],
+    queryKey: flowKeys.list(term, category, status),
     queryFn: () => flowApi.list({ search: term || undefined, category: category || undefined, status: status || undefined }),
   });
-  const all = useQuery({ queryKey: ["flows", "", "", ""], queryFn: () => flowApi.list() });
+  const all = useQuery({ queryKey: flowKeys.list("", "", ""), queryFn: () => flowApi.list() });
   const categories = [...new Set((all.data ?? []).map((f) => f.category).filter((c): c is string => Boolean(c)))].sort();
   const canCreate = can("Flow Definition", "create");
   const canDelete = can("Flow Definition", "delete");
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["flows"] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: flowKeys.flows });
   const close = () => setDialog(null);
 
   const exportFlow = async (flow: FlowSummary) => {

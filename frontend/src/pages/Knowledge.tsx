@@ -6,7 +6,7 @@ import { MasterDetail } from "../components/MasterDetail";
 import { ProgressBar } from "../components/ProgressBar";
 import { RecordEditor } from "../components/RecordEditor";
 import { Badge, Button, Card, ErrorBanner, Input, Select, Textarea } from "../components/ui";
-import { call, errorMessage, getList, insertDoc, uploadFile } from "../lib/api";
+import { errorMessage, getList, insertDoc, uploadFile } from "../lib/api";
 import { can } from "../lib/boot";
 import { formatDate, formatScore, plural } from "../lib/format";
 import { ENABLED_FIELD, type FieldDef } from "../lib/forms";
@@ -14,6 +14,7 @@ import type { UploadProgress } from "../lib/upload";
 import { BUSY, indexingProgress } from "./knowledgeProgress";
 import { liveInterval, useHufEvents, useLiveDocs } from "../lib/hufEvents";
 import { InputPieces, SplitPreview } from "./KnowledgePieces";
+import { rebuildIndex, reprocessInput, testSearch, type Hit } from "./knowledgeApi";
 
 const vector = (d: Record<string, unknown>) => ["sqlite_vec", "chroma"].includes(String(d.knowledge_type ?? ""));
 const chromaServer = (d: Record<string, unknown>) => d.knowledge_type === "chroma" && d.chroma_mode === "Server";
@@ -196,7 +197,7 @@ function Inputs({ source, state, inputs, onQueued }: { source: string; state: So
                 <span className="flex items-center gap-2">
                   <Badge>{row.status}</Badge>
                   {canAdd && (row.status === "Error" || row.status === "Pending") && (
-                    <ActionButton label="Retry" method="huf.huf.doctype.knowledge_input.knowledge_input.reprocess_input" args={{ knowledge_input: row.name }} onDone={onQueued} />
+                    <ActionButton label="Retry" action={() => reprocessInput(row.name)} onDone={onQueued} />
                   )}
                   <Button variant="secondary" aria-expanded={open === row.name} aria-label={`Pieces of ${row.title || row.name}`} onClick={() => setOpen(open === row.name ? null : row.name)}>
                     Pieces
@@ -241,13 +242,6 @@ function Inputs({ source, state, inputs, onQueued }: { source: string; state: So
   );
 }
 
-interface Hit {
-  content?: string;
-  text?: string;
-  title?: string;
-  score?: number;
-}
-
 function TestSearch({ source }: { source: string }) {
   const [query, setQuery] = useState("");
   const [hits, setHits] = useState<Hit[] | null>(null);
@@ -256,8 +250,7 @@ function TestSearch({ source }: { source: string }) {
     setError(null);
     setHits(null);
     try {
-      const result = await call<Hit[] | { results?: Hit[] }>("huf.huf.doctype.knowledge_source.knowledge_source.test_search", { knowledge_source: source, query, top_k: 5 });
-      setHits(Array.isArray(result) ? result : (result.results ?? []));
+      setHits(await testSearch(source, query));
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -306,8 +299,7 @@ function SourceEditor({ source, select, state, onQueued }: { source: string | nu
         source && can("Knowledge Source", "write") ? (
           <ActionButton
             label="Rebuild"
-            method="huf.huf.doctype.knowledge_source.knowledge_source.rebuild_index"
-            args={{ knowledge_source: source }}
+            action={() => rebuildIndex(source)}
             describe={(r) => summarize(r, "Rebuilding started.")}
             onDone={onQueued}
             disabled={state?.status === "Rebuilding"}

@@ -1,28 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, ErrorBanner, Input, Notice, Spinner } from "../components/ui";
-import { call, errorMessage } from "../lib/api";
+import { errorMessage } from "../lib/api";
 import { plural } from "../lib/format";
+import { inputPieces, inputPiecesKey, previewSplit, splitPreviewKey, type PiecesPage, type SplitSettings } from "./knowledgeApi";
 
-const PIECES = "huf.ai.knowledge.pieces";
 const PAGE = 10;
-
-export interface Piece {
-  position: number;
-  text: string;
-  characters: number;
-  tokens: number;
-  page: string;
-}
-
-export interface PiecesPage {
-  settings: { splitter: string; chunk_size: number; chunk_overlap: number; unit: string };
-  settings_changed?: boolean;
-  total: number;
-  start: number;
-  page_length: number;
-  pieces: Piece[];
-}
 
 /** "SentenceSplitter · pieces of at most 512 tokens, 50 overlapping" */
 export function settingsLine(settings: PiecesPage["settings"]): string {
@@ -96,20 +79,11 @@ function TrySettings({ initial, onTry, busy }: { initial: PiecesPage["settings"]
 /** A preview of how `text` (or `input`'s content) would be split with proposed settings: nothing is written. */
 export function SplitPreview({ source, text, input, initial }: { source: string; text?: string; input?: string; initial?: PiecesPage["settings"] }) {
     // the text as it was when Try was pressed: typing on does not split again on every key
-  const [settings, setSettings] = useState<{ size: number; overlap: number; text?: string } | null>(null);
+  const [settings, setSettings] = useState<SplitSettings | null>(null);
   const [start, setStart] = useState(0);
   const preview = useQuery({
-    queryKey: ["split-preview", source, input ?? null, settings, start],
-    queryFn: () =>
-      call<PiecesPage>(`${PIECES}.preview_split`, {
-        knowledge_source: source,
-        knowledge_input: input,
-        text: input ? undefined : settings?.text,
-        chunk_size: settings?.size,
-        chunk_overlap: settings?.overlap,
-        start,
-        page_length: PAGE,
-      }),
+    queryKey: splitPreviewKey(source, input, settings, start),
+    queryFn: () => previewSplit(source, input, settings, start, PAGE),
     enabled: settings !== null,
     retry: false,
   });
@@ -135,8 +109,8 @@ export function InputPieces({ source, input }: { source: string; input: string }
   const [start, setStart] = useState(0);
   const [trying, setTrying] = useState(false);
   const stored = useQuery({
-    queryKey: ["input-pieces", input, start],
-    queryFn: () => call<PiecesPage>(`${PIECES}.input_pieces`, { knowledge_input: input, start, page_length: PAGE }, "GET"),
+    queryKey: inputPiecesKey(input, start),
+    queryFn: () => inputPieces(input, start, PAGE),
   });
   return (
     <div className="mt-2 space-y-3 rounded-md bg-slate-50 p-2 dark:bg-slate-900" data-testid="input-pieces">

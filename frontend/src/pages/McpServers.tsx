@@ -9,6 +9,7 @@ import { can } from "../lib/boot";
 import { formatDate } from "../lib/format";
 import type { FieldDef } from "../lib/forms";
 import type { SecretRow } from "../lib/secretRows";
+import { syncMcpServerTools, testMcpConnection } from "./mcpApi";
 
 const authIn = (...types: string[]) => (doc: Record<string, unknown>) => types.includes(String(doc.auth_type ?? ""));
 
@@ -76,12 +77,11 @@ export default function McpServers() {
           actions={(doc) =>
             current ? (
               <>
-                <ActionButton label="Test connection" method="huf.ai.mcp_client.test_mcp_connection" args={{ server_name: current }} describe={(r) => summarize(r, "The server answered.")} />
+                <ActionButton label="Test connection" action={() => testMcpConnection(current)} describe={(r) => summarize(r, "The server answered.")} />
                 {can("MCP Server", "write") && (
                   <ActionButton
                     label="Sync tools"
-                    method="huf.ai.mcp_client.sync_mcp_server_tools"
-                    args={{ server_name: current }}
+                    action={() => syncMcpServerTools(current)}
                     describe={(r) => summarize(r, "Tools refreshed.")}
                     onDone={() => void queryClient.invalidateQueries({ queryKey: ["doc", "MCP Server", current] })}
                     disabled={!doc.enabled}

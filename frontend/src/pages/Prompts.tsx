@@ -6,14 +6,14 @@ import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
 import { PromptDetail } from "../prompts/PromptDetail";
 import { PromptList } from "../prompts/PromptList";
-import { KINDS, listTemplates, type PromptKind } from "../prompts/promptApi";
+import { KINDS, listTemplates, promptKeys, type PromptKind } from "../prompts/promptApi";
 
 /** The prompt library (/prompts) or the summary prompt library (/summary-prompts): templates, versions, diffs, agents using them. */
 export default function Prompts({ kind }: { kind: PromptKind }) {
   const config = KINDS[kind];
   const { name } = useParams();
   const isNew = name === "new";
-  const query = useQuery({ queryKey: ["prompts", kind], queryFn: () => listTemplates(config) });
+  const query = useQuery({ queryKey: promptKeys.list(kind), queryFn: () => listTemplates(config) });
   const templates = query.data ?? [];
   const selected = name && !isNew ? templates.find((t) => t.name === name)?.lineage : undefined;
   const canCreate = can(config.doctype, "create");

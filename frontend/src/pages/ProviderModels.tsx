@@ -1,21 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Field, Select } from "../components/ui";
-import { call } from "../lib/api";
-
-export interface ProviderModelList {
-  models: string[];
-  /** Why the list could not be read (the provider's own error when it gave one). */
-  error?: string;
-}
-
-export const PROVIDER_MODELS_METHOD = "huf.huf.doctype.ai_provider.ai_provider.get_provider_models";
+import { getProviderModels, providerModelsKey } from "./providerApi";
 
 /** The model ids a provider offers, read by the server from its OpenAI-compatible /models with the stored key. */
 export function useProviderModels(provider: string) {
   return useQuery({
-    queryKey: ["provider-models", provider],
-    queryFn: () => call<ProviderModelList>(PROVIDER_MODELS_METHOD, { provider }, "GET"),
+    queryKey: providerModelsKey(provider),
+    queryFn: () => getProviderModels(provider),
     enabled: Boolean(provider),
     staleTime: 60_000,
     retry: false,

@@ -3,9 +3,9 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react
 import { ActionButton, summarize } from "../components/ActionButton";
 import { MasterDetail } from "../components/MasterDetail";
 import { RecordEditor } from "../components/RecordEditor";
-import { call } from "../lib/api";
 import { can } from "../lib/boot";
-import { PROVIDER_DEFAULTS, ROUTES_METHOD, providerFields, resolveRoute, routeLine, shouldAsk, type Probe, type RouteState, type RoutesAnswer } from "./providerRoutes";
+import { PROVIDER_ROUTES_KEY, getProviderRoutes, providerRouteKey, testProviderConnection } from "./providerApi";
+import { PROVIDER_DEFAULTS, providerFields, resolveRoute, routeLine, shouldAsk, type Probe, type RouteState } from "./providerRoutes";
 
 /** Typing pauses this long before the server is asked what the name means. */
 const ASK_DELAY_MS = 350;
@@ -33,8 +33,6 @@ function ProbeReporter({ probe, onChange }: { probe: Probe; onChange: (probe: Pr
   return null;
 }
 
-const askRoutes = (args: { provider_type?: string; provider_name?: string } = {}) => call<RoutesAnswer>(ROUTES_METHOD, args, "GET");
-
 /** One provider's form: a Provider Type select with the route the provider gets below it (updated as the
  * user types; a type from the list is looked up here, a name is asked of the server), and the fields
  * that route uses. */
@@ -44,12 +42,12 @@ function ProviderEditor({ name, select }: { name: string | null; select: (name: 
   const report = useCallback((next: Probe) => setProbe((previous) => (sameProbe(previous, next) ? previous : next)), []);
   const asked = useSettled(probe);
 
-  const types = useQuery({ queryKey: ["provider-routes"], queryFn: () => askRoutes(), staleTime: Infinity, retry: 1 });
+  const types = useQuery({ queryKey: PROVIDER_ROUTES_KEY, queryFn: () => getProviderRoutes(), staleTime: Infinity, retry: 1 });
   const typeList = types.data?.types ?? [];
   const ask = shouldAsk(typeList, !types.isPending, asked);
   const answer = useQuery({
-    queryKey: ["provider-route", asked.type, asked.name.trim()],
-    queryFn: () => askRoutes({ provider_type: asked.type || undefined, provider_name: asked.name.trim() || undefined }),
+    queryKey: providerRouteKey(asked.type, asked.name.trim()),
+    queryFn: () => getProviderRoutes({ provider_type: asked.type || undefined, provider_name: asked.name.trim() || undefined }),
     enabled: ask,
     staleTime: Infinity,
     retry: false,
@@ -80,7 +78,7 @@ function ProviderEditor({ name, select }: { name: string | null; select: (name: 
       actions={() =>
         name !== null && can("AI Provider", "write") ? (
           // a tiny real request with the saved key: a one-token answer of its first model, else its model list
-          <ActionButton label="Test connection" method="run_doc_method" args={{ dt: "AI Provider", dn: name, method: "test_connection" }} describe={(result) => summarize(result, "Connected.")} />
+          <ActionButton label="Test connection" action={() => testProviderConnection(name)} describe={(result) => summarize(result, "Connected.")} />
         ) : null
       }
     >

@@ -142,7 +142,7 @@ export const NEW_ROWS: Record<string, Record<string, unknown>> = {
 /** The row added to `table` for the picked record (`linkField` = `value`). */
 export const newRow = (table: string, linkField: string, value: string): Record<string, unknown> => ({ ...NEW_ROWS[table], [linkField]: value });
 
-/** The provider and model a new agent starts with (huf.huf.doctype.agent_settings.agent_settings.get_new_agent_defaults). */
+/** The provider and model a new agent starts with (huf.api.agents.get_new_agent_defaults). */
 export interface AgentDefaults {
   provider: string;
   model: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildPayload, fieldsInMessage, missingRequired, type FieldDef } from "../lib/forms";
 import { PROVIDER_DEFAULTS, SETTING_FIELDS, UNKNOWN_NAME, providerFields, resolveRoute, routeLine, shouldAsk, type ProviderRoute, type RouteState } from "./providerRoutes";
 
-// as huf.ai.provider_api.get_provider_routes describes them
+// as huf.api.providers.get_provider_routes describes them
 const route = (label: string, prefix: string, extra: Partial<ProviderRoute> = {}): ProviderRoute => ({
   label,
   prefix,

@@ -1,5 +1,5 @@
 /** The provider form's fields and route line, from the LiteLLM route a provider gets
- * (huf.ai.provider_api.get_provider_routes; the table is huf/ai/providers/routes.py). */
+ * (huf.api.providers.get_provider_routes, called in providerApi.ts; the table is huf/ai/providers/routes.py). */
 
 import type { FieldDef } from "../lib/forms";
 
@@ -18,8 +18,6 @@ export interface RoutesAnswer {
   types: ProviderRoute[];
   route: ProviderRoute | null;
 }
-
-export const ROUTES_METHOD = "huf.ai.provider_api.get_provider_routes";
 
 /** What the route line says: a route (picked by type, or recognised from the name), an unknown name,
  * nothing to go by yet, or no answer (the line then explains the field instead). */

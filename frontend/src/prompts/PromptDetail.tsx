@@ -8,7 +8,7 @@ import { can } from "../lib/boot";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 import { useSaveShortcut } from "../lib/useSaveShortcut";
 import { EMPTY_TEMPLATE, PromptForm } from "./PromptForm";
-import { createTemplate, createVersion, forkTemplate, versionHistory, type KindConfig, type PromptVersion, type TemplateFields } from "./promptApi";
+import { createTemplate, createVersion, forkTemplate, promptKeys, versionHistory, type KindConfig, type PromptVersion, type TemplateFields } from "./promptApi";
 import { UsedBy } from "./UsedBy";
 import { VersionHistory } from "./VersionHistory";
 
@@ -36,7 +36,7 @@ export function PromptDetail({ config, name }: { config: KindConfig; name: strin
   // what was just saved is told on the page of the version it made (a new mount: the page is keyed by name)
   const notice = (location.state as { notice?: string } | null)?.notice ?? "";
   const [forkTitle, setForkTitle] = useState<string | null>(null);
-  const history = useQuery({ queryKey: ["prompt-history", config.kind, name], queryFn: () => versionHistory(config, name ?? ""), enabled: !isNew });
+  const history = useQuery({ queryKey: promptKeys.history(config.kind, name), queryFn: () => versionHistory(config, name ?? ""), enabled: !isNew });
   const versions = history.data ?? [];
   const latest = versions.find((v) => v.is_latest) ?? versions[0];
   // reset the form only when another version arrives, not when the same one is fetched again
@@ -46,8 +46,8 @@ export function PromptDetail({ config, name }: { config: KindConfig; name: strin
   }, [loaded]);
 
   const refresh = (to: string, notice: string) => {
-    void queryClient.invalidateQueries({ queryKey: ["prompts", config.kind] });
-    void queryClient.invalidateQueries({ queryKey: ["prompt-history", config.kind] });
+    void queryClient.invalidateQueries({ queryKey: promptKeys.list(config.kind) });
+    void queryClient.invalidateQueries({ queryKey: promptKeys.histories(config.kind) });
     void queryClient.invalidateQueries({ queryKey: ["options", config.doctype] });
     navigate(`${config.path}/${encodeURIComponent(to)}`, { state: { notice } });
   };

@@ -4,7 +4,7 @@ import { Link } from "react-router-dom";
 import { Button, Card, ErrorBanner, Field, Select, Spinner, Toggle } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { EMPTY_TEMPLATE, PromptForm } from "./PromptForm";
-import { detachAgent, listTemplates, saveAgentAsTemplate, versionHistory, type KindConfig, type TemplateFields } from "./promptApi";
+import { detachAgent, listTemplates, promptKeys, saveAgentAsTemplate, versionHistory, type KindConfig, type TemplateFields } from "./promptApi";
 
 type Doc = Record<string, unknown>;
 
@@ -29,8 +29,8 @@ export function TemplatePicker({
 }) {
   const attached = String(doc[config.agentLink] ?? "");
   const locked = Boolean(doc[config.agentLock]);
-  const templates = useQuery({ queryKey: ["prompts", config.kind], queryFn: () => listTemplates(config) });
-  const history = useQuery({ queryKey: ["prompt-history", config.kind, attached], queryFn: () => versionHistory(config, attached), enabled: Boolean(attached) });
+  const templates = useQuery({ queryKey: promptKeys.list(config.kind), queryFn: () => listTemplates(config) });
+  const history = useQuery({ queryKey: promptKeys.history(config.kind, attached), queryFn: () => versionHistory(config, attached), enabled: Boolean(attached) });
   const detach = useMutation({ mutationFn: () => detachAgent(config, agent ?? ""), onSuccess: onServerChange });
   const versions = history.data ?? [];
   const current = versions.find((v) => v.name === attached);

@@ -3,14 +3,14 @@ import { Link } from "react-router-dom";
 import { Badge, ErrorBanner, Spinner } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
-import { agentsUsing, type KindConfig, type PromptVersion } from "./promptApi";
+import { agentsUsing, promptKeys, type KindConfig, type PromptVersion } from "./promptApi";
 
 /** The agents attached to one of the versions of a template, and whether they keep their version. */
 export function UsedBy({ config, versions }: { config: KindConfig; versions: PromptVersion[] }) {
   const name = versions[0]?.name ?? "";
   const versionOf = new Map(versions.map((v) => [v.name, v.version]));
   const query = useQuery({
-    queryKey: ["prompt-used-by", config.kind, name],
+    queryKey: promptKeys.usedBy(config.kind, name),
     queryFn: () => agentsUsing(config, name),
     enabled: can("Agent") && Boolean(name),
   });

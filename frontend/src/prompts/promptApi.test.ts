@@ -21,7 +21,7 @@ describe("prompt API", () => {
   it("lists the templates of each kind through list_prompts", async () => {
     const sent = fakeServer([]);
     await listTemplates(KINDS.summary);
-    expect(sent[0]).toMatchObject({ url: "/api/method/huf.ai.prompt_api.list_prompts?kind=summary", method: "GET" });
+    expect(sent[0]).toMatchObject({ url: "/api/method/huf.api.prompts.list_prompts?kind=summary", method: "GET" });
   });
 
   it("uses the summary twins for summary prompts", async () => {

@@ -19,6 +19,7 @@ export interface KindConfig {
 }
 
 const API = "huf.ai.prompt_api";
+const LIBRARY = "huf.api.prompts";
 
 export const KINDS: Record<PromptKind, KindConfig> = {
   prompt: {
@@ -82,9 +83,18 @@ export interface PromptVersion {
   modified?: string;
 }
 
+/** The query keys of the prompt library's answers (invalidating a shorter key refreshes every key under it). */
+export const promptKeys = {
+  all: ["prompts"],
+  list: (kind: string) => ["prompts", kind],
+  histories: (kind: string) => ["prompt-history", kind],
+  history: (kind: string, name: string | null | undefined) => ["prompt-history", kind, name],
+  usedBy: (kind: string, name: string | null | undefined) => ["prompt-used-by", kind, name],
+};
+
 /** The latest version of every template the user may see (Private ones only to their owner), newest change first. */
 export function listTemplates(config: KindConfig): Promise<PromptVersion[]> {
-  return call<PromptVersion[]>(`${API}.list_prompts`, { kind: config.kind }, "GET");
+  return call<PromptVersion[]>(`${LIBRARY}.list_prompts`, { kind: config.kind }, "GET");
 }
 
 /** Every version of the template `name` belongs to, newest first, with their bodies. */
@@ -105,7 +115,7 @@ export interface AgentUse {
 
 /** The agents (the user may read) attached to any version of the template `name` belongs to. */
 export function agentsUsing(config: KindConfig, name: string): Promise<AgentUse[]> {
-  return call<AgentUse[]>(`${API}.used_by`, { prompt_name: name, kind: config.kind }, "GET");
+  return call<AgentUse[]>(`${LIBRARY}.used_by`, { prompt_name: name, kind: config.kind }, "GET");
 }
 
 /** The name of the record a call answered with (a name, or a record with one). */

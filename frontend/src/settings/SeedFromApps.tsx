@@ -1,11 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { Button, Card, ErrorBanner, Notice } from "../components/ui";
-import { call, errorMessage } from "../lib/api";
-import { countsText, errorLine, kindLines, type SeedReport } from "./seedReport";
+import { errorMessage } from "../lib/api";
+import { countsText, errorLine, kindLines } from "./seedReport";
+import { seedAllApps } from "./settingsApi";
 
 /** Settings action: create or update the prompts, tools, knowledge, agents and triggers that installed apps ship. */
 export function SeedFromApps() {
-  const seed = useMutation({ mutationFn: () => call<SeedReport>("huf.ai.app_seeding.seeder.seed_all_apps") });
+  const seed = useMutation({ mutationFn: seedAllApps });
   const report = seed.data;
   return (
     <Card className="space-y-3">

@@ -3,12 +3,11 @@ import { useEffect, useState, type ReactNode } from "react";
 import { LinkSelect } from "../components/FormFields";
 import { Button, Card, ErrorBanner, Field, Input, Notice, Select, Spinner, Textarea, Toggle } from "../components/ui";
 import { errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
-import { can } from "../lib/boot";
+import { can, docEvents } from "../lib/boot";
 import { askLeave } from "../lib/leaveGuard";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 import { useSaveShortcut } from "../lib/useSaveShortcut";
 import {
-  DOC_EVENTS,
   INTERVALS,
   KIND_HELP,
   RUN_AS_KINDS,
@@ -101,7 +100,7 @@ function KindFields({ draft, set, errors, readOnly }: { draft: TriggerDraft; set
           </Labelled>
           <Labelled id="trigger-event" label="Event" error={errors.doc_event}>
             <Select id="trigger-event" value={draft.doc_event} disabled={readOnly} onChange={(e) => set({ doc_event: e.target.value })}>
-              {DOC_EVENTS.map((e) => (
+              {docEvents().map((e) => (
                 <option key={e} value={e}>
                   {e}
                 </option>

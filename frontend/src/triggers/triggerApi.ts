@@ -1,7 +1,7 @@
-/** The server calls of the Triggers page (huf.ai.trigger_api). */
+/** The server calls of the Triggers page (huf.api.triggers). */
 import { call } from "../lib/api";
 
-const API = "huf.ai.trigger_api";
+const API = "huf.api.triggers";
 
 export interface TriggerSummary {
   name: string;

@@ -1,7 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeTrigger, draftFromDoc, emptyDraft, serializeDraft, validateDraft } from "./triggerForm";
 
 describe("validateDraft", () => {
+  // the document events come with the page's boot data (huf/www/huf.py)
+  beforeAll(() => {
+    const huf_boot = { user: "u", full_name: "U", roles: [], capabilities: [], permissions: {}, csrf_token: "", doc_events: ["after_insert", "on_update"] };
+    (globalThis as { window?: unknown }).window = { huf_boot };
+  });
+  afterAll(() => {
+    delete (globalThis as { window?: unknown }).window;
+  });
   it("accepts a daily schedule and refuses a count below 1", () => {
     expect(validateDraft(emptyDraft("Schedule"))).toEqual({});
     expect(validateDraft({ ...emptyDraft("Schedule"), interval_count: "0" })).toHaveProperty("interval_count");

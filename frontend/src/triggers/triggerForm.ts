@@ -1,5 +1,5 @@
 /** Agent Trigger forms: the fields of each kind, checks before saving, and the record sent to the server. */
-import { DOC_EVENTS } from "../lib/docEvents";
+import { docEvents } from "../lib/boot";
 
 export const TRIGGER_KINDS = ["Schedule", "Doc Event", "Webhook", "App Event", "Manual"] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
@@ -12,7 +12,6 @@ export const KIND_HELP: Record<TriggerKind, string> = {
   Manual: "Runs the agent only when someone presses Run now.",
 };
 
-export { DOC_EVENTS };
 export const INTERVALS = ["Hourly", "Daily", "Weekly", "Monthly", "Yearly", "Cron"];
 /** The kinds whose runs act as Run As (or the trigger's owner) rather than the person who pressed Run now. */
 export const RUN_AS_KINDS: TriggerKind[] = ["Doc Event", "Schedule", "Webhook", "App Event"];
@@ -136,7 +135,7 @@ export function validateDraft(draft: TriggerDraft): Record<string, string> {
       break;
     case "Doc Event":
       if (!draft.reference_doctype) errors.reference_doctype = "Choose the DocType whose documents start the agent.";
-      if (!DOC_EVENTS.includes(draft.doc_event)) errors.doc_event = "Choose the event.";
+      if (!docEvents().includes(draft.doc_event)) errors.doc_event = "Choose the event.";
       draft.file_attachments.forEach((row, i) => {
         if (!row.field_name.trim()) errors[`file_attachments.${i}`] = `Attachment row ${i + 1}: enter the Attach field.`;
         else if (row.source_type === "Child Table" && !row.child_table.trim())

@@ -86,8 +86,8 @@ def fill_prompt(prompt: str, summary_data: str) -> str:
 
 def summarize(agent, messages: list[dict], previous_summary: str | None = None) -> Summary:
 	"""Ask the summary model for a summary of `messages` (raises ProviderError when the call fails)."""
+	from huf.ai.providers.calls import completion
 	from huf.ai.providers.cost import calculate_cost
-	from huf.ai.providers.litellm import completion
 
 	provider, model = summary_model(agent)
 	prompt = fill_prompt(summary_prompt(agent), render_transcript(messages, previous_summary))

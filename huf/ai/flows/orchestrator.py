@@ -24,12 +24,11 @@ from frappe import _
 from frappe.utils import cint, strip_html
 
 from huf.ai.flows.graph import FlowGraph
-from huf.ai.runtime import queue
-from huf.ai.runtime.runs import queue_agent_run
+from huf.ai.runtime import front_door
+from huf.ai.runtime.run_request import RunRequest
 from huf.huf.flow_schema import edge_condition, edge_type
 
 CHANNEL = "flow"
-RUN_FLAGS = ("huf_conversation", "huf_agent_run", "huf_tool_context")
 VALUE_CHARS = 600  # one node output or value in a prompt
 SECTION_CHARS = 6000  # the completed nodes of an Agentic prompt
 ERROR_TEXT_CHARS = 1000  # the model's text quoted in an error
@@ -68,37 +67,27 @@ def run_flow_agent(
 	Commits (the queue-first path does). Raises FlowAgentError when the run cannot start (e.g. the user
 	may not run the agent); a run that fails returns its error in the answer.
 	"""
-	saved = {key: frappe.flags.get(key) for key in RUN_FLAGS}
+	request = RunRequest(
+		agent,
+		prompt,
+		channel=CHANNEL,
+		external_id=external_id,
+		conversation=conversation,
+		run_fields={"flow_run": run.name, "flow_node_id": node_id, "flow_id": run.flow_id, "run_kind": kind},
+	)
 	try:
-		agent_run = queue_agent_run(
-			agent,
-			prompt,
-			channel_id=CHANNEL,
-			external_id=external_id,
-			conversation_id=conversation,
-			inline=True,
-			run_values={
-				"flow_run": run.name,
-				"flow_node_id": node_id,
-				"flow_id": run.flow_id,
-				"run_kind": kind,
-			},
-		)
-		complete, error = queue.run_inline_to_end(agent_run.name, agent_run.conversation)
+		result = front_door.run_now(request)
 	except Exception as e:
 		raise FlowAgentError(readable_error(e, run)) from e
-	finally:
-		for key, value in saved.items():
-			frappe.flags[key] = value
-	if complete is None:
-		reason = (error or {}).get("content") or _("no answer")
+	if result.complete is None:
+		reason = (result.error or {}).get("content") or _("no answer")
 		return AgentAnswer(
-			agent_run.name,
-			agent_run.conversation,
+			result.run,
+			result.conversation,
 			None,
 			_("Agent {0} failed: {1}").format(agent, strip_html(reason)),
 		)
-	return AgentAnswer(agent_run.name, agent_run.conversation, complete["full_response"] or "")
+	return AgentAnswer(result.run, result.conversation, result.answer or "")
 
 
 def readable_error(error: BaseException, run: Any = None) -> str:

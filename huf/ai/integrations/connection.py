@@ -1,4 +1,5 @@
-"""Test connection: the service's cheapest authenticated call, answered in plain words."""
+"""Test connection: the service's cheapest authenticated call, answered in plain words (the endpoint is
+`huf.api.integrations.test_connection`)."""
 
 import frappe
 from frappe import _
@@ -29,12 +30,9 @@ def _describe(service: str, answer) -> str:
 	return _("Connected to {0} as {1}.").format(label, who) if who else _("Connected to {0}.").format(label)
 
 
-@frappe.whitelist(methods=["POST"])
-def test_connection(settings: str) -> dict:
-	"""Call the test endpoint of the settings' service; stores (when, Connected or Failed, the message) and
-	returns {ok, message}."""
-	doc = frappe.get_doc("Integration Settings", settings)
-	doc.check_permission("write")
+def test_connection(doc) -> dict:
+	"""Call the test endpoint of the service of the Integration Settings `doc` (the caller checked write on
+	it); stores (when, Connected or Failed, the message) and returns {ok, message}."""
 	service = frappe.get_doc("Integration Service", doc.service)
 	try:
 		if not service.test_path:

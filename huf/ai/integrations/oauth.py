@@ -1,6 +1,8 @@
 """OAuth 2.0 of Integration Settings (Google): authorization code + PKCE, callback and token refresh.
 
-The state, PKCE and token storage are the ones the MCP client uses (`huf.ai.http.oauth2`).
+The state, PKCE and token storage are the ones the MCP client uses (`huf.ai.http.oauth2`). The endpoints
+are `huf.api.integrations.start_oauth` and `oauth_callback`; the redirect URI registered with the provider
+is CALLBACK, the published path hooks.py maps to `oauth_callback`.
 """
 
 import secrets
@@ -29,11 +31,9 @@ def redirect_uri() -> str:
 	return get_url(CALLBACK)
 
 
-@frappe.whitelist(methods=["POST"])
-def start(settings: str) -> dict:
-	"""The URL the user opens to grant access ("Connect Google")."""
-	doc = frappe.get_doc("Integration Settings", settings)
-	doc.check_permission("write")
+def start(doc) -> dict:
+	"""The URL the user opens to grant access ("Connect Google") for the Integration Settings `doc` (the
+	caller checked write on it)."""
 	service = frappe.get_doc("Integration Service", doc.service)
 	if service.auth_type != "OAuth 2.0" or not service.oauth_authorize_url:
 		frappe.throw(_("{0} does not use OAuth 2.0.").format(service.name))
@@ -54,9 +54,9 @@ def start(settings: str) -> dict:
 	return {"authorize_url": f"{service.oauth_authorize_url}?{urlencode(params)}"}
 
 
-@frappe.whitelist(methods=["GET"])
 def callback(code: str | None = None, state: str | None = None, error: str | None = None) -> None:
-	"""The provider's redirect: exchange the code for tokens, then back to the dashboard."""
+	"""The provider's redirect: only with the one-time state issued to the same user (who still manages
+	integrations and may write the settings), exchange the code for tokens, then back to the dashboard."""
 	pending = oauth2.take_state(STATE_KIND, state)
 	if not pending or pending["user"] != frappe.session.user or not may_manage():
 		frappe.throw(_("This authorization link is invalid or expired; start again."), frappe.PermissionError)

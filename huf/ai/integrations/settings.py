@@ -7,12 +7,12 @@ from frappe import _
 from frappe.utils import get_url
 
 from huf.ai.integrations.catalog import service_label
-from huf.huf.capabilities import check_capability, has_capability
+from huf.huf.capabilities import has_capability
 
 MANAGE = "system.integrations.manage"
 CHANNEL_PATHS = {
 	"telegram": {"telegram_webhook": "/api/method/huf.ai.tools.telegram_webhook.handle_update"},
-	"slack": {"slack_events": "/api/method/huf.ai.integrations.channels.slack.handle_event"},
+	"slack": {"slack_events": "/api/method/huf.api.channels.slack_event"},
 	"elevenlabs": {
 		"elevenlabs_webhook": "/api/method/huf.ai.providers.elevenlabs_convai_api.handle_elevenlabs_webhook"
 	},
@@ -134,10 +134,9 @@ def _settings_summary(doc, spec: list[dict]) -> dict:
 	}
 
 
-@frappe.whitelist(methods=["GET"])
 def list_integrations() -> list[dict]:
-	"""Every service with its settings for the dashboard; names of credentials only, never a value."""
-	check_capability(MANAGE)
+	"""Every service with its settings for the dashboard; names of credentials only, never a value (the
+	endpoint `huf.api.integrations.list_integrations` checks the capability MANAGE)."""
 	out = []
 	for service in frappe.get_all("Integration Service", order_by="service_name asc", pluck="name"):
 		svc = frappe.get_doc("Integration Service", service)

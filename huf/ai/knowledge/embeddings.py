@@ -1,4 +1,4 @@
-"""Embeddings for the vector backends, through the LiteLLM seam (`huf.ai.providers.litellm.embedding`)."""
+"""Embeddings for the vector backends, through the LiteLLM seam (`huf.ai.providers.calls.embedding`)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ PROBE_TIMEOUT = 30.0
 
 def model_and_provider(source: Any) -> tuple[str, Any]:
 	"""The source's embedding model and its AI Provider (else the model's LiteLLM prefix, with its usual key)."""
-	from huf.ai.providers.litellm import ProviderConfig
 	from huf.ai.providers.model_names import litellm_prefix_of
+	from huf.ai.providers.types import ProviderConfig
 
 	model = (source.get("embedding_model") or "").strip()
 	if not model:
@@ -39,7 +39,7 @@ def detect_dimension(source: Any, ask_first: bool | None = None) -> int:
 	LiteLLM's model table. With an Embedding Provider (or `ask_first`) the model is asked first, the table
 	being the fallback; without one the table is read first and the model asked only when it is not listed.
 	"""
-	from huf.ai.providers.litellm import embedding, embedding_vector_size
+	from huf.ai.providers.calls import embedding, embedding_vector_size
 	from huf.ai.providers.retry import RetryPolicy
 
 	model, provider = model_and_provider(source)
@@ -71,7 +71,7 @@ def detect_dimension(source: Any, ask_first: bool | None = None) -> int:
 
 def embed_texts(source: Any, texts: list[str], batch_size: int = BATCH_SIZE) -> list[list[float]]:
 	"""Vectors of `texts` (in order) with the source's embedding model and provider, in batches."""
-	from huf.ai.providers.litellm import embedding
+	from huf.ai.providers.calls import embedding
 
 	model, provider = model_and_provider(source)
 	dimension = cint(source.get("vector_dimension"))

@@ -1,7 +1,8 @@
 """How a document was (or would be) split: its pieces with their sizes and the splitter settings.
 
 `input_pieces` reads what the index stores for an indexed input; `preview_split` splits a text or an
-existing input with proposed settings and writes nothing. Both are paged and check read permission.
+existing input with proposed settings and writes nothing. Both are paged and check read permission;
+their endpoints are `huf.api.knowledge.input_pieces` and `preview_split`.
 """
 
 from typing import Any
@@ -19,7 +20,6 @@ MAX_PREVIEW_CHARS = 500_000  # a pasted text to try settings on; larger document
 STALE_STATUSES = ("Pending", "Rebuilding")
 
 
-@frappe.whitelist()
 def input_pieces(knowledge_input: str, start: int = 0, page_length: int = PAGE_LENGTH) -> dict:
 	"""The pieces the index holds for one input (a page of them), their sizes and the splitter settings."""
 	doc = readable_input(knowledge_input)
@@ -41,7 +41,6 @@ def input_pieces(knowledge_input: str, start: int = 0, page_length: int = PAGE_L
 	}
 
 
-@frappe.whitelist(methods=["POST"])
 def preview_split(
 	knowledge_source: str,
 	text: str | None = None,

@@ -9,7 +9,9 @@
 | `sdk.py` | the `mcp` SDK calls (lazily imported) |
 | `runner.py` | running the SDK's coroutines from synchronous Frappe code |
 | `errors.py` | `MCPClientError` |
+| `access.py` | an MCP Server the caller may read or write |
 
-The whitelisted endpoints live in `huf.ai.mcp_client` (the spec's module); see docs/mcp.md.
+The whitelisted endpoints live in `huf.ai.mcp_client` (the spec's module) and `huf.api.mcp`; see
+docs/mcp.md.
 May import: `huf.ai.runtime` (its tool seam) and the layers below it, `huf.huf` rules.
 """

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import frappe
+from frappe import _
 from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
 from huf.ai.mcp.connection import list_tools, with_server
@@ -47,6 +48,17 @@ def sync_server(server: str | Any) -> dict:
 		"removed": removed,
 		"last_sync": str(doc.last_sync),
 	}
+
+
+def set_tool_enabled(doc: Any, tool_name: str, enabled: int | str) -> dict:
+	"""Enable or disable one synced tool of the MCP Server `doc` for every agent (no permission check:
+	callers check write)."""
+	row = next((row for row in doc.tools if row.tool_name == tool_name), None)
+	if row is None:
+		frappe.throw(_("MCP server {0} has no tool {1}: sync its tools first.").format(doc.name, tool_name))
+	row.enabled = 1 if cint(enabled) else 0
+	doc.save()
+	return {"tool_name": tool_name, "enabled": row.enabled}
 
 
 def update_agent_rows(doc: Any) -> None:

@@ -73,7 +73,7 @@ def generate_audio(
 	**_ignored: Any,
 ) -> dict:
 	"""Speak `input` and return the private File of the audio."""
-	from huf.ai.providers.litellm import speech
+	from huf.ai.providers.calls import speech
 
 	text = (input or "").strip()
 	if not text:

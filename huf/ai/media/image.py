@@ -34,7 +34,7 @@ def generate_image(
 	**_ignored: Any,
 ) -> dict:
 	"""Generate `n` images for `prompt` with the agent's provider; returns their private File URLs."""
-	from huf.ai.providers.litellm import image_generation
+	from huf.ai.providers.calls import image_generation
 
 	if not (prompt or "").strip():
 		return common.failure(_("Describe the image to generate in prompt."))

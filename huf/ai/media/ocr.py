@@ -102,7 +102,7 @@ def _result(pages: list[Page], strategy: str, model: str | None) -> dict:
 
 def _ocr_target(model: str | None, conversation: str | None, agent: str | None) -> common.Target | None:
 	"""The provider and OCR model to use, or None when the provider has no OCR endpoint."""
-	from huf.ai.providers.litellm import supports_ocr
+	from huf.ai.providers.calls import supports_ocr
 
 	main = common.main_target(common.resolve_agent(agent, conversation))
 	if not main.provider:
@@ -119,7 +119,7 @@ def _ocr_target(model: str | None, conversation: str | None, agent: str | None) 
 def _litellm_ocr(
 	content: bytes, selected: list[int] | None, include_images: bool, target: common.Target
 ) -> dict:
-	from huf.ai.providers.litellm import ocr
+	from huf.ai.providers.calls import ocr
 
 	document = {
 		"type": "document_url",
@@ -147,7 +147,7 @@ def _litellm_ocr(
 
 
 def _vision(content: bytes, ext: str, model: str | None, conversation: str | None, agent: str | None) -> dict:
-	from huf.ai.providers.litellm import completion
+	from huf.ai.providers.calls import completion
 
 	main = common.main_target(common.resolve_agent(agent, conversation))
 	target = common.model_target(model, main) if model else main
@@ -175,27 +175,3 @@ def _vision(content: bytes, ext: str, model: str | None, conversation: str | Non
 		"strategy": "vision",
 		"model": answer.model,
 	}
-
-
-@frappe.whitelist(methods=["POST"])
-def ocr_file(
-	file_id: str | None = None,
-	file_url: str | None = None,
-	pages: str | None = None,
-	include_images: bool = False,
-	model: str | None = None,
-	agent: str | None = None,
-) -> dict:
-	"""REST: OCR a File the caller may read (an agent the caller may run picks the OCR/vision model)."""
-	if agent:
-		common.resolve_agent(agent)  # refuse an agent the caller may not run before anything else
-	elif not frappe.has_permission("Agent Conversation", "create"):
-		frappe.throw(_("Your role may not use OCR."), frappe.PermissionError)
-	return ocr_document(
-		file_id=file_id,
-		file_url=file_url,
-		pages=pages,
-		include_images=frappe.utils.sbool(include_images),
-		model=model,
-		agent=agent,
-	)

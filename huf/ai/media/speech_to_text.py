@@ -60,7 +60,8 @@ def _settings_config() -> STTConfig | None:
 	"""The first enabled OpenAI Settings / Groq Settings as a provider config."""
 	from frappe.utils.password import get_decrypted_password
 
-	from huf.ai.providers.litellm import ProviderConfig, get_provider_config
+	from huf.ai.providers.calls import get_provider_config
+	from huf.ai.providers.types import ProviderConfig
 
 	for doctype in SETTINGS_DOCTYPES:
 		settings = frappe.get_cached_doc(doctype)
@@ -183,7 +184,7 @@ def _transcribe(
 	language: str | None,
 	prompt: str | None,
 ) -> dict:
-	from huf.ai.providers.litellm import transcription
+	from huf.ai.providers.calls import transcription
 
 	language = (language or "").strip() or None
 	answer = transcription(config.provider, config.model, content, name, language=language, prompt=prompt)

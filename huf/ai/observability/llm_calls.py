@@ -20,7 +20,7 @@ class LLMCall:
 		self.finished = request is None
 
 	def done(self, completion: Any) -> None:
-		"""Report the answer (a `providers.litellm.Completion`)."""
+		"""Report the answer (a `providers.types.Completion`)."""
 		if self.finished:
 			return
 		self.finished = True

@@ -1,5 +1,5 @@
-"""The orchestration endpoints (upstream names): `get_orchestration`, `stop_orchestration`,
-`recreate_orchestration_plan`. Each returns the orchestration as
+"""The orchestration endpoints of the spec: `stop_orchestration`, `recreate_orchestration_plan` (Huf's read,
+`get_orchestration`, is in `huf.api.orchestration`). Each returns the orchestration as `as_dict` makes it:
 {name, status, current_step, steps: [{step_index, status, instruction, output_ref}], parent_run, error_log}.
 
 Access (`huf.ai.orchestration.access`): reading needs read access to the parent run; stopping and
@@ -14,18 +14,6 @@ from huf.ai.runtime.agent import AgentManager
 from huf.huf import run_access
 
 FINISHED = ("Completed", "Failed", "Cancelled")
-
-
-@frappe.whitelist()
-def get_orchestration(orch_name: str | None = None, parent_run: str | None = None) -> dict | None:
-	"""The orchestration `orch_name`, or the one created by the run `parent_run` (null when it made none)."""
-	if orch_name:
-		return as_dict(access.load(orch_name))
-	if not parent_run or not isinstance(parent_run, str) or not frappe.db.exists("Agent Run", parent_run):
-		frappe.throw(_("Agent Run not found or access denied."), frappe.PermissionError)
-	run_access.check_can_read_run(frappe.get_doc("Agent Run", parent_run))
-	name = frappe.db.get_value("Agent Orchestration", {"parent_run": parent_run})
-	return as_dict(frappe.get_doc("Agent Orchestration", name)) if name else None
 
 
 @frappe.whitelist(methods=["POST"])

@@ -18,7 +18,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
-from huf.ai.providers.litellm import Usage
+from huf.ai.providers.types import Usage
 from huf.ai.runtime.agent import RunAnswer
 
 MAX_STEPS = 20
@@ -89,7 +89,7 @@ def make_plan(manager: Any, goal: str) -> Plan:
 
 def write_plan(manager: Any, goal: str) -> Plan:
 	"""Ask the agent's model for a plan of `goal`; one more try after an invalid answer."""
-	from huf.ai.providers.litellm import completion
+	from huf.ai.providers.calls import completion
 
 	instructions = manager.get_instructions().strip()
 	system = f"{instructions}\n\n{PLANNING_PROMPT}" if instructions else PLANNING_PROMPT

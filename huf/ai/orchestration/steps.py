@@ -20,10 +20,10 @@ import frappe
 from frappe import _
 from frappe.utils import cint, now_datetime
 
-from huf.ai.runtime import cancel, queue
-from huf.ai.runtime.locks import ConversationLock
+from huf.ai.runtime import cancel, front_door
+from huf.ai.runtime.locks import ConversationLock, inline_wait_seconds
+from huf.ai.runtime.run_request import RunRequest
 from huf.ai.runtime.run_state import run_status
-from huf.huf import run_access
 from huf.huf.session_user import acting_as
 
 ACTIVE = ("Planned", "Running")
@@ -40,7 +40,6 @@ def execute_orchestration(orchestration: str) -> str | None:
 	lock = lock_for(orchestration)
 	if not lock.acquire():
 		return None  # another executor has it
-	caller = frappe.session.user
 	try:
 		fail_abandoned_step(orchestration)
 		while not lock.lost:
@@ -56,7 +55,6 @@ def execute_orchestration(orchestration: str) -> str | None:
 				return frappe.db.get_value("Agent Orchestration", orchestration, "status")
 		return None
 	finally:
-		frappe.set_user(caller)
 		lock.release()
 
 
@@ -100,7 +98,12 @@ def run_step(orchestration: Any, step: Any) -> bool:
 				reference_name=orchestration.name,
 			)
 		output, error = None, frappe.utils.strip_html(str(exc)) or type(exc).__name__
-	frappe.set_user("Administrator")  # the bookkeeping below is the system's
+	with acting_as("Administrator"):  # the bookkeeping is the system's
+		return record_step(orchestration, step, output, error)
+
+
+def record_step(orchestration: Any, step: Any, output: str | None, error: str | None) -> bool:
+	"""Store the step's outcome; returns whether the plan may go on."""
 	if error is not None:
 		set_step(step.name, status="Failed", output_ref=error)
 		finish(orchestration.name, "Failed", _("Step {0} failed: {1}").format(step.step_index, error))
@@ -119,38 +122,29 @@ def execute_step_run(orchestration: Any, step: Any) -> tuple[str | None, str | N
 	)
 	if not parent or not orchestration.conversation:
 		return None, _("The parent run or its conversation no longer exists.")
-	frappe.set_user(parent.user or "Guest")
-	agent = run_access.load_agent(orchestration.agent)
-	run_access.check_can_run(agent)
 	conversation = frappe.get_doc("Agent Conversation", orchestration.conversation)
 	scratchpad = prompt_scratchpad(
 		frappe.db.get_value("Agent Orchestration", orchestration.name, "scratchpad")
 	)
 	note = _("Scratchpad (the goal and the results of the previous steps, JSON):")
-	prompt = f"{step.instruction}\n\n{note}\n{scratchpad}"
-	run = queue.create_run(
-		agent,
-		conversation,
-		prompt,
-		runtime_context={
-			"channel_id": conversation.channel,
-			"external_id": conversation.external_id,
-			"session_id": conversation.session_id,
-			"inline": True,
-			"attachments": [],
-			"orchestration_step": cint(step.step_index),
+	request = RunRequest(
+		orchestration.agent,
+		f"{step.instruction}\n\n{note}\n{scratchpad}",
+		user=parent.user or "Guest",
+		admitted_conversation=conversation,
+		context={"orchestration_step": cint(step.step_index)},
+		run_fields={
+			"run_kind": "orchestrator",
+			"agent_orchestration": orchestration.name,
+			"parent_run": parent.name,
+			"is_child": 1,
 		},
-		claim=True,
-		run_kind="orchestrator",
-		agent_orchestration=orchestration.name,
-		parent_run=parent.name,
-		is_child=1,
 	)
-	complete, error = queue.run_inline_to_end(run.name, conversation.name)
-	if complete is not None:
-		return complete["full_response"] or "", None
-	error = (error or {}).get("content") or _("The step's run did not finish.")
-	return None, cancel_unfinished(run.name, step, error)
+	result = front_door.run_now(request)
+	if result.complete is not None:
+		return result.answer or "", None
+	error = (result.error or {}).get("content") or _("The step's run did not finish.")
+	return None, cancel_unfinished(result.run, step, error)
 
 
 def cancel_unfinished(run_name: str, step: Any, error: str) -> str:
@@ -161,7 +155,7 @@ def cancel_unfinished(run_name: str, step: Any, error: str) -> str:
 		error = _(
 			"The step's run waited more than {0} seconds for earlier runs of its conversation; it was"
 			" cancelled and will not run."
-		).format(queue.inline_wait_seconds())
+		).format(inline_wait_seconds())
 	if status in cancel.IN_FLIGHT:
 		with acting_as("Administrator"):
 			cancel.cancel_run(run_name, _("Step {0} failed: {1}").format(step.step_index, error))

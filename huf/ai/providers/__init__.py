@@ -2,7 +2,10 @@
 
 | module | owns |
 | --- | --- |
-| `litellm.py` | completions (streamed or not), embeddings, speech, transcription, images, OCR through LiteLLM |
+| `calls.py` | the calls the rest of Huf makes (completion, embedding, media, provider config): import them from here |
+| `types.py` | the provider-neutral types: `ProviderConfig`, `Completion`, `ToolCall`, `Usage`, `Chunk`, `Embeddings`, media results |
+| `litellm.py` | completions (streamed or not), embeddings, prompt caching, provider config through LiteLLM |
+| `media_calls.py` | images, speech, transcription, OCR through LiteLLM |
 | `retry.py` | retries with backoff on transient provider errors |
 | `model_names.py` | model names with their provider prefix |
 | `cost.py` | cost in USD: custom AI Model prices, then LiteLLM's price table, else 0 |

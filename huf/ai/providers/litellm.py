@@ -3,17 +3,18 @@
 `completion()` and `embedding()` take the AI Provider (name or `ProviderConfig`) and the model, pass
 the API key and `api_base` per call (never through `os.environ`), drop parameters the model does
 not support, retry transient failures, trim the messages once on a context-window error, and turn
-any failure that survives into one `ProviderError` with a readable message free of the key.
+any failure that survives into one `ProviderError` with a readable message free of the key. The
+media calls (`huf.ai.providers.media_calls`) go through the same helpers. The results are the
+types of `huf.ai.providers.types`; callers outside `huf.ai.providers` reach these functions through
+`huf.ai.providers.calls`.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import frappe
@@ -25,13 +26,12 @@ from huf.ai.providers.model_names import (
 	env_api_key,
 	litellm_prefix_of,
 	normalize_model_name,
-	provider_kind,
-	provider_prefix,
 	provider_route,
 )
 from huf.ai.providers.rate_limit import wait_for_slot
 from huf.ai.providers.retry import RetriesExhausted, RetryPolicy, call_with_retries, status_code
 from huf.ai.providers.routes import ROUTES
+from huf.ai.providers.types import Chunk, Completion, Embeddings, ProviderConfig, ToolCall, Usage
 from huf.huf.secret_text import mask_text
 
 DEFAULT_TIMEOUT = 120.0
@@ -61,32 +61,19 @@ def get_litellm():
 	return litellm
 
 
+def warm_up_client() -> None:
+	"""Import LiteLLM and make one mocked completion through its OpenAI-compatible route (no network),
+	so that the modules LiteLLM imports on its first call are loaded before a run needs them."""
+	get_litellm().completion(
+		model="openai/huf-warm-up",
+		messages=[{"role": "user", "content": "warm-up"}],
+		api_base="http://127.0.0.1:9/v1",
+		api_key=NO_KEY,
+		mock_response="ok",
+	)
+
+
 # --- provider configuration ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ProviderConfig:
-	"""What a call needs from an AI Provider. Keys and credentials are kept out of repr() so they never
-	get logged. `provider_type` (else `name`) picks the LiteLLM route (huf.ai.providers.routes)."""
-
-	name: str
-	api_key: str | None = field(default=None, repr=False)
-	api_base: str | None = None
-	requests_per_minute: int = 0  # 0: no limit (huf.ai.providers.rate_limit)
-	requests_per_day: int = 0
-	provider_type: str | None = None
-	settings: dict = field(default_factory=dict, repr=False)  # the route's own fields (api_version...)
-
-	@property
-	def kind(self) -> str:
-		"""What names the route: the Provider Type, else the provider's name."""
-		return self.provider_type or self.name
-
-	def streams_tool_calls(self) -> bool:
-		"""Whether a streamed answer with tools keeps its tool calls on this provider's route."""
-		route = provider_route(self.kind)
-		return route.streams_tool_calls if route else True
-
 
 # Route settings stored encrypted (Password fields), read with the key; the others come with the record
 SECRET_SETTINGS = frozenset({"aws_secret_access_key", "vertex_credentials"})
@@ -164,118 +151,6 @@ def default_retry_policy() -> RetryPolicy:
 	except Exception:
 		attempts = 0
 	return RetryPolicy(attempts=attempts) if attempts > 0 else RetryPolicy()
-
-
-# --- normalised results ----------------------------------------------------------------------
-
-
-@dataclass
-class Usage:
-	"""Token counts of one or more calls. `input_tokens` includes the cached ones."""
-
-	input_tokens: int = 0
-	output_tokens: int = 0
-	cached_tokens: int = 0
-	cache_creation_tokens: int = 0
-
-	@property
-	def total_tokens(self) -> int:
-		return self.input_tokens + self.output_tokens
-
-	def __add__(self, other: Usage) -> Usage:
-		return Usage(
-			self.input_tokens + other.input_tokens,
-			self.output_tokens + other.output_tokens,
-			self.cached_tokens + other.cached_tokens,
-			self.cache_creation_tokens + other.cache_creation_tokens,
-		)
-
-	def as_dict(self) -> dict:
-		return {
-			"input_tokens": self.input_tokens,
-			"output_tokens": self.output_tokens,
-			"cached_tokens": self.cached_tokens,
-			"cache_creation_tokens": self.cache_creation_tokens,
-			"total_tokens": self.total_tokens,
-		}
-
-	@classmethod
-	def from_litellm(cls, usage: Any) -> Usage:
-		if not usage:
-			return cls()
-		details = _get(usage, "prompt_tokens_details")
-		cached = _get(details, "cached_tokens") or _get(usage, "cache_read_input_tokens") or 0
-		return cls(
-			input_tokens=int(_get(usage, "prompt_tokens") or 0),
-			output_tokens=int(_get(usage, "completion_tokens") or 0),
-			cached_tokens=int(cached),
-			cache_creation_tokens=int(_get(usage, "cache_creation_input_tokens") or 0),
-		)
-
-
-@dataclass
-class ToolCall:
-	"""One function call the model asked for; `arguments` is the raw JSON text."""
-
-	id: str
-	name: str
-	arguments: str = "{}"
-
-	@property
-	def args(self) -> dict | None:
-		"""The arguments parsed from JSON, or None when the model sent invalid JSON."""
-		try:
-			value = json.loads(self.arguments or "{}")
-		except ValueError:
-			return None
-		return value if isinstance(value, dict) else None
-
-	def as_dict(self) -> dict:
-		return {
-			"id": self.id,
-			"type": "function",
-			"function": {"name": self.name, "arguments": self.arguments},
-		}
-
-
-@dataclass
-class Completion:
-	"""A model answer: text and/or tool calls, usage, and how it was obtained."""
-
-	content: str
-	tool_calls: list[ToolCall]
-	finish_reason: str | None
-	usage: Usage
-	model: str
-	provider: str
-	reasoning: str = ""
-	attempts: int = 1
-	trimmed_messages: list[dict] | None = None  # set when the context had to be trimmed
-	raw: Any = field(default=None, repr=False)
-
-	def to_message(self) -> dict:
-		"""The assistant message to append to the conversation."""
-		message: dict[str, Any] = {"role": "assistant", "content": self.content or None}
-		if self.tool_calls:
-			message["tool_calls"] = [call.as_dict() for call in self.tool_calls]
-		return message
-
-
-@dataclass
-class Chunk:
-	"""One piece of a streamed answer; the last one carries the whole `completion`."""
-
-	delta: str = ""
-	reasoning: str = ""
-	completion: Completion | None = None
-
-
-@dataclass
-class Embeddings:
-	vectors: list[list[float]]
-	usage: Usage
-	model: str
-	raw: Any = field(default=None, repr=False)
 
 
 # --- calls -----------------------------------------------------------------------------------
@@ -427,239 +302,8 @@ def embedding(
 	items = sorted(_get(response, "data") or [], key=lambda item: _get(item, "index") or 0)
 	vectors = [list(_get(item, "embedding") or []) for item in items]
 	return Embeddings(
-		vectors=vectors, usage=Usage.from_litellm(_get(response, "usage")), model=litellm_model, raw=response
+		vectors=vectors, usage=_usage(_get(response, "usage")), model=litellm_model, raw=response
 	)
-
-
-# --- media calls: images, speech, transcription, OCR ------------------------------------------
-
-# LiteLLM providers with an OCR endpoint (litellm.ocr); others read PDFs locally.
-OCR_PREFIXES = frozenset({"mistral", "azure_ai", "vertex_ai"})
-
-
-@dataclass
-class GeneratedImage:
-	"""One generated image: base64 data and/or a URL the provider hosts."""
-
-	b64_json: str | None = field(default=None, repr=False)
-	url: str | None = None
-	revised_prompt: str | None = None
-
-
-@dataclass
-class Images:
-	images: list[GeneratedImage]
-	model: str
-	provider: str
-	raw: Any = field(default=None, repr=False)
-
-
-@dataclass
-class Speech:
-	audio: bytes = field(repr=False)
-	content_type: str
-	model: str
-	provider: str
-
-
-@dataclass
-class Transcription:
-	text: str
-	language: str | None
-	model: str
-	provider: str
-	duration: float | None = None
-	raw: Any = field(default=None, repr=False)
-
-
-@dataclass
-class OCRResult:
-	"""Pages of markdown (Mistral OCR format: `index`, `markdown`, `images`)."""
-
-	pages: list[dict]
-	model: str
-	provider: str
-	usage: dict = field(default_factory=dict)
-	raw: Any = field(default=None, repr=False)
-
-
-def _media_call(
-	provider: str | ProviderConfig,
-	model: str,
-	method: str,
-	timeout: float | None,
-	retry: RetryPolicy | None,
-	kwargs: dict,
-	**values: Any,
-) -> tuple[ProviderConfig, dict, Any]:
-	"""Call the LiteLLM media endpoint `method` with retries; returns (config, request, response).
-
-	`values` that are None are left out of the request; `kwargs` (the caller's extras) go in as given.
-	"""
-	config = _as_config(provider)
-	litellm_model = normalize_model_name(model, config.kind, config.api_base)
-	request = {
-		"model": litellm_model,
-		"timeout": timeout or DEFAULT_TIMEOUT,
-		**_credentials(config, litellm_model),
-	}
-	request.update({k: v for k, v in values.items() if v is not None})
-	request.update(kwargs)
-	endpoint = getattr(get_litellm(), method)
-	response, _attempts, _trimmed = _call(
-		config, request, retry or default_retry_policy(), None, lambda kw: endpoint(**kw)
-	)
-	return config, request, response
-
-
-def image_generation(
-	provider: str | ProviderConfig,
-	model: str,
-	prompt: str,
-	*,
-	n: int | None = None,
-	size: str | None = None,
-	quality: str | None = None,
-	timeout: float | None = None,
-	retry: RetryPolicy | None = None,
-	**kwargs: Any,
-) -> Images:
-	"""Generate images with `litellm.image_generation`; same keys, retries and errors as `completion`."""
-	config, request, response = _media_call(
-		provider,
-		model,
-		"image_generation",
-		timeout,
-		retry,
-		kwargs,
-		prompt=prompt,
-		n=n,
-		size=size,
-		quality=quality,
-		drop_params=True,
-		max_retries=0,
-	)
-	images = [
-		GeneratedImage(
-			b64_json=_get(item, "b64_json"),
-			url=_get(item, "url"),
-			revised_prompt=_get(item, "revised_prompt"),
-		)
-		for item in _get(response, "data") or []
-	]
-	return Images(images=images, model=request["model"], provider=config.name, raw=response)
-
-
-def speech(
-	provider: str | ProviderConfig,
-	model: str,
-	input: str,  # noqa: A002 - LiteLLM's name
-	*,
-	voice: str | None = None,
-	speed: float | None = None,
-	response_format: str | None = None,
-	timeout: float | None = None,
-	retry: RetryPolicy | None = None,
-	**kwargs: Any,
-) -> Speech:
-	"""Text to speech with `litellm.speech`; returns the audio bytes."""
-	config, request, response = _media_call(
-		provider,
-		model,
-		"speech",
-		timeout,
-		retry,
-		kwargs,
-		input=input,
-		voice=voice,
-		speed=speed,
-		response_format=response_format,
-		max_retries=0,
-	)
-	audio = _get(response, "content")
-	if audio is None and hasattr(response, "read"):
-		audio = response.read()
-	headers = _get(_get(response, "response"), "headers") or {}
-	content_type = (headers.get("content-type") if hasattr(headers, "get") else None) or ""
-	return Speech(
-		audio=bytes(audio or b""), content_type=content_type, model=request["model"], provider=config.name
-	)
-
-
-def transcription(
-	provider: str | ProviderConfig,
-	model: str,
-	file: bytes,
-	filename: str,
-	*,
-	language: str | None = None,
-	prompt: str | None = None,
-	timeout: float | None = None,
-	retry: RetryPolicy | None = None,
-	**kwargs: Any,
-) -> Transcription:
-	"""Speech to text with `litellm.transcription` (`file` is the audio's bytes)."""
-	config, request, response = _media_call(
-		provider,
-		model,
-		"transcription",
-		timeout,
-		retry,
-		kwargs,
-		file=(filename, bytes(file)),
-		language=language,
-		prompt=prompt,
-		max_retries=0,
-	)
-	duration = _get(response, "duration")
-	return Transcription(
-		text=_get(response, "text") or "",
-		language=_get(response, "language") or language,
-		model=request["model"],
-		provider=config.name,
-		duration=float(duration) if duration is not None else None,
-		raw=response,
-	)
-
-
-def supports_ocr(provider: str | ProviderConfig, model: str | None = None) -> bool:
-	"""True when the provider (or the model's LiteLLM prefix) has a LiteLLM OCR endpoint."""
-	name = provider.kind if isinstance(provider, ProviderConfig) else provider_kind(provider)
-	api_base = provider.api_base if isinstance(provider, ProviderConfig) else None
-	prefix = (
-		litellm_prefix_of(normalize_model_name(model, name, api_base)) if model else provider_prefix(name)
-	)
-	return prefix in OCR_PREFIXES
-
-
-def ocr(
-	provider: str | ProviderConfig,
-	model: str,
-	document: dict,
-	*,
-	timeout: float | None = None,
-	retry: RetryPolicy | None = None,
-	**kwargs: Any,
-) -> OCRResult:
-	"""OCR a document with `litellm.ocr`; `document` is {"type": "document_url"|"image_url", ...}."""
-	config, request, response = _media_call(provider, model, "ocr", timeout, retry, kwargs, document=document)
-	pages = []
-	for index, page in enumerate(_get(response, "pages") or []):
-		images = [
-			{"id": _get(image, "id"), "image_base64": _get(image, "image_base64")}
-			for image in _get(page, "images") or []
-		]
-		page_index = _get(page, "index")
-		pages.append(
-			{
-				"index": index if page_index is None else page_index,
-				"markdown": _get(page, "markdown") or "",
-				"images": images,
-			}
-		)
-	usage = _get(response, "usage_info")
-	usage = usage.model_dump() if hasattr(usage, "model_dump") else dict(usage or {})
-	return OCRResult(pages=pages, model=request["model"], provider=config.name, usage=usage, raw=response)
 
 
 def _call(
@@ -867,13 +511,27 @@ def _to_completion(
 		content=_get(message, "content") or "",
 		tool_calls=calls,
 		finish_reason=_get(choice, "finish_reason"),
-		usage=Usage.from_litellm(_get(response, "usage")),
+		usage=_usage(_get(response, "usage")),
 		model=litellm_model,
 		provider=config.name,
 		reasoning=_get(message, "reasoning_content") or "",
 		attempts=attempts,
 		trimmed_messages=trimmed,
 		raw=response,
+	)
+
+
+def _usage(usage: Any) -> Usage:
+	"""The `Usage` of LiteLLM's (OpenAI-shaped) usage object; zero counts when there is none."""
+	if not usage:
+		return Usage()
+	details = _get(usage, "prompt_tokens_details")
+	cached = _get(details, "cached_tokens") or _get(usage, "cache_read_input_tokens") or 0
+	return Usage(
+		input_tokens=int(_get(usage, "prompt_tokens") or 0),
+		output_tokens=int(_get(usage, "completion_tokens") or 0),
+		cached_tokens=int(cached),
+		cache_creation_tokens=int(_get(usage, "cache_creation_input_tokens") or 0),
 	)
 
 

@@ -15,7 +15,7 @@ from frappe.utils import flt
 
 from huf.ai.conversation.conversation_data import inject_conversation_data
 from huf.ai.providers.cost import PRICING_FIELDS, calculate_cost, pricing_of
-from huf.ai.providers.litellm import Usage
+from huf.ai.providers.types import Usage
 from huf.ai.runtime import run_state
 from huf.ai.runtime.content_blocks import block_instructions
 from huf.ai.runtime.knowledge import KnowledgeContext, mandatory_knowledge
@@ -105,7 +105,7 @@ class AgentManager:
 	def provider_config(self):
 		"""The AI Provider's name, key and api_base (read once per run; the key is never logged)."""
 		if self._config is None:
-			from huf.ai.providers.litellm import get_provider_config
+			from huf.ai.providers.calls import get_provider_config
 
 			self._config = get_provider_config(self.provider)
 		return self._config

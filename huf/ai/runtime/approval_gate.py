@@ -267,7 +267,7 @@ def notify_approvers(request: Any, run_name: str) -> list[str]:
 
 def take_parked(context: dict) -> Parked | None:
 	"""The parked state of a resumed run (removed from `context`), None for a run that never parked."""
-	from huf.ai.providers.litellm import ToolCall, Usage
+	from huf.ai.providers.types import ToolCall, Usage
 
 	state = context.pop(PARKED_KEY, None)
 	if not isinstance(state, dict):

@@ -220,3 +220,9 @@ def mark_cancelled(run_name: str) -> None:
 def is_cancelled(run_name: str) -> bool:
 	"""Whether the run was cancelled while it ran (the database's status is the truth; this is its signal)."""
 	return frappe.cache().get(_key("run_cancelled", run_name)) is not None
+
+
+def inline_wait_seconds() -> int:
+	"""How long an inline caller (`run_now`, a stream) waits for the conversation's earlier runs before
+	its run is left to the drainer (site config `huf_run_wait_seconds`, default 900)."""
+	return cint(frappe.conf.get("huf_run_wait_seconds")) or 900

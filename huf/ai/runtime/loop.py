@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import frappe
 from frappe import _
@@ -26,11 +27,14 @@ from huf.ai.conversation.repair import repair_message_sequence
 from huf.ai.conversation.usage import record_usage
 from huf.ai.observability import traces
 from huf.ai.providers import ProviderError
-from huf.ai.providers.litellm import Usage
+from huf.ai.providers.types import Usage
 from huf.ai.runtime import approval_gate, events, locks, run_state
 from huf.ai.runtime.attachments import user_content
 from huf.ai.runtime.content_blocks import answer_blocks
-from huf.ai.runtime.tools import ToolContext, ToolOutcome
+from huf.ai.runtime.tools import ToolContext, ToolOutcome, Toolset
+
+if TYPE_CHECKING:
+	from huf.ai.runtime.agent import AgentManager
 
 DEFAULT_MAX_TURNS = 20
 TRUNCATION_NOTE = (
@@ -44,6 +48,28 @@ class RunStopped(Exception):
 
 class RunCancelled(RunStopped):
 	"""The run was cancelled (`huf.ai.runtime.cancel`); it ends as Cancelled, keeping its cost so far."""
+
+
+@dataclass
+class LoopState:
+	"""What the model-and-tools rounds of one run work with, built once the run's tools are loaded.
+
+	- `conversations`: the ConversationManager that stores the run's messages,
+	- `conversation`: the Agent Conversation record of the run,
+	- `manager`: the AgentManager (the agent, its model and settings, its cost),
+	- `toolset`: the run's tools, and `tool_context`: what a tool call knows of the run,
+	- `messages`: the list sent to the model; the assistant's tool calls and the tool results are
+	  appended as the run goes, and it is replaced by the trimmed list when the provider had to trim.
+
+	It lives in memory for one `execute_run`; the stored status of a run is `huf.ai.runtime.run_state`'s.
+	"""
+
+	conversations: ConversationManager
+	conversation: Any
+	manager: AgentManager
+	toolset: Toolset
+	tool_context: ToolContext
+	messages: list[dict]
 
 
 def execute_run(
@@ -172,23 +198,23 @@ class _Run:
 		messages += history + [{"role": "user", "content": content.model}]
 		max_turns = max(1, cint(manager.agent.get("max_turns")) or DEFAULT_MAX_TURNS)
 		schemas = toolset.schemas()
+		state = LoopState(conversations, conversation, manager, toolset, tool_context, messages)
 
 		final, first_turn = None, 1
 		if parked is not None:  # go on where the run parked: the calls of its last answer still to run
-			messages = messages[: 1 if system_prompt else 0] + parked.messages
+			state.messages = messages[: 1 if system_prompt else 0] + parked.messages
 			self.usage, self.cost, self.tool_calls = parked.usage, parked.cost, parked.tool_calls
 			self.turns, first_turn = parked.turn, parked.turn + 1
-			args = (conversations, conversation, manager, toolset, tool_context, messages)
-			if (yield from self._execute_calls(parked.calls, *args)):
+			if (yield from self._execute_calls(parked.calls, state)):
 				return
 		for turn in range(first_turn, max_turns + 1):
 			self._check_can_continue()
 			self.turns = turn
 			last_turn = turn == max_turns
 			options = {"tool_choice": "none"} if schemas and last_turn else {}
-			answer = yield from self._ask(manager, messages, schemas, options)
+			answer = yield from self._ask(state, schemas, options)
 			if answer.trimmed_messages:
-				messages = list(answer.trimmed_messages)
+				state.messages = list(answer.trimmed_messages)
 			if not answer.tool_calls:
 				final = answer.content or ""
 				break
@@ -200,11 +226,7 @@ class _Run:
 						"The agent reached its limit of {0} turns (Max Turns) while still calling tools ({1}) and gave no final answer."
 					).format(max_turns, names)
 				)
-			if (
-				yield from self._run_tools(
-					answer, conversations, conversation, manager, toolset, tool_context, messages
-				)
-			):
+			if (yield from self._run_tools(answer, state)):
 				return  # parked until an approver decides (approval_gate)
 
 		self.response = final or ""
@@ -228,12 +250,13 @@ class _Run:
 
 	# --- one model call ----------------------------------------------------------------------
 
-	def _ask(self, manager, messages: list[dict], schemas: list[dict], options: dict):
-		"""Call the model once (streamed or not); yields deltas, returns the Completion."""
-		from huf.ai.providers.litellm import apply_prompt_caching, completion
+	def _ask(self, state: LoopState, schemas: list[dict], options: dict):
+		"""Call the model once with `state.messages` (streamed or not); yields deltas, returns the Completion."""
+		from huf.ai.providers.calls import apply_prompt_caching, completion
 
+		manager = state.manager
 		frappe.db.commit()  # never hold a write transaction across the model call
-		request = repair_message_sequence(messages, self.conversation)
+		request = repair_message_sequence(state.messages, self.conversation)
 		config = manager.provider_config()
 		if cint(manager.agent.get("enable_prompt_caching")):
 			request = apply_prompt_caching(request, manager.model_name, config.kind, config.api_base)
@@ -266,15 +289,15 @@ class _Run:
 
 	# --- tools -------------------------------------------------------------------------------
 
-	def _run_tools(self, answer, conversations, conversation, manager, toolset, tool_context, messages):
+	def _run_tools(self, answer, state: LoopState):
 		"""Persist the assistant's tool calls, execute each, persist and yield their results."""
 		calls = answer.tool_calls
-		conversations.add_message(
-			conversation,
+		state.conversations.add_message(
+			state.conversation,
 			"agent",
 			answer.content or "",
-			provider=manager.provider,
-			model=manager.model,
+			provider=state.manager.provider,
+			model=state.manager.model,
 			run_name=self.name,
 			kind="Tool Call",
 			tool_calls=[call.as_dict() for call in calls],
@@ -282,22 +305,23 @@ class _Run:
 			record_kind="tool_call",
 		)
 		frappe.db.commit()
-		messages.append(answer.to_message())
+		state.messages.append(answer.to_message())
 		for call in calls:
 			yield events.tool_call(call.id, call.name, call.args if call.args is not None else {})
-		args = (conversations, conversation, manager, toolset, tool_context, messages)
-		return (yield from self._execute_calls(calls, *args))
+		return (yield from self._execute_calls(calls, state))
 
-	def _execute_calls(self, calls, conversations, conversation, manager, toolset, tool_context, messages):
+	def _execute_calls(self, calls, state: LoopState):
 		"""Execute `calls` in order; True when the run parked to wait for a tool approval."""
 		for index, call in enumerate(calls):
 			self._check_can_continue()
 			try:
-				outcome, record = self._execute_tool(call, manager, toolset, tool_context)
+				outcome, record = self._execute_tool(call, state)
 			except approval_gate.ApprovalRequired as required:
-				yield from self._park(required, messages, calls[index:])
+				yield from self._park(required, state.messages, calls[index:])
 				return True
-			content, policy, artifact = self._fit_result(outcome.content, manager, conversation.name)
+			content, policy, artifact = self._fit_result(
+				outcome.content, state.manager, state.conversation.name
+			)
 			record_status = "Completed" if outcome.ok else "Failed"
 			frappe.db.set_value(
 				"Agent Tool Call",
@@ -309,8 +333,8 @@ class _Run:
 				},
 				update_modified=False,
 			)
-			conversations.add_message(
-				conversation,
+			state.conversations.add_message(
+				state.conversation,
 				"tool",
 				content,
 				run_name=self.name,
@@ -325,7 +349,7 @@ class _Run:
 				status=record_status,
 			)
 			frappe.db.commit()
-			messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+			state.messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
 			yield events.tool_result(call.id, call.name, content, outcome.status)
 		return False
 
@@ -341,7 +365,8 @@ class _Run:
 		yield events.run_status(approval_gate.WAITING, self.name)
 		yield events.approval_required(required.request, required.tool_name, self.name)
 
-	def _execute_tool(self, call, manager, toolset, tool_context) -> tuple[ToolOutcome, str]:
+	def _execute_tool(self, call, state: LoopState) -> tuple[ToolOutcome, str]:
+		toolset, tool_context = state.toolset, state.tool_context
 		tool = toolset.get(call.name)
 		refusal = approval_gate.check(tool, call, tool_context)  # raises ApprovalRequired: park the run
 		record = frappe.get_doc(

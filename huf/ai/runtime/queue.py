@@ -21,6 +21,7 @@ from frappe.utils import cint, now
 
 from huf.ai.runtime import events, locks
 from huf.ai.runtime.run_state import final_events, publish_status, run_status
+from huf.huf.session_user import acting_as
 
 DRAIN_JOB = "huf.ai.runtime.queue.drain_conversation"
 DRAIN_QUEUE = "long"
@@ -124,7 +125,6 @@ def drain_conversation(conversation: str) -> int:
 	lock = locks.ConversationLock(conversation)
 	if not lock.acquire(blocking_timeout=LOCK_WAIT):
 		return 0  # the holder wakes a drainer when it releases the lock
-	original_user = frappe.session.user
 	done, previous = 0, None
 	try:
 		while not lock.lost:
@@ -138,19 +138,14 @@ def drain_conversation(conversation: str) -> int:
 			):
 				break  # nothing left, waiting for an approval, or the inline caller waiting for it will run it
 			previous = head.name
-			frappe.set_user(head.user or "Guest")
-			for _event in execute_run(head.name, stream=False, lock=lock):
-				pass
+			with acting_as(head.user or "Guest"):
+				for _event in execute_run(head.name, stream=False, lock=lock):
+					pass
 			done += 1
 	finally:
-		frappe.set_user(original_user)
 		lock.release()
 		wake_after_release(conversation)
 	return done
-
-
-def inline_wait_seconds() -> int:
-	return cint(frappe.conf.get("huf_run_wait_seconds")) or 900
 
 
 def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterator[dict]:
@@ -162,7 +157,7 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 	from huf.ai.runtime.loop import execute_run
 
 	lock = None
-	deadline = time.monotonic() + inline_wait_seconds()
+	deadline = time.monotonic() + locks.inline_wait_seconds()
 	try:
 		while lock is None:
 			locks.keep_claimed(run_name)

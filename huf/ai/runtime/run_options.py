@@ -1,8 +1,9 @@
 """The optional arguments of a run (`run_agent_sync`, `run_agent_sync_chat`), checked as the caller.
 
-`run_options(agent, **arguments)` validates every argument and the caller's right to each record it
-names, before anything is written, and returns `RunOptions`: fields of the Agent Run (links) and
-entries of its runtime context (what the loop uses). Each refusal is a clear error:
+`check_options(agent, options)` validates every `RunOptions` field (`huf.ai.runtime.run_request`) and
+the caller's right to each record it names, before anything is written, and returns `CheckedOptions`:
+fields of the Agent Run (links) and entries of its runtime context (what the loop uses). Each refusal
+is a clear error:
 
 - `files`: file URLs (or {file_url}) added to the run's attachments; each a File the caller may read.
 - `response_format`: {"type": "json_object"}, {"type": "json_schema", "json_schema": {...}}, or a
@@ -27,6 +28,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
+from huf.ai.runtime.run_request import RunOptions
 from huf.huf import run_access
 
 MAX_FILES = 20
@@ -35,94 +37,56 @@ MAX_RESPONSE_FORMAT_CHARS = 20_000
 RESPONSE_FORMAT_TYPES = ("text", "json_object", "json_schema")
 CACHE_RETENTIONS = ("in_memory", "24h")
 CACHE_OPTIONS = ("prompt_cache_key", "prompt_cache_retention")
-# keys Frappe's request handling leaves in the arguments of a whitelisted function with **kwargs
-FRAMEWORK_ARGUMENTS = ("cmd", "_", "sid", "csrf_token")
-OPTION_NAMES = (
-	"files",
-	"response_format",
-	"parent_run_id",
-	"orchestration_id",
-	"flow_run_id",
-	"flow_node_id",
-	"run_kind",
-	"prompt_template",
-	"prompt_version",
-	"parent_conversation_id",
-	"invoked_by_agent",
-	"prompt_cache_options",
-)
 
 
 @dataclass
-class RunOptions:
+class CheckedOptions:
+	"""What checked options become: Agent Run fields (links), runtime context entries, file URLs."""
+
 	run_values: dict = field(default_factory=dict)
 	context: dict = field(default_factory=dict)
 	files: list = field(default_factory=list)
 
 
-def refuse_unknown(arguments: dict) -> None:
-	"""Refuse arguments a run does not know (a misspelt option must not be ignored silently)."""
-	unknown = sorted(key for key in arguments if key not in FRAMEWORK_ARGUMENTS)
-	if unknown:
-		frappe.throw(
-			_("Unknown argument(s): {0}.").format(", ".join(frappe.bold(key[:60]) for key in unknown)),
-			frappe.ValidationError,
-		)
-
-
-def run_options(
-	agent: Any,
-	files: Any = None,
-	response_format: Any = None,
-	parent_run_id: str | None = None,
-	orchestration_id: str | None = None,
-	flow_run_id: str | None = None,
-	flow_node_id: str | None = None,
-	run_kind: str | None = None,
-	prompt_template: str | None = None,
-	prompt_version: Any = None,
-	parent_conversation_id: str | None = None,
-	invoked_by_agent: str | None = None,
-	prompt_cache_options: Any = None,
-) -> RunOptions:
+def check_options(agent: Any, options: RunOptions) -> CheckedOptions:
 	"""Check every option as the session user; return what the run stores (see the module docstring)."""
-	options = RunOptions()
-	values, context = options.run_values, options.context
-	options.files = _files(files)
-	if response_format not in (None, "", {}):
-		context["response_format"] = _response_format(response_format)
-	if parent_run_id:
-		values["parent_run"] = _readable_run(parent_run_id, "parent_run_id").name
+	checked = CheckedOptions()
+	values, context = checked.run_values, checked.context
+	checked.files = _files(options.files)
+	if options.response_format not in (None, "", {}):
+		context["response_format"] = _response_format(options.response_format)
+	if options.parent_run_id:
+		values["parent_run"] = _readable_run(options.parent_run_id, "parent_run_id").name
 		values["is_child"] = 1
-	if orchestration_id:
-		values["agent_orchestration"] = _orchestration(orchestration_id, agent.name)
-	if flow_run_id:
+	if options.orchestration_id:
+		values["agent_orchestration"] = _orchestration(options.orchestration_id, agent.name)
+	if options.flow_run_id:
 		flow_run = _readable(
-			"Flow Run", flow_run_id, "flow_run_id", _("Flow Run {0} not found or access denied.")
+			"Flow Run", options.flow_run_id, "flow_run_id", _("Flow Run {0} not found or access denied.")
 		)
 		values.update(flow_run=flow_run.name, flow_id=flow_run.get("flow_id") or flow_run.flow_definition)
-	if flow_node_id:
-		if not flow_run_id:
+	if options.flow_node_id:
+		if not options.flow_run_id:
 			frappe.throw(_("flow_node_id needs flow_run_id."), frappe.ValidationError)
-		values["flow_node_id"] = _identifier(flow_node_id, "flow_node_id")
-	if run_kind:
-		values["run_kind"] = _run_kind(run_kind)
-	if prompt_template or prompt_version not in (None, ""):
-		context["prompt_template"] = _prompt(agent, prompt_template, prompt_version)
-	if parent_conversation_id:
+		values["flow_node_id"] = _identifier(options.flow_node_id, "flow_node_id")
+	if options.run_kind:
+		values["run_kind"] = _run_kind(options.run_kind)
+	if options.prompt_template or options.prompt_version not in (None, ""):
+		context["prompt_template"] = _prompt(agent, options.prompt_template, options.prompt_version)
+	if options.parent_conversation_id:
 		context["parent_conversation_id"] = _readable(
 			"Agent Conversation",
-			parent_conversation_id,
+			options.parent_conversation_id,
 			"parent_conversation_id",
 			_("Conversation {0} not found or access denied."),
 		).name
-	if invoked_by_agent:
+	if options.invoked_by_agent:
 		context["invoked_by_agent"] = _readable(
-			"Agent", invoked_by_agent, "invoked_by_agent", _("Agent {0} not found or access denied.")
+			"Agent", options.invoked_by_agent, "invoked_by_agent", _("Agent {0} not found or access denied.")
 		).name
-	if prompt_cache_options not in (None, "", {}):
-		context["prompt_cache_options"] = _cache_options(prompt_cache_options)
-	return options
+	if options.prompt_cache_options not in (None, "", {}):
+		context["prompt_cache_options"] = _cache_options(options.prompt_cache_options)
+	return checked
 
 
 # --- one check each ------------------------------------------------------------------------------

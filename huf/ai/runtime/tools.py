@@ -3,13 +3,14 @@
 The loop asks `load_toolset(agent, context)` for a `Toolset`, sends `toolset.schemas()` to the
 model and hands every call the model makes to `toolset.execute(...)`. Tools come from *tool
 providers*: functions `provider(agent, context) -> list[Tool]`, registered in-process with
-`register_tool_provider` or by apps through the `huf_tool_providers` hook (dotted paths). Until the
-tools issue adds its registry (Agent Tool Functions, MCP servers, built-ins) there is none, so an
-agent has no tools and any call the model invents is refused with a message it can act on.
+`register_tool_provider` or by apps through the `huf_tool_providers` hook (dotted paths): Huf's own
+are the tool registry (the agent's Agent Tool rows and built-ins, `huf.ai.tools.registry`), MCP
+servers (`huf.ai.mcp.provider`) and knowledge (`huf.ai.knowledge.tool`). A call to a tool no provider
+gave the agent is refused with a message the model can act on.
 
-A `Tool` runs `handler(args, context)`; the tools issue plugs in its executor by giving its tools a
-handler (or subclassing `Tool.run`) that coerces arguments, checks permissions and dispatches by
-type. The loop records every call as an Agent Tool Call, truncates long results and persists them.
+A `Tool` runs `handler(args, context)`; the tool registry's tools (`huf.ai.tools.executor.FunctionTool`)
+subclass `Tool.run` to coerce arguments, check permissions and dispatch by type. The loop records every
+call as an Agent Tool Call, truncates long results and persists them.
 """
 
 from __future__ import annotations

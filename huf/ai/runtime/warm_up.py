@@ -51,17 +51,10 @@ def start_warm_up() -> threading.Thread | None:
 def warm_up(modules: list[str] = (), log=None) -> bool:
 	"""Import LiteLLM, exercise its first call without network, import `modules`; False (logged) on failure."""
 	try:
-		from huf.ai.providers.litellm import get_litellm
+		from huf.ai.providers.calls import warm_up_client
 		from huf.ai.runtime import loop  # noqa: F401 - the run loop and what it imports
 
-		litellm = get_litellm()
-		litellm.completion(
-			model="openai/huf-warm-up",
-			messages=[{"role": "user", "content": "warm-up"}],
-			api_base="http://127.0.0.1:9/v1",
-			api_key="no-key",
-			mock_response="ok",
-		)
+		warm_up_client()
 		for module in modules:
 			importlib.import_module(module)
 		return True

@@ -9,8 +9,9 @@ import frappe
 from frappe.utils import get_site_path
 
 from huf.ai.agent_integration import AgentManager, get_agent_run_status, run_agent_sync
+from huf.ai.runtime import front_door
 from huf.ai.runtime.events import validate_event
-from huf.ai.runtime.runs import stream_agent_run
+from huf.ai.runtime.run_request import RunRequest
 from huf.ai.runtime.tools import Tool, registered_tools
 from huf.tests.support.jobs import wait_for_jobs, wait_until
 from huf.tests.support.llm_server import Reply, tool_call
@@ -381,7 +382,7 @@ class TestStream(RuntimeTestCase):
 	def test_streamed_deltas_then_complete(self):
 		agent = self.make_agent("Runtime Stream Agent")
 		self.llm.queue(Reply(content="The quick brown fox jumps over", chunk_size=5))
-		stream = stream_agent_run(agent, "Tell me about foxes", channel_id="sse", external_id="s1")
+		stream = front_door.stream(RunRequest(agent, "Tell me about foxes", channel="sse", external_id="s1"))
 		received = list(stream)
 		for event in received:
 			validate_event(event)
@@ -403,13 +404,13 @@ class TestStream(RuntimeTestCase):
 	def test_access_is_checked_before_any_event(self):
 		agent = self.make_agent("Runtime Stream Agent", allow_guest=0)
 		with self.set_user("Guest"), self.assertRaises(frappe.PermissionError):
-			stream_agent_run(agent, "hi")
+			front_door.stream(RunRequest(agent, "hi"))
 		self.assertEqual(frappe.db.count("Agent Run", {"agent": agent}), 0)
 
 	def test_closing_the_stream_cancels_the_run(self):
 		agent = self.make_agent("Runtime Stream Agent")
 		self.llm.queue(Reply(content="a b c d e f g h", chunk_size=2))
-		stream = stream_agent_run(agent, "hi")
+		stream = front_door.stream(RunRequest(agent, "hi"))
 		for event in stream:
 			if event["type"] == "delta":
 				break

@@ -7,8 +7,8 @@ import frappe
 from huf.ai.conversation.conversation_data import inject_conversation_data
 from huf.ai.conversation.manager import ConversationManager
 from huf.ai.conversation_data_tools import api_get_conversation_data, api_set_conversation_data
-from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 
 AGENT = "Memory API Agent"
 PLAIN_AGENT = "Memory API Plain Agent"

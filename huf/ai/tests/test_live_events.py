@@ -48,7 +48,7 @@ class ChannelReader:
 class LiveEventsCase(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
-		from huf.huf.factories import make_user
+		from huf.tests.support.factories import make_user
 		from huf.tests.support.runs import delete_users
 
 		super().setUpClass()

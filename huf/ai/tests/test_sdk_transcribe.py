@@ -3,7 +3,7 @@
 import frappe
 
 from huf.ai.sdk_tools import handle_transcribe_audio
-from huf.huf.factories import make_user
+from huf.tests.support.factories import make_user
 from huf.tests.support.media import AGENT, MediaTestCase, make_model
 
 USER = "sdk-stt-user@example.com"

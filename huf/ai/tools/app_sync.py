@@ -2,7 +2,7 @@
 
 `sync_tools()` upserts them as App Provided Agent Tool Functions, for the apps whose hooks.py changed
 since the last sync (mtimes kept in Agent Settings > Tool Sync State), and removes the tools an app
-no longer declares. It runs after every migrate and on demand (`huf.ai.tool_registry.sync_app_tools`,
+no longer declares. It runs after every migrate and on demand (`huf.api.tools.sync_app_tools`,
 System Managers, `force=1` to ignore the mtimes).
 """
 

@@ -8,8 +8,6 @@ handler of the tool's type (`huf.ai.tools.handlers`) runs as the user the run be
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import frappe
@@ -19,8 +17,9 @@ from huf.ai.runtime.tools import Tool, ToolContext
 from huf.ai.tools.arguments import argument_schema, prepare_arguments, validate_arguments
 from huf.ai.tools.handlers import HANDLERS
 from huf.ai.tools.spec import ToolSpec
+from huf.huf.session_user import acting_as
 
-__all__ = ["FunctionTool", "ToolSpec", "as_user", "execute"]
+__all__ = ["FunctionTool", "ToolSpec", "execute"]
 
 
 class FunctionTool(Tool):
@@ -55,24 +54,10 @@ def execute(spec: ToolSpec, args: dict | None, context: ToolContext) -> Any:
 	previous = frappe.flags.get("huf_tool_context")
 	frappe.flags.huf_tool_context = context
 	try:
-		with as_user(context.user):
+		with acting_as(context.user or frappe.session.user):
 			result = handler(spec, prepared.args, context)
 	finally:
 		frappe.flags.huf_tool_context = previous
 	if prepared.dropped and isinstance(result, dict):
 		result = {**result, "ignored_arguments": prepared.dropped}
 	return result
-
-
-@contextmanager
-def as_user(user: str | None) -> Iterator[None]:
-	"""Run the block as `user` (the run's user) when the session is someone else."""
-	current = frappe.session.user
-	if not user or user == current:
-		yield
-		return
-	frappe.set_user(user)
-	try:
-		yield
-	finally:
-		frappe.set_user(current)

@@ -8,7 +8,10 @@
 | `webhooks` | Webhook triggers: key check, rate limit, payload templates |
 | `schedule` | Schedule triggers: due runs without drift, backoff, auto-disable |
 | `run_now` | a trigger's run started by hand (Desk, dashboard) |
+| `listing` | an agent's triggers as the dashboard lists them, with their state |
+| `webhook_keys` | a Webhook trigger's URL, and its key shown once or replaced |
 
-May import: `huf.ai.runtime` (to queue runs) and the layers below it, `huf.huf` helpers. Never the
-entry modules of `huf.ai` nor DocType controllers (the Agent Trigger controller imports from here).
+Their endpoints are in `huf.api.triggers`. May import: `huf.ai.runtime` (to queue runs) and the layers
+below it, `huf.huf` helpers. Never the entry modules of `huf.ai`, `huf.api` nor DocType controllers
+(the Agent Trigger controller imports from here).
 """

@@ -9,18 +9,18 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
+from huf.ai.runtime import front_door
 from huf.ai.triggers.common import (
 	RunRefused,
 	acting_user,
 	disable_trigger,
 	history_external_id,
 	log_trigger_error,
-	queue_run,
+	trigger_request,
 	trigger_values,
 )
 from huf.ai.triggers.rules import trigger_metadata
 from huf.huf import safe_expression
-from huf.huf.session_user import acting_as
 from huf.request_limits import check_prompt_length
 
 JOB = "huf.ai.triggers.app_events.run_app_event"
@@ -91,10 +91,8 @@ def run_app_event(trigger: str, payload: Any, initiating_user: str) -> dict | No
 	try:
 		prompt = app_event_prompt(values, payload, initiating_user)
 		check_prompt_length(prompt)
-		with acting_as(user):
-			run = queue_run(
-				values.agent, prompt, trigger, external_id=history_external_id(values.agent, initiating_user)
-			)
+		external_id = history_external_id(values.agent, initiating_user)
+		run = front_door.enqueue(trigger_request(values.agent, prompt, trigger, external_id, user))
 	except Exception:
 		frappe.db.rollback()
 		log_trigger_error(
@@ -102,7 +100,7 @@ def run_app_event(trigger: str, payload: Any, initiating_user: str) -> dict | No
 		)
 		frappe.db.commit()
 		return None
-	return {"agent_run_id": run.name, "conversation_id": run.conversation}
+	return {"agent_run_id": run.run, "conversation_id": run.conversation}
 
 
 def app_event_prompt(trigger: Any, payload: Any, initiating_user: str) -> str:

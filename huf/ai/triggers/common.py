@@ -13,8 +13,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint, strip_html
 
-from huf.ai.runtime import queue
-from huf.ai.runtime.runs import queue_agent_run
+from huf.ai.runtime.run_request import RunRequest
 from huf.ai.triggers.rules import clear_doc_event_agents_cache, is_system_manager
 from huf.huf import run_access
 from huf.huf.acting_users import can_act, run_as_user
@@ -140,19 +139,16 @@ def history_external_id(agent: str, initiating_user: str) -> str:
 	return f"shared:{agent}"
 
 
-def queue_run(
-	agent: str, prompt: str, trigger: str, external_id: str, attachments=None, inline: bool = False, **values
-) -> Any:
-	"""Queue the run as the session user (the drainer is woken; with `inline` the caller runs it)."""
-	run = queue_agent_run(
+def trigger_request(
+	agent: str, prompt: str, trigger: str, external_id: str, user: str, attachments=None, **values
+) -> RunRequest:
+	"""The run of Agent Trigger `trigger` as `user` (its acting user), on channel "trigger"."""
+	return RunRequest(
 		agent,
 		prompt,
-		channel_id=CHANNEL,
+		user=user,
+		channel=CHANNEL,
 		external_id=external_id,
 		attachments=attachments or None,
-		inline=inline,
-		run_values={"agent_trigger": trigger, **values},
+		run_fields={"agent_trigger": trigger, **values},
 	)
-	if not inline:
-		queue.kick_drainer(run.conversation)
-	return run

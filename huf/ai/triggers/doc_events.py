@@ -15,14 +15,14 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
-from huf.ai.runtime import queue
+from huf.ai.runtime import front_door
 from huf.ai.triggers.common import (
 	RunRefused,
 	acting_user,
 	disable_trigger,
 	history_external_id,
 	log_trigger_error,
-	queue_run,
+	trigger_request,
 	trigger_values,
 )
 from huf.ai.triggers.rules import (
@@ -35,7 +35,6 @@ from huf.huf import safe_expression
 from huf.huf.acting_users import run_as_user
 from huf.huf.doc_events import DOC_EVENTS
 from huf.huf.safe_expression import HIDDEN_FIELDTYPES, TABLE_FIELDTYPES
-from huf.huf.session_user import acting_as
 from huf.request_limits import check_prompt_length
 
 DUPLICATE_WINDOW = 30  # seconds: a second save of the same document with the same event runs nothing
@@ -199,21 +198,19 @@ def run_agent_for_doc(
 			frappe.get_cached_doc("Agent Trigger", trigger), frappe.get_doc(doctype, docname)
 		)
 	try:
-		with acting_as(user):
-			run = queue_run(
-				agent,
-				prompt,
-				trigger,
-				external_id=history_external_id(agent, initiating_user),
-				attachments=attachments,
-				inline=inline,
-				reference_doctype=doctype,
-				reference_name=docname,
-			)
-			if inline:
-				_complete, error = queue.run_inline_to_end(run.name, run.conversation)
-				if error:
-					_show_failure(trigger, agent, doctype, docname, error.get("content"))
+		request = trigger_request(
+			agent,
+			prompt,
+			trigger,
+			external_id=history_external_id(agent, initiating_user),
+			user=user,
+			attachments=attachments,
+			reference_doctype=doctype,
+			reference_name=docname,
+		)
+		run = front_door.run_now(request) if inline else front_door.enqueue(request)
+		if inline and run.error:
+			_show_failure(trigger, agent, doctype, docname, run.error.get("content"))
 	except Exception:
 		frappe.db.rollback()
 		log_trigger_error(
@@ -221,7 +218,7 @@ def run_agent_for_doc(
 		)
 		frappe.db.commit()
 		return None
-	return {"agent_run_id": run.name, "conversation_id": run.conversation}
+	return {"agent_run_id": run.run, "conversation_id": run.conversation}
 
 
 def _show_failure(trigger: str, agent: str, doctype: str, docname: str, error: str | None) -> None:

@@ -5,10 +5,10 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
-from huf.ai.triggers.common import RunRefused, acting_user, queue_run
+from huf.ai.runtime import front_door
+from huf.ai.triggers.common import RunRefused, acting_user, trigger_request
 from huf.ai.triggers.rules import RUN_AS_TYPES, TEMPLATE_NEEDS_EVENT, trigger_metadata
 from huf.huf import run_access
-from huf.huf.session_user import acting_as
 from huf.request_limits import check_run_rate
 
 
@@ -31,15 +31,16 @@ def run_now(name: str) -> dict:
 		user = acting_user(trigger) if trigger.trigger_type in RUN_AS_TYPES else caller
 	except RunRefused as e:
 		frappe.throw(str(e), RunRefused)
-	with acting_as(user):
-		run = queue_run(
-			trigger.agent,
-			run_now_prompt(trigger, caller),
-			trigger.name,
-			external_id=f"{trigger.name}:now:{frappe.generate_hash(length=10)}",
-		)
+	request = trigger_request(
+		trigger.agent,
+		run_now_prompt(trigger, caller),
+		trigger.name,
+		external_id=f"{trigger.name}:now:{frappe.generate_hash(length=10)}",
+		user=user,
+	)
+	run = front_door.enqueue(request)
 	return {
-		"agent_run": run.name,
+		"agent_run": run.run,
 		"status": run.status,
 		"conversation": run.conversation,
 		"user": user,

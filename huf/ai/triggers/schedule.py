@@ -16,13 +16,14 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
+from huf.ai.runtime import front_door
 from huf.ai.triggers.common import (
 	RunRefused,
 	acting_user,
 	disable_trigger,
 	history_external_id,
 	log_trigger_error,
-	queue_run,
+	trigger_request,
 )
 from huf.ai.triggers.rules import trigger_metadata
 
@@ -82,17 +83,16 @@ def process_trigger(name: str, now: Any) -> None:
 		return _save(name, state, values)
 	_save(name, state, values)  # committed first, so another scheduler tick cannot fire it again
 
-	user = frappe.session.user
 	try:
 		acting = acting_user(trigger)
-		frappe.set_user(acting)
-		run = queue_run(
+		request = trigger_request(
 			trigger.agent,
 			scheduled_prompt(trigger, planned),
 			trigger.name,
 			external_id=history_external_id(trigger.agent, acting),
+			user=acting,
 		)
-		state["last_run"] = run.name
+		state["last_run"] = front_door.enqueue(request).run
 	except RunRefused as e:
 		# Retrying cannot help until someone fixes the user: stop now and say why on the trigger.
 		disable_trigger(name, str(e))
@@ -103,8 +103,6 @@ def process_trigger(name: str, now: Any) -> None:
 		frappe.db.rollback()
 		log_trigger_error(_("Scheduled Agent Trigger {0} could not run").format(name), name)
 		_record_failure(trigger, state, values, str(e), now)
-	finally:
-		frappe.set_user(user)
 	_save(name, state, {})
 
 

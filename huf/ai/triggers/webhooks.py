@@ -6,7 +6,8 @@ import json
 import frappe
 from frappe import _
 
-from huf.ai.triggers.common import RunRefused, acting_user, disable_trigger, queue_run, trigger_values
+from huf.ai.runtime import front_door
+from huf.ai.triggers.common import RunRefused, acting_user, disable_trigger, trigger_request, trigger_values
 from huf.ai.triggers.rules import trigger_metadata
 from huf.huf import safe_expression
 from huf.request_limits import WEBHOOK_RATE_LIMIT as WEBHOOK_RATE_LIMIT  # calls a minute (tests read it)
@@ -57,18 +58,14 @@ def receive_webhook(slug: str) -> dict:
 		except safe_expression.ExpressionError as e:
 			frappe.throw(str(e), safe_expression.ExpressionError)
 	prompt += "\n\n" + _("Payload:") + "\n" + json.dumps(body, indent=1, default=str)
-	caller = frappe.session.user
-	frappe.set_user(user)
-	try:
-		run = queue_run(
-			trigger.agent,
-			prompt,
-			trigger.name,
-			external_id=f"{trigger.name}:{frappe.generate_hash(length=12)}",
-		)
-	finally:
-		frappe.set_user(caller)
-	return {"queued": True, "agent_run_id": run.name}
+	request = trigger_request(
+		trigger.agent,
+		prompt,
+		trigger.name,
+		external_id=f"{trigger.name}:{frappe.generate_hash(length=12)}",
+		user=user,
+	)
+	return {"queued": True, "agent_run_id": front_door.enqueue(request).run}
 
 
 def _request_body() -> dict:

@@ -5,7 +5,7 @@ import frappe
 import httpx
 
 from huf.api.health_checks import record_scheduler_tick
-from huf.huf.factories import make_user
+from huf.tests.support.factories import make_user
 from huf.tests.support.mcp_servers import free_port
 from huf.tests.support.runs import API_KEY, RuntimeTestCase, make_runtime_agent, make_runtime_provider
 from huf.tests.support.web import api_token, serve_site

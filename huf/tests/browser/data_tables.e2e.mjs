@@ -14,7 +14,7 @@ import { answerConfirm, check, config, confirmQuestion, fail, finish, launch, op
 /** The table's records as the server returns them, read in the page's session. */
 async function storedRecords(page, name) {
   return page.evaluate(async (table) => {
-    const url = `/api/method/huf.huf.doctype.huf_data_table.records_api.get_records?name=${encodeURIComponent(table)}&order_by=${encodeURIComponent("name asc")}`;
+    const url = `/api/method/huf.api.data_tables.get_records?name=${encodeURIComponent(table)}&order_by=${encodeURIComponent("name asc")}`;
     const response = await fetch(url, { headers: { Accept: "application/json" } });
     const { message } = await response.json();
     return message.rows.map((r) => ({ name: String(r.name), customer: r.customer, amount: r.amount, stage: r.stage }));

@@ -1,4 +1,4 @@
-"""Flow runs in a real headless Chromium, against the real server and job worker (issue 34).
+"""Flow runs in a real headless Chromium, against the real server and job worker.
 
 Runs `flow_runs.e2e.mjs`: a Huf Manager opens the list of all flow runs from Flows, pages through it and
 filters it by flow, status, who started it and date; opens a run's timeline (each step, its agent run, the

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_user
 from huf.tests.support.browser import browser_missing, run_script
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.runs import delete_runs_of
 from huf.tests.support.web import serve_site
@@ -249,7 +249,7 @@ class TestDeskInBrowser(HufTestCase):
 		for button in ("Runs", "Copy Webhook URL"):
 			self.assertIn(button, result["trigger_buttons"])
 		slug = frappe.db.get_value("Agent Trigger", self.trigger, "webhook_slug")
-		self.assertIn(f"/api/method/huf.ai.agent_hooks.handle_webhook?slug={slug}", result["trigger_intro"])
+		self.assertIn(f"/api/method/huf.api.triggers.handle_webhook?slug={slug}", result["trigger_intro"])
 
 		# Knowledge Source: Rebuild Index and Test Search (an empty source finds nothing)
 		self.assertEqual(result["knowledge_list_title"], "Knowledge Source")

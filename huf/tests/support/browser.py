@@ -13,8 +13,8 @@ from pathlib import Path
 
 import frappe
 
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.web import serve_site
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout: huf/, frontend/
@@ -112,7 +112,7 @@ class BrowserTestCase(HufTestCase):
 
 def make_e2e_agent(label: str, suffix: str) -> str:
 	"""An agent "E2E <label> Agent <suffix>" on model e2e-model-<suffix> of provider "E2E Provider <suffix>"."""
-	from huf.huf.factories import make_agent, make_model
+	from huf.tests.support.factories import make_agent, make_model
 
 	provider = f"E2E Provider {suffix}"
 	model = make_model(f"e2e-model-{suffix}", provider)

@@ -66,7 +66,7 @@ class DataTableTestCase(HufTestCase):
 
 	@classmethod
 	def setUpClass(cls) -> None:
-		from huf.huf.factories import make_user
+		from huf.tests.support.factories import make_user
 		from huf.tests.support.runs import delete_users
 
 		super().setUpClass()

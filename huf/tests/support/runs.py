@@ -18,8 +18,8 @@ from contextlib import contextmanager
 
 import frappe
 
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.web import serve_site
 

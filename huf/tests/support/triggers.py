@@ -74,7 +74,7 @@ class TriggerTestHelpers:
 		self.addCleanup(server.shutdown)
 		with httpx.Client(timeout=60) as client:
 			return client.post(
-				f"{base_url}/api/method/huf.ai.agent_hooks.handle_webhook",
+				f"{base_url}/api/method/huf.api.triggers.handle_webhook",
 				json={"slug": slug, **payload},
 				headers={"X-Huf-Webhook-Key": key},
 			)

@@ -8,7 +8,7 @@ from frappe.utils.password import get_decrypted_password
 from huf.ai.app_seeding import exporter
 from huf.ai.app_seeding.seeder import seed_app
 from huf.ai.app_seeding.tests.test_seeding import APP, PROMPT, SeedTestCase, prompt_name, write_seeds
-from huf.huf.factories import make_user
+from huf.tests.support.factories import make_user
 
 NO_ROLES = "seed-export-nobody@example.com"
 RUNNER = "seed-export-runner@example.com"

@@ -14,8 +14,8 @@ from huf import install
 from huf.ai.app_seeding.scanner import find_seed_dirs
 from huf.ai.app_seeding.seeder import log_errors, seed_all_apps, seed_app
 from huf.ai.triggers.app_events import fire_app_event
-from huf.huf.factories import make_model, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_model, make_user
 
 APP = "seed_test_app"
 PROVIDER, MODEL = "Seed Test Provider", "seed-test-model"

@@ -3,8 +3,8 @@ message text, rename and delete; as a guest, another Huf User, the owner and a H
 
 import frappe
 
-from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 from huf.tests.support.runs import delete_users
 from huf.tests.support.web import api_clients
 
@@ -12,8 +12,8 @@ ALICE = "chatlist-alice@example.com"
 BOB = "chatlist-bob@example.com"
 MANAGER = "chatlist-manager@example.com"
 AGENT = "Chat List Agent"
-LIST = "/api/method/huf.ai.agent_chat.list_conversations"
-DELETE = "/api/method/huf.ai.agent_chat.delete_conversation"
+LIST = "/api/method/huf.api.conversations.list_conversations"
+DELETE = "/api/method/huf.api.conversations.delete_conversation"
 
 
 def resource(name: str) -> str:

@@ -12,8 +12,8 @@ from huf.ai.conversation.conversation_data import (
 	set_conversation_data,
 )
 from huf.ai.conversation.manager import ConversationManager
-from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 
 AGENT = "Memory Test Agent"
 OWNER = "memory-owner@example.com"

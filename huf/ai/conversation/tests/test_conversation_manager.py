@@ -8,8 +8,8 @@ from frappe.utils import now_datetime
 
 from huf.ai.conversation.manager import ConversationManager
 from huf.ai.conversation.title import default_title
-from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 from huf.tests.support.runs import SiteContext
 
 ALICE = "conv-alice@example.com"

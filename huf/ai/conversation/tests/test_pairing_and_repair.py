@@ -12,8 +12,8 @@ from huf.ai.conversation_manager import (
 	safe_history_slice,
 	safe_history_split,
 )
-from huf.huf.factories import make_agent
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent
 
 
 def call(call_id: str, name: str = "get_weather", arguments: str = "{}") -> dict:

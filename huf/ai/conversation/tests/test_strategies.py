@@ -7,8 +7,8 @@ from huf.ai.conversation.manager import ConversationManager
 from huf.ai.conversation.strategies import apply_context_strategy, needs_summary, schedule_context_strategy
 from huf.ai.conversation.summarizer import DEFAULT_SUMMARY_PROMPT, summary_prompt
 from huf.ai.conversation.tests.test_conversation_manager import delete_created_since
-from huf.huf.factories import make_agent
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent
 from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.llm_server import Reply, ScriptedLLM
 

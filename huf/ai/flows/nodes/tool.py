@@ -18,9 +18,9 @@ from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import config_value
 from huf.ai.flows.nodes.base import FAILURE, NodeCall, NodeResult
 from huf.ai.runtime.tools import ToolContext
-from huf.ai.tools.executor import as_user
 from huf.ai.tools.executor import execute as execute_tool
 from huf.ai.tools.spec import ToolSpec
+from huf.huf.session_user import acting_as
 
 FLOW_AGENT = ""  # a flow's tool call belongs to no agent
 
@@ -51,7 +51,7 @@ def tool_call(call: NodeCall) -> NodeResult:
 def run_tool(tool: str, arguments: dict, user: str | None = None) -> Any:
 	"""The result of Agent Tool Function `tool` called with `arguments` as `user` (default: the session
 	user); raises PermissionError when that user may not read the tool, and what the tool raises."""
-	with as_user(user):
+	with acting_as(user or frappe.session.user):
 		if not frappe.db.exists("Agent Tool Function", tool):
 			frappe.throw(_("Agent Tool Function {0} does not exist.").format(tool), frappe.DoesNotExistError)
 		doc = frappe.get_doc("Agent Tool Function", tool)

@@ -11,8 +11,9 @@ from huf.ai.flows.engine import FlowRunError
 from huf.ai.flows.graph import FlowGraph
 from huf.ai.flows.nodes.approval import APPROVAL_EVENT, approval, approvers_of, deadline
 from huf.ai.flows.nodes.base import NodeCall
-from huf.huf.factories import make_user
+from huf.api import flows as flows_api
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.flows import edge, flow_context, make_flow, node, run_flow_now, wait_for_flow_run
 from huf.tests.support.runs import delete_users
 
@@ -246,13 +247,13 @@ class TestApprovals(HufTestCase):
 
 		run = self.waiting_run({"users": [APPROVER], "message": "Pay {{ payload.amount }}?"})
 		with self.set_user(APPROVER):
-			inbox = [item for item in flow_api.list_pending_approvals() if item["flow_run_id"] == run.name]
+			inbox = [item for item in flows_api.list_pending_approvals() if item["flow_run_id"] == run.name]
 		self.assertEqual(len(inbox), 1)
 		self.assertEqual((inbox[0]["message"], inbox[0]["node_id"]), ("Pay 120?", "approve"))
 		self.assertEqual(inbox[0]["payload"], {"order": "SO-7", "amount": 120})
 		for user in (OTHER, MANAGER, ROLE_HOLDER):
 			with self.set_user(user):
-				self.assertNotIn(run.name, [i["flow_run_id"] for i in flow_api.list_pending_approvals()])
+				self.assertNotIn(run.name, [i["flow_run_id"] for i in flows_api.list_pending_approvals()])
 
 	def test_a_pending_approver_sees_the_run_until_it_is_decided_other_users_never(self):
 		run = self.waiting_run({"users": [APPROVER], "roles": [ROLE]})

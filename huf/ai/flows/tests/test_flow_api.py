@@ -7,8 +7,9 @@ import frappe
 from huf.ai import flow_api
 from huf.ai.flows.definitions import InvalidFlowError
 from huf.ai.flows.engine import FlowRunError
-from huf.huf.factories import make_user
+from huf.api import flows as flows_api
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.flows import (
 	delete_flow,
 	edge,
@@ -27,6 +28,7 @@ MANAGER = "flow-api-manager@example.com"
 MANAGER_2 = "flow-api-manager-2@example.com"
 NO_ROLES = "flow-api-no-roles@example.com"
 METHOD = "/api/method/huf.ai.flow_api."
+FLOWS_API = "/api/method/huf.api.flows."
 
 
 def definition(flow_id: str, output: str = "done {{ payload.n }}") -> dict:
@@ -75,7 +77,7 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 		key = flow.get_password("webhook_key")
 		with self.set_user(VIEWER):
 			seen = flow_api.get_flow_definition(flow.name)
-			exported = flow_api.export_flow(flow.name)
+			exported = flows_api.export_flow(flow.name)
 		self.assertEqual((seen["flow_id"], seen["category"]), (flow.name, "Sales"))
 		self.assertEqual(seen["definition"]["nodes"][0]["id"], "start")
 		self.assertEqual(exported["definition"]["id"], flow.name)
@@ -83,7 +85,7 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 			self.assertNotIn(key, json.dumps(answer, default=str))
 			self.assertNotIn("webhook_key", answer)
 		self.assertNotIn("run_as", exported)
-		for function in (flow_api.get_flow_definition, flow_api.export_flow):
+		for function in (flow_api.get_flow_definition, flows_api.export_flow):
 			self.assertIn("not allowed to read flow", self.refused(NO_ROLES, function, flow.name))
 		self.refused(VIEWER, flow_api.get_flow_definition, "no-such-flow", exc=frappe.DoesNotExistError)
 
@@ -120,9 +122,9 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 	def test_a_new_flow_is_an_empty_draft_that_cannot_run_or_be_active_yet(self):
 		flow_id = unique_id("new-flow")
 		for user in (VIEWER, USER, NO_ROLES):
-			self.refused(user, flow_api.create_flow, flow_id, "New")
+			self.refused(user, flows_api.create_flow, flow_id, "New")
 		with self.set_user(MANAGER):
-			created = flow_api.create_flow(f" {flow_id} ", "Refunds", category="Sales")
+			created = flows_api.create_flow(f" {flow_id} ", "Refunds", category="Sales")
 		frappe.db.commit()
 		self.addCleanup(delete_flow, flow_id)
 		self.assertEqual(
@@ -141,15 +143,15 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 		)
 		# a taken id is refused, never overwritten; a flow needs a name
 		message = self.refused(
-			MANAGER, flow_api.create_flow, flow_id, "Other", exc=frappe.DuplicateEntryError
+			MANAGER, flows_api.create_flow, flow_id, "Other", exc=frappe.DuplicateEntryError
 		)
 		self.assertIn("exists already", message)
 		self.assertEqual(frappe.db.get_value("Flow Definition", flow_id, "flow_name"), "Refunds")
-		self.refused(MANAGER, flow_api.create_flow, unique_id(), "  ", exc=frappe.ValidationError)
+		self.refused(MANAGER, flows_api.create_flow, unique_id(), "  ", exc=frappe.ValidationError)
 		# the empty draft saves again as it is, is valid, but neither runs nor becomes Active
 		with self.set_user(MANAGER):
 			again = flow_api.save_flow_definition(flow_id, {"id": flow_id, "nodes": [], "edges": []})
-			self.assertEqual(flow_api.validate_flow_definition({"id": flow_id, "nodes": []}), {"errors": []})
+			self.assertEqual(flows_api.validate_flow_definition({"id": flow_id, "nodes": []}), {"errors": []})
 		self.assertEqual(again["version"], 2)
 		message = self.refused(MANAGER, flow_api.run_flow, flow_id, exc=FlowRunError)
 		self.assertIn("has no steps yet", message)
@@ -194,21 +196,21 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 
 		def listed(**filters):
 			with self.set_user(VIEWER):
-				return {row["flow_id"] for row in flow_api.list_flows(**filters)} & {a.name, b.name, c.name}
+				return {row["flow_id"] for row in flows_api.list_flows(**filters)} & {a.name, b.name, c.name}
 
 		self.assertEqual(listed(search=tag), {a.name, b.name, c.name})
 		self.assertEqual(listed(search=f"Refunds {tag}"), {a.name})
 		self.assertEqual(listed(category=f"Money {tag}"), {a.name})
 		self.assertEqual(listed(search=tag, status="Draft"), {b.name})
 		self.assertEqual(listed(search=tag, status="Archived"), {c.name})
-		self.assertIn("not allowed to read flows", self.refused(NO_ROLES, flow_api.list_flows))
+		self.assertIn("not allowed to read flows", self.refused(NO_ROLES, flows_api.list_flows))
 
 	def test_duplicate_makes_a_draft_copy_without_run_as_or_key(self):
 		flow = make_flow(self, definition("x")["nodes"], definition("x")["edges"], run_as=MANAGER_2)
 		for user in (VIEWER, USER):
-			self.assertIn("flows.create", self.refused(user, flow_api.duplicate_flow, flow.name))
+			self.assertIn("flows.create", self.refused(user, flows_api.duplicate_flow, flow.name))
 		with self.set_user(MANAGER):
-			copy = flow_api.duplicate_flow(flow.name)
+			copy = flows_api.duplicate_flow(flow.name)
 		frappe.db.commit()
 		self.addCleanup(delete_flow, copy["flow_id"])
 		self.assertEqual(copy["flow_id"], f"{flow.name}-copy")
@@ -219,10 +221,10 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 		new_key = frappe.get_doc("Flow Definition", copy["flow_id"]).get_password("webhook_key")
 		self.assertNotEqual(new_key, flow.get_password("webhook_key"))
 		self.refused(
-			MANAGER, flow_api.duplicate_flow, flow.name, copy["flow_id"], exc=frappe.DuplicateEntryError
+			MANAGER, flows_api.duplicate_flow, flow.name, copy["flow_id"], exc=frappe.DuplicateEntryError
 		)
 		with self.set_user(MANAGER):
-			second = flow_api.duplicate_flow(flow.name)
+			second = flows_api.duplicate_flow(flow.name)
 		frappe.db.commit()
 		self.addCleanup(delete_flow, second["flow_id"])
 		self.assertEqual(second["flow_id"], f"{flow.name}-copy-2")
@@ -230,12 +232,12 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 	def test_import_validates_like_save_and_never_overwrites(self):
 		flow = make_flow(self, definition("x")["nodes"], definition("x")["edges"], category="Ops")
 		with self.set_user(VIEWER):
-			exported = flow_api.export_flow(flow.name)
+			exported = flows_api.export_flow(flow.name)
 		for user in (VIEWER, USER):
-			self.assertIn("flows.create", self.refused(user, flow_api.import_flow, exported))
+			self.assertIn("flows.create", self.refused(user, flows_api.import_flow, exported))
 		with self.set_user(MANAGER):
-			imported = flow_api.import_flow(json.dumps(exported))
-			bare = flow_api.import_flow(definition(unique_id("bare")), flow_name="Bare")
+			imported = flows_api.import_flow(json.dumps(exported))
+			bare = flows_api.import_flow(definition(unique_id("bare")), flow_name="Bare")
 		frappe.db.commit()
 		self.addCleanup(delete_flow, imported["flow_id"])
 		self.addCleanup(delete_flow, bare["flow_id"])
@@ -247,20 +249,20 @@ class TestFlowDefinitionsAPI(FlowAPITestCase):
 
 		broken = {**exported, "definition": {**exported["definition"], "entry_node_id": "gone"}}
 		with self.set_user(MANAGER), self.assertRaises(InvalidFlowError) as caught:
-			flow_api.import_flow(broken)
+			flows_api.import_flow(broken)
 		self.assertIn("The entry node gone does not exist.", caught.exception.args[0])
-		self.refused(MANAGER, flow_api.import_flow, {"nodes": []}, exc=InvalidFlowError)
+		self.refused(MANAGER, flows_api.import_flow, {"nodes": []}, exc=InvalidFlowError)
 
 	def test_deleting_needs_delete_and_keeps_flows_with_runs(self):
 		flow = make_flow(self, definition("x")["nodes"], definition("x")["edges"])
 		for user in (VIEWER, USER):
-			self.assertIn("flows.manage", self.refused(user, flow_api.delete_flow, flow.name))
+			self.assertIn("flows.manage", self.refused(user, flows_api.delete_flow, flow.name))
 		run_flow_now(flow, {"n": 1})
-		message = self.refused(MANAGER, flow_api.delete_flow, flow.name, exc=frappe.LinkExistsError)
+		message = self.refused(MANAGER, flows_api.delete_flow, flow.name, exc=frappe.LinkExistsError)
 		self.assertIn("has 1 runs: archive it instead", message)
 		empty = make_flow(self, definition("x")["nodes"], definition("x")["edges"])
 		with self.set_user(MANAGER):
-			self.assertEqual(flow_api.delete_flow(empty.name), {"deleted": empty.name})
+			self.assertEqual(flows_api.delete_flow(empty.name), {"deleted": empty.name})
 		self.assertFalse(frappe.db.exists("Flow Definition", empty.name))
 
 
@@ -270,24 +272,24 @@ class TestCanvasChecksAPI(FlowAPITestCase):
 		broken["nodes"].append(node("x", "teleport"))
 		broken["edges"].append(edge("done", "ghost", "expression", condition="payload.n >"))
 		with self.set_user(VIEWER):
-			errors = flow_api.validate_flow_definition(json.dumps(broken))["errors"]
+			errors = flows_api.validate_flow_definition(json.dumps(broken))["errors"]
 		self.assertEqual(
 			[e.get("node_id") or e.get("edge_id") for e in errors], ["x", "done->ghost", "done->ghost"]
 		)
 		self.assertIn("unknown type teleport", errors[0]["message"])
 		self.assertFalse(frappe.db.exists("Flow Definition", "check-only"))
-		self.assertEqual(flow_api.validate_flow_definition(json.dumps(definition("fine")))["errors"], [])
-		self.refused(NO_ROLES, flow_api.validate_flow_definition, json.dumps(broken))
+		self.assertEqual(flows_api.validate_flow_definition(json.dumps(definition("fine")))["errors"], [])
+		self.refused(NO_ROLES, flows_api.validate_flow_definition, json.dumps(broken))
 
 	def test_expressions_are_checked_with_the_servers_rules(self):
 		with self.set_user(USER):
 			self.assertEqual(
-				flow_api.check_flow_expression("payload.total > 10 and vars.ok"), {"ok": True, "error": None}
+				flows_api.check_flow_expression("payload.total > 10 and vars.ok"), {"ok": True, "error": None}
 			)
-			refused = flow_api.check_flow_expression("__import__('os').system('id')")
+			refused = flows_api.check_flow_expression("__import__('os').system('id')")
 		self.assertFalse(refused["ok"])
 		self.assertIn("Expression", refused["error"])
-		self.refused(NO_ROLES, flow_api.check_flow_expression, "1 + 1")
+		self.refused(NO_ROLES, flows_api.check_flow_expression, "1 + 1")
 
 	def test_the_schedule_of_a_scheduled_flow_is_shown_to_readers(self):
 		flow = make_flow(
@@ -306,14 +308,14 @@ class TestCanvasChecksAPI(FlowAPITestCase):
 		flow_id = unique_id()
 		first = self.saved(flow_id)["webhook_key"]
 		with self.set_user(MANAGER):
-			second = flow_api.reset_flow_webhook_key(flow_id)["webhook_key"]
+			second = flows_api.reset_flow_webhook_key(flow_id)["webhook_key"]
 		self.assertNotEqual(first, second)
 		self.assertEqual(frappe.get_doc("Flow Definition", flow_id).get_password("webhook_key"), second)
-		message = self.refused(MANAGER_2, flow_api.reset_flow_webhook_key, flow_id)
+		message = self.refused(MANAGER_2, flows_api.reset_flow_webhook_key, flow_id)
 		self.assertIn(f"starts runs as {MANAGER}", message)
-		self.refused(VIEWER, flow_api.reset_flow_webhook_key, flow_id)
+		self.refused(VIEWER, flows_api.reset_flow_webhook_key, flow_id)
 		self.assertNotIn(second, json.dumps(flow_api.get_flow_definition(flow_id), default=str))
-		third = flow_api.reset_flow_webhook_key(flow_id)["webhook_key"]  # Administrator
+		third = flows_api.reset_flow_webhook_key(flow_id)["webhook_key"]  # Administrator
 		self.assertNotEqual(third, second)
 
 
@@ -431,23 +433,23 @@ class TestFlowAPIOverHTTP(FlowAPITestCase):
 	def test_guests_reach_only_the_webhook(self):
 		flow = make_flow(self, definition("x")["nodes"], definition("x")["edges"])
 		calls = {
-			"get_flow_definition": {"flow_id": flow.name},
-			"save_flow_definition": {"flow_id": flow.name, "definition_json": definition(flow.name)},
-			"list_flows": {},
-			"duplicate_flow": {"flow_id": flow.name},
-			"delete_flow": {"flow_id": flow.name},
-			"export_flow": {"flow_id": flow.name},
-			"import_flow": {"definition_json": definition(flow.name)},
-			"run_flow": {"flow_id": flow.name},
-			"get_flow_run": {"flow_run_id": "x"},
-			"list_flow_runs": {},
-			"resume_flow_run": {"flow_run_id": "x"},
-			"approve_flow_run": {"flow_run_id": "x"},
-			"reject_flow_run": {"flow_run_id": "x"},
-			"list_pending_approvals": {},
+			METHOD + "get_flow_definition": {"flow_id": flow.name},
+			METHOD + "save_flow_definition": {"flow_id": flow.name, "definition_json": definition(flow.name)},
+			FLOWS_API + "list_flows": {},
+			FLOWS_API + "duplicate_flow": {"flow_id": flow.name},
+			FLOWS_API + "delete_flow": {"flow_id": flow.name},
+			FLOWS_API + "export_flow": {"flow_id": flow.name},
+			FLOWS_API + "import_flow": {"definition_json": definition(flow.name)},
+			METHOD + "run_flow": {"flow_id": flow.name},
+			METHOD + "get_flow_run": {"flow_run_id": "x"},
+			METHOD + "list_flow_runs": {},
+			METHOD + "resume_flow_run": {"flow_run_id": "x"},
+			METHOD + "approve_flow_run": {"flow_run_id": "x"},
+			METHOD + "reject_flow_run": {"flow_run_id": "x"},
+			FLOWS_API + "list_pending_approvals": {},
 		}
 		for method, body in calls.items():
-			response = self.guest.post(METHOD + method, json=body)
+			response = self.guest.post(method, json=body)
 			self.assertEqual(response.status_code, 403, f"{method}: {response.text[:200]}")
 		self.assertTrue(frappe.db.exists("Flow Definition", flow.name))
 		self.assertFalse(frappe.db.exists("Flow Run", {"flow_definition": flow.name}))

@@ -1,5 +1,5 @@
 """Flow runs are the engine's: not forged or edited over REST, acting as a user the engine derives,
-cancelled for good, bounded by the site's hop cap (issue 31, docs/security.md "The trust boundary")."""
+cancelled for good, bounded by the site's hop cap (docs/security.md "The trust boundary")."""
 
 import json
 import threading
@@ -8,7 +8,8 @@ import frappe
 
 from huf.ai import flow_api
 from huf.ai.flows.engine import execute_flow_run, hop_limit, start_flow_run
-from huf.huf.factories import make_user
+from huf.api import flows as flows_api
+from huf.tests.support.factories import make_user
 from huf.tests.support.flows import edge, make_flow, node, run_flow_now
 from huf.tests.support.llm_server import Reply
 from huf.tests.support.runs import RuntimeTestCase, delete_users
@@ -131,9 +132,9 @@ class TestCancelFlowRun(RuntimeTestCase):
 		flow = approval_flow(self)
 		run = run_flow_now(flow, {}, user=MANAGER)
 		with self.set_user(OTHER), self.assertRaises(frappe.PermissionError):
-			flow_api.cancel_flow_run(run.name)
+			flows_api.cancel_flow_run(run.name)
 		with self.set_user(MANAGER):
-			answer = flow_api.cancel_flow_run(run.name, "not needed")
+			answer = flows_api.cancel_flow_run(run.name, "not needed")
 		self.assertEqual(answer, {"flow_run_id": run.name, "status": "Cancelled"})
 		stored = frappe.get_doc("Flow Run", run.name)
 		self.assertEqual(
@@ -145,7 +146,7 @@ class TestCancelFlowRun(RuntimeTestCase):
 		with self.assertRaisesRegex(frappe.ValidationError, "does not wait"):
 			flow_api.approve_flow_run(run.name)  # Administrator reads the run
 		with self.set_user(MANAGER), self.assertRaisesRegex(frappe.ValidationError, "already Cancelled"):
-			flow_api.cancel_flow_run(run.name)
+			flows_api.cancel_flow_run(run.name)
 		self.assertEqual(frappe.db.get_value("Flow Run", run.name, "status"), "Cancelled")
 
 	def test_a_running_run_stops_after_its_current_node_and_stays_cancelled(self):
@@ -167,7 +168,7 @@ class TestCancelFlowRun(RuntimeTestCase):
 		frappe.db.commit()
 		self.wait_for_llm_request()
 		with self.set_user(MANAGER):
-			flow_api.cancel_flow_run(run.name)
+			flows_api.cancel_flow_run(run.name)
 		hold.set()
 		self.wait_quietly()
 		stored = frappe.get_doc("Flow Run", run.name)

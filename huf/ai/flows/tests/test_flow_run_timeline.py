@@ -1,9 +1,10 @@
-"""The flow runs list and a run's timeline (huf.ai.flow_api.get_flow_run_timeline, list_flow_runs filters):
+"""The flow runs list and a run's timeline (huf.api.flows.get_flow_run_timeline, list_flow_runs filters):
 each step timed, its Agent Runs' LLM and tool calls timed, readable only by who may read the run."""
 
 import frappe
 
 from huf.ai import flow_api
+from huf.api import flows as flows_api
 from huf.tests.support.flows import edge, flow_context, make_flow, node, run_flow_now
 from huf.tests.support.llm_server import Reply, tool_call
 from huf.tests.support.tools import ToolTestCase
@@ -52,7 +53,7 @@ class TestFlowRunTimeline(ToolTestCase):
 		self.assertEqual(flow_context(run)["result"], "All fine.")
 
 		with self.set_user(OWNER):
-			timeline = flow_api.get_flow_run_timeline(run.name)
+			timeline = flows_api.get_flow_run_timeline(run.name)
 		self.assertEqual(
 			(timeline["status"], timeline["flow_id"], timeline["user"]), ("Success", flow.name, OWNER)
 		)
@@ -87,7 +88,7 @@ class TestFlowRunTimeline(ToolTestCase):
 
 		# a manager reads it too; the list shows it with its cost, filtered by flow, user and day
 		with self.set_user(MANAGER):
-			self.assertEqual(flow_api.get_flow_run_timeline(run.name)["flow_run_id"], run.name)
+			self.assertEqual(flows_api.get_flow_run_timeline(run.name)["flow_run_id"], run.name)
 			day = str(run.creation)[:10]
 			rows = flow_api.list_flow_runs(flow_id=flow.name, user=OWNER, from_date=day, to_date=day)
 			self.assertEqual([r["name"] for r in rows], [run.name])
@@ -106,10 +107,10 @@ class TestFlowRunTimeline(ToolTestCase):
 		run = run_flow_now(flow, {}, user=OWNER)
 		# another Huf User: refused in Python and over HTTP, and their list does not show it
 		with self.set_user(OTHER), self.assertRaises(frappe.PermissionError):
-			flow_api.get_flow_run_timeline(run.name)
+			flows_api.get_flow_run_timeline(run.name)
 		with self.set_user(OTHER):
 			self.assertNotIn(run.name, [r["name"] for r in flow_api.list_flow_runs(limit=200)])
-		method = "/api/method/huf.ai.flow_api.get_flow_run_timeline"
+		method = "/api/method/huf.api.flows.get_flow_run_timeline"
 		self.assertEqual(self.other_client.get(method, params={"flow_run_id": run.name}).status_code, 403)
 		self.assertEqual(self.guest.get(method, params={"flow_run_id": run.name}).status_code, 403)
 		# a read only: POST is refused
@@ -118,7 +119,7 @@ class TestFlowRunTimeline(ToolTestCase):
 		self.assertEqual(response.status_code, 200, response.text)
 		self.assertEqual([s["node_id"] for s in response.json()["message"]["steps"]], ["start", "done"])
 		with self.set_user(MANAGER), self.assertRaises(frappe.DoesNotExistError):
-			flow_api.get_flow_run_timeline("no-such-run")
+			flows_api.get_flow_run_timeline("no-such-run")
 
 	def test_a_waiting_run_offers_cancel_to_its_user_and_managers_and_says_who_cancelled(self):
 		flow = make_flow(
@@ -135,13 +136,13 @@ class TestFlowRunTimeline(ToolTestCase):
 		# the approver (a Huf User) reads the waiting run but may not cancel it
 		for user, allowed in ((OWNER, True), (MANAGER, True), (OTHER, False)):
 			with self.set_user(user):
-				self.assertEqual(flow_api.get_flow_run_timeline(run.name)["can_cancel"], allowed, user)
+				self.assertEqual(flows_api.get_flow_run_timeline(run.name)["can_cancel"], allowed, user)
 				self.assertEqual(flow_api.get_flow_run(run.name)["can_cancel"], allowed, user)
 		with self.set_user(OWNER):
-			waiting = flow_api.get_flow_run_timeline(run.name)
+			waiting = flows_api.get_flow_run_timeline(run.name)
 			self.assertEqual([s["status"] for s in waiting["steps"]], ["success", "waiting"])
-			flow_api.cancel_flow_run(run.name, "not needed")
-			cancelled = flow_api.get_flow_run_timeline(run.name)
+			flows_api.cancel_flow_run(run.name, "not needed")
+			cancelled = flows_api.get_flow_run_timeline(run.name)
 		self.assertEqual((cancelled["status"], cancelled["cancelled_by"]), ("Cancelled", OWNER))
 		self.assertTrue(cancelled["cancelled_at"])
 		self.assertEqual(cancelled["last_error"], "not needed")

@@ -16,9 +16,9 @@ from huf.ai.flows.starts import (
 	next_scheduled_runs,
 	run_scheduled_flows,
 )
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.config import set_site_config
+from huf.tests.support.factories import make_user
 from huf.tests.support.flows import edge, flow_context, make_flow, node, wait_for_flow_run
 from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.runs import delete_users

@@ -146,7 +146,7 @@ class TestHttpRequestNode(HufTestCase):
 		# The run executes in the worker on a bench: the allowed host goes into the site's config.
 		set_site_config("huf_http_allowed_hosts", [f"127.0.0.1:{cls.echo.port}"])
 		cls.addClassCleanup(set_site_config, "huf_http_allowed_hosts", None)
-		from huf.huf.factories import make_user
+		from huf.tests.support.factories import make_user
 
 		make_user(VIEWER, "Huf Viewer")
 		cls.addClassCleanup(delete_users, [VIEWER])

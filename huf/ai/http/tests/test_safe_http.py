@@ -14,8 +14,8 @@ import frappe
 from huf.ai.http.safe_client import BlockedURLError, HttpRequestError, is_public_ip, safe_request
 from huf.ai.http_handler import handle_get_request, handle_http_request, handle_post_request
 from huf.ai.tools.handlers.http import call_http_tool
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 
 
 class EchoServer:

@@ -1,6 +1,7 @@
-"""ElevenLabs Conversational AI (upstream path `huf.ai.providers.elevenlabs_convai_api.*`, mapped in hooks):
-a signed URL for the browser's voice session, the agent id, and the post-call webhook that stores the
-transcript as an Agent Conversation of the settings' Huf agent.
+"""ElevenLabs Conversational AI: a signed URL for the browser's voice session, the agent id, and the
+post-call webhook that stores the transcript as an Agent Conversation of the settings' Huf agent. The
+endpoints are in `huf.api.channels` (upstream paths `huf.ai.providers.elevenlabs_convai_api.*`, mapped
+in hooks).
 
 The webhook's `ElevenLabs-Signature` ("t=<unix ts>,v0=<hex HMAC-SHA256 of '<ts>.<raw body>'>", secret =
 Elevenlabs Settings' Webhook Secret) is checked and must be less than 30 minutes old; else 403.
@@ -18,7 +19,7 @@ from frappe.utils.password import get_decrypted_password
 from huf.ai.conversation.manager import ConversationManager
 from huf.ai.http.safe_client import safe_request
 from huf.ai.integrations.channels import inbound
-from huf.huf.capabilities import check_capability
+from huf.huf.session_user import acting_as
 
 SETTINGS = "Elevenlabs Settings"
 CHANNEL = "elevenlabs"
@@ -27,23 +28,9 @@ MAX_AGE = 30 * 60
 MAX_TURNS = 500
 
 
-@frappe.whitelist(allow_guest=True, methods=["GET"])
-def health() -> dict:
-	return {"ok": True}
-
-
-@frappe.whitelist(methods=["GET"])
-def get_agent_id() -> dict:
-	"""The ElevenLabs agent id the voice widget talks to (logged-in users with chat.use)."""
-	check_capability("chat.use")
-	return {"agent_id": _agent_id()}
-
-
-@frappe.whitelist(methods=["GET"])
 def get_signed_url() -> dict:
-	"""A signed WebSocket URL for one ElevenLabs conversation (logged-in users with chat.use)."""
-	check_capability("chat.use")
-	agent_id = _agent_id()
+	"""A signed WebSocket URL for one ElevenLabs conversation (the endpoint checks chat.use)."""
+	agent_id = agent_id_setting()
 	provider = frappe.db.get_single_value(SETTINGS, "provider")
 	key = provider and frappe.get_doc("AI Provider", provider).get_password("api_key", raise_exception=False)
 	if not key:
@@ -62,7 +49,6 @@ def get_signed_url() -> dict:
 	return {"signed_url": body["signed_url"]}
 
 
-@frappe.whitelist(allow_guest=True, methods=["POST"])
 def handle_elevenlabs_webhook(
 	type: str | None = None, data: dict | str | None = None, event_timestamp: int | str | None = None
 ) -> dict:
@@ -104,22 +90,19 @@ def store_transcript(data: dict) -> str:
 	)
 	if existing:
 		return existing
-	caller = frappe.session.user
-	frappe.set_user(settings.transcript_user)
-	try:
+	with acting_as(settings.transcript_user):
 		manager = ConversationManager(settings.agent, channel=CHANNEL, external_id=conversation_id)
 		conversation = manager.create_conversation(_("Voice call {0}").format(conversation_id))
 		for turn in (data.get("transcript") or [])[:MAX_TURNS]:
 			text = isinstance(turn, dict) and turn.get("message")
 			if text and turn.get("role") in ("user", "agent"):
 				manager.add_message(conversation, turn["role"], str(text), agent=settings.agent)
-	finally:
-		frappe.set_user(caller)
 	frappe.db.commit()
 	return conversation.name
 
 
-def _agent_id() -> str:
+def agent_id_setting() -> str:
+	"""The ElevenLabs agent id the voice widget talks to (Elevenlabs Settings)."""
 	agent_id = frappe.db.get_single_value(SETTINGS, "agent_id")
 	if not agent_id:
 		frappe.throw(_("Set the ElevenLabs Agent ID in Elevenlabs Settings first."))

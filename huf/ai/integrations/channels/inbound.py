@@ -9,12 +9,14 @@ from frappe import _
 from frappe.utils import strip_html
 from frappe.utils.password import get_decrypted_password
 
-from huf.ai.runtime import queue
-from huf.ai.runtime.runs import queue_agent_run
+from huf.ai.runtime import front_door
+from huf.ai.runtime.front_door import RunResult
+from huf.ai.runtime.run_request import RunRequest
+from huf.huf.session_user import acting_as
 from huf.request_limits import CHANNEL_RATE_LIMIT, check_webhook_rate
 
 SETTINGS = "Integration Settings"
-ANSWER_JOB = "huf.ai.integrations.channels.inbound.answer_run"
+ANSWER = "huf.ai.integrations.channels.inbound.answer"
 SEEN_SECONDS = 24 * 3600  # how long a delivered update/event id is remembered
 
 
@@ -132,42 +134,29 @@ def enqueue_reply(settings: str, reply: str, text: str, target: dict) -> None:
 
 
 def start_run(settings: str, user: str, prompt: str, external_id: str, reply: str, **target) -> str:
-	"""Queue the settings' agent run as `user` (persisted first), answered by the job `answer_run`."""
+	"""Queue the settings' agent run as `user` (persisted first); a job of its own runs it and hands the
+	result to `answer` (`front_door.enqueue(..., then=...)`)."""
 	agent = frappe.db.get_value(SETTINGS, settings, "agent")
 	if not agent:
 		frappe.throw(_("Integration Settings {0} has no Agent to answer messages.").format(settings))
-	caller = frappe.session.user
-	frappe.set_user(user)
-	try:
-		run = queue_agent_run(
-			agent,
-			prompt,
-			channel_id=frappe.db.get_value(SETTINGS, settings, "service"),
-			external_id=external_id,
-			inline=True,
-		)
-	finally:
-		frappe.set_user(caller)
-	frappe.enqueue(ANSWER_JOB, queue="long", run=run.name, settings=settings, reply=reply, target=target)
-	return run.name
+	request = RunRequest(
+		agent,
+		prompt,
+		user=user,
+		channel=frappe.db.get_value(SETTINGS, settings, "service"),
+		external_id=external_id,
+	)
+	then_kwargs = {"settings": settings, "reply": reply, "target": target}
+	return front_door.enqueue(request, then=ANSWER, then_kwargs=then_kwargs).run
 
 
-def answer_run(run: str, settings: str, reply: str, target: dict) -> None:
-	"""Job: run the queued run to its end as its user, then send the answer (or the error) with `reply`."""
-	row = frappe.db.get_value("Agent Run", run, ["user", "conversation"], as_dict=True)
-	if not row:
-		return
-	caller = frappe.session.user
-	frappe.set_user(row.user)
-	try:
-		complete, error = queue.run_inline_to_end(run, row.conversation)
-	finally:
-		frappe.set_user(caller)
-	if complete:
-		text = complete["full_response"] or _("(no answer)")
+def answer(result: RunResult, settings: str, reply: str, target: dict) -> None:
+	"""Send the run's answer (or its error) to the chat it came from with the service tool `reply`."""
+	if result.complete:
+		text = result.answer or _("(no answer)")
 	else:
 		text = _("Sorry, I could not answer: {0}").format(
-			error["content"] if error else _("the run did not finish.")
+			result.error["content"] if result.error else _("the run did not finish.")
 		)
 	send_reply(settings, reply, text, target)
 
@@ -175,14 +164,11 @@ def answer_run(run: str, settings: str, reply: str, target: dict) -> None:
 def send_reply(settings: str, reply: str, text: str, target: dict) -> None:
 	"""Send `text` with the service tool `reply` (dotted path) as Administrator: the channel's own answer
 	to the chat it came from. A failure is logged, never raised to the job."""
-	caller = frappe.session.user
-	frappe.set_user("Administrator")
 	try:
-		frappe.get_attr(reply)(text=text, settings=settings, **target)
+		with acting_as("Administrator"):
+			frappe.get_attr(reply)(text=text, settings=settings, **target)
 	except Exception as e:
 		frappe.log_error(title=_("{0}: could not send the answer").format(settings), message=str(e))
-	finally:
-		frappe.set_user(caller)
 
 
 def split_text(text: str, limit: int) -> list[str]:

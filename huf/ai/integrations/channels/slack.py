@@ -1,6 +1,7 @@
-"""Slack Events API: `handle_event` (guest POST) checks the request signature (signing secret = the
-settings' webhook secret) and timestamp, answers the URL verification, and runs the settings' agent for
-app mentions and direct messages, answering in the message's thread.
+"""Slack Events API: `handle_event` (behind the guest POST `huf.api.channels.slack_event`) checks the
+request signature (signing secret = the settings' webhook secret) and timestamp, answers the URL
+verification, and runs the settings' agent for app mentions and direct messages, answering in the
+message's thread.
 
 Each thread is one conversation per Frappe user; the Slack user is mapped through the settings'
 recipients (recipient id = Slack user id) or acts as its channel user.
@@ -30,7 +31,6 @@ def signature(secret: str, timestamp: str, body: bytes) -> str:
 	return "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
 
 
-@frappe.whitelist(allow_guest=True, methods=["POST"])
 def handle_event() -> dict | None:
 	"""Slack's Events API request URL: a valid signature of a recent request, else 403."""
 	inbound.check_rate(SERVICE)

@@ -1,5 +1,6 @@
-"""Telegram: `setup_webhook` registers this site with the bot (secret token); `handle_update` (the bot's
-webhook, guest POST) runs the settings' agent for each text message and answers in the chat.
+"""Telegram: `setup_webhook` registers this site with the bot (secret token); `handle_update` (behind the
+bot's webhook, the guest POST `huf.api.channels.telegram_update`) runs the settings' agent for each text
+message and answers in the chat.
 
 Each chat is one conversation per Frappe user (external id `<settings>:<chat id>`); the Telegram user is
 mapped through the settings' recipients (recipient id = Telegram user id) or acts as its channel user.
@@ -45,7 +46,6 @@ def setup_webhook(settings_doc) -> str:
 	return _("Telegram now sends this bot's messages to {0}.").format(webhook_url())
 
 
-@frappe.whitelist(allow_guest=True, methods=["POST"])
 def handle_update() -> dict:
 	"""Telegram's webhook: the secret token must match an active Telegram settings record (else 403)."""
 	inbound.check_rate(SERVICE)

@@ -7,6 +7,7 @@ from huf.tests.support.case import HufTestCase
 from huf.tests.support.config import set_site_config
 from huf.tests.support.web import api_clients
 
+# the URLs the services were given (hooks.py maps them to huf.api.channels)
 WEBHOOKS = {
 	"telegram": "/api/method/huf.ai.tools.telegram_webhook.handle_update",
 	"slack": "/api/method/huf.ai.integrations.channels.slack.handle_event",

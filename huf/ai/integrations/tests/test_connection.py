@@ -1,6 +1,6 @@
 import frappe
 
-from huf.ai.integrations.connection import test_connection as run_connection_test
+from huf.api.integrations import test_connection as run_connection_test
 from huf.tests.support.http_service import reply
 from huf.tests.support.service_tools import ServiceToolTestCase
 

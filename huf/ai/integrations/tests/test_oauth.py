@@ -87,7 +87,9 @@ class TestOAuthConnect(ServiceToolTestCase):
 		from urllib.parse import parse_qs, urlsplit
 
 		from huf.ai.http.oauth2 import pkce_challenge
-		from huf.ai.integrations.oauth import callback, redirect_uri, start
+		from huf.ai.integrations.oauth import redirect_uri
+		from huf.api.integrations import oauth_callback as callback
+		from huf.api.integrations import start_oauth as start
 
 		frappe.db.set_value("Integration Service", "gmail", "oauth_token_url", f"{self.api.url}/token")
 		url = start(self.settings)["authorize_url"]

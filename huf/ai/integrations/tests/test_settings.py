@@ -1,8 +1,8 @@
 import frappe
 
 from huf.ai.integrations.client import service_client
-from huf.ai.integrations.settings import list_integrations
-from huf.huf.factories import make_user
+from huf.api.integrations import list_integrations
+from huf.tests.support.factories import make_user
 from huf.tests.support.service_tools import ServiceToolTestCase
 
 SECRET = "xoxb-settings-secret-42"

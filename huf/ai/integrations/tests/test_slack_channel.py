@@ -13,7 +13,7 @@ from huf.tests.support.channels import ChannelTestCase
 BEN = "slack-ben@example.com"
 BOT_TOKEN = "xoxb-slack-test-token-5521"
 SIGNING_SECRET = "8f7d1e0c9b2a43f6slack"
-EVENTS = "/api/method/huf.ai.integrations.channels.slack.handle_event"
+EVENTS = "/api/method/huf.api.channels.slack_event"
 
 
 def sign(body: bytes, timestamp: int, secret: str = SIGNING_SECRET) -> str:

@@ -43,7 +43,7 @@ class TestKnowledgeFollowsAgents(KnowledgeTestCase):
 
 	@classmethod
 	def setUpClass(cls):
-		from huf.huf.factories import make_user
+		from huf.tests.support.factories import make_user
 		from huf.tests.support.runs import delete_users
 
 		super().setUpClass()

@@ -8,10 +8,11 @@ import frappe
 
 from huf.ai.agent_integration import run_agent_sync
 from huf.ai.knowledge.chunkers import count_tokens
-from huf.ai.runtime.runs import stream_agent_run
+from huf.ai.runtime import front_door
+from huf.ai.runtime.run_request import RunRequest
 from huf.huf.doctype.knowledge_source import knowledge_source as source_actions
-from huf.huf.factories import make_user
 from huf.tests.support import sample_files
+from huf.tests.support.factories import make_user
 from huf.tests.support.knowledge import KnowledgeTestCase, add_file, add_text, make_source, wait_indexed
 from huf.tests.support.llm_server import Reply, tool_call
 from huf.tests.support.runs import make_runtime_agent
@@ -158,7 +159,7 @@ class TestOptionalTools(KnowledgeTestCase):
 			Reply(tool_calls=[tool_call("knowledge_search", {"query": "secret ingredient"}, "c3")]),
 			"Cardamom.",
 		)
-		events = list(stream_agent_run(agent, "What is the secret ingredient?"))
+		events = list(front_door.stream(RunRequest(agent, "What is the secret ingredient?")))
 		tools = {tool["function"]["name"] for tool in self.llm.chat_requests[0]["body"]["tools"]}
 		self.assertTrue({"knowledge_search", "get_knowledge_sources"} <= tools, tools)
 		results = {e["tool_call_id"]: e for e in events if e["type"] == "tool_result"}

@@ -7,7 +7,7 @@ import frappe
 from huf.ai.knowledge.embeddings import PROBE_TEXT, EmbeddingDimensionError
 from huf.ai.knowledge.retriever import knowledge_search
 from huf.huf.doctype.knowledge_source.knowledge_source import rebuild_index
-from huf.huf.factories import make_user
+from huf.tests.support.factories import make_user
 from huf.tests.support.knowledge import (
 	DIMENSION,
 	EMBED_MODEL,

@@ -14,8 +14,8 @@ from huf.ai.knowledge.retriever import knowledge_search
 from huf.huf.doctype.knowledge_input.knowledge_input import reprocess_input
 from huf.huf.doctype.knowledge_source import knowledge_source as source_actions
 from huf.huf.doctype.knowledge_source.knowledge_source import rebuild_index
-from huf.huf.factories import make_user
 from huf.tests.support import sample_files
+from huf.tests.support.factories import make_user
 from huf.tests.support.knowledge import (
 	KnowledgeTestCase,
 	add_file,

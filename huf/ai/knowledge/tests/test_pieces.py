@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import frappe
 
-from huf.ai.knowledge.pieces import MAX_PAGE_LENGTH, input_pieces, preview_split
-from huf.huf.factories import make_user
+from huf.ai.knowledge.pieces import MAX_PAGE_LENGTH
+from huf.api.knowledge import input_pieces, preview_split
+from huf.tests.support.factories import make_user
 from huf.tests.support.knowledge import KnowledgeTestCase, add_text, make_source, wait_indexed
 
 OUTSIDER = "knowledge-outsider@example.com"

@@ -11,8 +11,9 @@ from frappe.utils import add_to_date, now_datetime
 from huf.ai import mcp_client
 from huf.ai.mcp.connection import MCPClientError
 from huf.ai.mcp.provider import create_mcp_tools, llm_name
-from huf.huf.factories import make_agent, make_user
+from huf.api import mcp as mcp_api
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 from huf.tests.support.mcp_servers import demo_server, free_port, serve_sse, serve_streamable
 
 TOKEN = "s3cret-token-9a8b7c"
@@ -74,7 +75,7 @@ class TestSync(MCPTestCase):
 		self.addCleanup(live.stop)
 		name = new_server("shrinking", live.url)
 		mcp_client.sync_mcp_server_tools(name)
-		mcp_client.set_mcp_tool_enabled(name, "fail", 0)
+		mcp_api.set_mcp_tool_enabled(name, "fail", 0)
 		live.stop()  # the server comes back at the same address without its echo tool
 		shrunk = serve_streamable(demo_server("shrinking", without=("echo",)), port=live.port)
 		self.addCleanup(shrunk.stop)
@@ -175,7 +176,7 @@ class TestAgentTools(MCPTestCase):
 	def test_namespaced_tools_enable_disable(self):
 		name = new_server("demo", self.http.url, tool_namespace="gmail")
 		mcp_client.sync_mcp_server_tools(name)
-		mcp_client.set_mcp_tool_enabled(name, "sleep", 0)
+		mcp_api.set_mcp_tool_enabled(name, "sleep", 0)
 		agent = self.make_agent([{"mcp_server": name, "enabled": 1}])
 		tools = {tool.name: tool for tool in create_mcp_tools(agent)}
 		self.assertEqual(set(tools), {"gmail_add", "gmail_echo", "gmail_fail"})
@@ -186,9 +187,9 @@ class TestAgentTools(MCPTestCase):
 		self.assertEqual(
 			(agent.agent_mcp_server[0].tool_count, agent.agent_mcp_server[0].server_url), (3, self.http.url)
 		)
-		mcp_client.set_mcp_tool_enabled(name, "echo", 0)  # a sync or a tool change updates the agents' rows
+		mcp_api.set_mcp_tool_enabled(name, "echo", 0)  # a sync or a tool change updates the agents' rows
 		self.assertEqual(frappe.db.get_value("Agent MCP Server", {"parent": agent.name}, "tool_count"), 2)
-		mcp_client.set_mcp_tool_enabled(name, "echo", 1)
+		mcp_api.set_mcp_tool_enabled(name, "echo", 1)
 
 		listed = mcp_client.get_agent_mcp_servers(agent.name)
 		self.assertEqual((listed[0]["mcp_server"], listed[0]["tool_count"]), (name, 3))
@@ -228,7 +229,7 @@ class TestEndpointsAndAutoSync(MCPTestCase):
 			with self.assertRaises(frappe.PermissionError):
 				mcp_client.sync_mcp_server_tools(name)
 			with self.assertRaises(frappe.PermissionError):
-				mcp_client.set_mcp_tool_enabled(name, "add", 0)
+				mcp_api.set_mcp_tool_enabled(name, "add", 0)
 			self.assertIn(name, [s["name"] for s in mcp_client.get_available_mcp_servers()])
 			self.assertNotIn("auth_header_value", mcp_client.get_available_mcp_servers()[0])
 			frappe.set_user("Guest")

@@ -15,6 +15,7 @@ from frappe.utils import add_to_date, now_datetime
 
 from huf.ai import mcp_client
 from huf.ai.mcp.connection import MCPClientError
+from huf.api import mcp as mcp_api
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.mcp_servers import AuthorizationServer, oauth_protected_server
 from huf.tests.support.web import serve_site
@@ -68,9 +69,7 @@ class TestMCPOAuth(HufTestCase):
 
 	def connect(self) -> str:
 		"""Connect as a user would: start, follow the provider's redirect to the callback page."""
-		started = self.admin.post(
-			"/api/method/huf.ai.mcp_client.start_mcp_oauth", json={"server_name": SERVER}
-		)
+		started = self.admin.post("/api/method/huf.api.mcp.start_mcp_oauth", json={"server_name": SERVER})
 		self.assertEqual(started.status_code, 200, started.text)
 		url = started.json()["message"]["authorization_url"]
 		redirect = httpx.get(url, follow_redirects=False)
@@ -85,9 +84,7 @@ class TestMCPOAuth(HufTestCase):
 	def test_discovery_registration_pkce_and_tools(self):
 		self.assertFalse(mcp_client.test_mcp_connection(SERVER)["success"])
 
-		started = self.admin.post(
-			"/api/method/huf.ai.mcp_client.start_mcp_oauth", json={"server_name": SERVER}
-		)
+		started = self.admin.post("/api/method/huf.api.mcp.start_mcp_oauth", json={"server_name": SERVER})
 		query = parse_qs(urlsplit(started.json()["message"]["authorization_url"]).query)
 		self.assertEqual(query["code_challenge_method"], ["S256"])
 		self.assertEqual(query["resource"], [self.mcp.url])
@@ -156,9 +153,7 @@ class TestMCPOAuth(HufTestCase):
 		self.assertEqual(frappe.db.get_value("MCP Server", SERVER, "oauth_status"), "Expired")
 
 	def test_provider_refusal_and_disconnect(self):
-		started = self.admin.post(
-			"/api/method/huf.ai.mcp_client.start_mcp_oauth", json={"server_name": SERVER}
-		)
+		started = self.admin.post("/api/method/huf.api.mcp.start_mcp_oauth", json={"server_name": SERVER})
 		state = parse_qs(urlsplit(started.json()["message"]["authorization_url"]).query)["state"][0]
 		page = self.admin.get("/mcp-oauth-callback", params={"error": "access_denied", "state": state})
 		self.assertIn("did not grant access", page.text)
@@ -166,7 +161,7 @@ class TestMCPOAuth(HufTestCase):
 		self.assertEqual(frappe.db.get_value("MCP Server", SERVER, "oauth_status"), "Error")
 
 		self.connect()
-		mcp_client.disconnect_mcp_oauth(SERVER)
+		mcp_api.disconnect_mcp_oauth(SERVER)
 		doc = frappe.get_doc("MCP Server", SERVER)
 		self.assertEqual(doc.oauth_status, "Not Connected")
 		self.assertFalse(doc.get_password("oauth_access_token", raise_exception=False))

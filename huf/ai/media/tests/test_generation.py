@@ -8,7 +8,7 @@ from huf.ai.media.audio import generate_audio
 from huf.ai.media.image import generate_image
 from huf.ai.providers import ProviderError
 from huf.ai.speech_to_text import speech_to_text, transcribe_audio
-from huf.huf.factories import make_user
+from huf.tests.support.factories import make_user
 from huf.tests.support.media import AGENT, MAIN_KEY, VOICE_KEY, VOICE_PROVIDER, MediaTestCase, make_model
 
 

@@ -5,8 +5,9 @@ import hashlib
 
 import frappe
 
-from huf.ai.media.ocr import ocr_document, ocr_file
-from huf.huf.factories import make_user
+from huf.ai.media.ocr import ocr_document
+from huf.api.media import ocr_file
+from huf.tests.support.factories import make_user
 from huf.tests.support.media import MediaTestCase, make_agent, make_model, make_provider
 from huf.tests.support.sample_files import PNG, make_docx, make_pdf, make_pptx, make_xlsx
 

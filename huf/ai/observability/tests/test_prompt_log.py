@@ -82,11 +82,12 @@ class TestPromptLogOfRuns(ToolTestCase):
 			self.assertNotIn(secret, text)
 
 	def test_a_streamed_run_is_logged_with_its_whole_answer(self):
-		from huf.ai.runtime.runs import stream_agent_run
+		from huf.ai.runtime import front_door
+		from huf.ai.runtime.run_request import RunRequest
 
 		set_site_config("huf_log_prompts", 1)
 		self.llm.queue(Reply(content="Streamed answer in pieces.", chunk_size=4))
-		events = list(stream_agent_run(self.agent, "stream it"))
+		events = list(front_door.stream(RunRequest(self.agent, "stream it")))
 		self.assertEqual(events[-1]["type"], "complete", events[-1])
 		_text, entries = read_log()
 		self.assertEqual(len(entries), 1)

@@ -6,15 +6,12 @@ import threading
 import frappe
 
 from huf.ai.agent_integration import run_agent_sync
-from huf.ai.orchestration.orchestrator import (
-	get_orchestration,
-	recreate_orchestration_plan,
-	stop_orchestration,
-)
+from huf.ai.orchestration.orchestrator import recreate_orchestration_plan, stop_orchestration
 from huf.ai.orchestration.scheduler import process_orchestrations
 from huf.ai.orchestration.steps import execute_orchestration
 from huf.ai.runtime.locks import ConversationLock
 from huf.ai.runtime.queue import drain_conversation
+from huf.api.orchestration import get_orchestration
 from huf.tests.support.jobs import wait_for_jobs, wait_until
 from huf.tests.support.llm_server import Reply
 from huf.tests.support.runs import RuntimeTestCase, SiteContext

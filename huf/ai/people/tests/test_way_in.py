@@ -6,8 +6,8 @@ import httpx
 from frappe.utils.data import sha256_hash
 
 from huf.ai import permissions_api as api
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.runs import delete_users
 from huf.tests.support.web import api_clients
 

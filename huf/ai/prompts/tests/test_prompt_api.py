@@ -7,8 +7,9 @@ import frappe
 from huf.ai import prompt_api
 from huf.ai.conversation.summarizer import summary_prompt
 from huf.ai.runtime.agent import AgentManager
-from huf.huf.factories import make_agent, make_user
+from huf.api import prompts as prompts_api
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 from huf.tests.support.runs import delete_users
 from huf.tests.support.web import api_clients
 
@@ -19,6 +20,7 @@ ADMIN = "prompt-api-admin@example.com"
 NO_ROLES = "prompt-api-no-roles@example.com"
 USERS = [VIEWER, USER, MANAGER, ADMIN, NO_ROLES]
 METHOD = "/api/method/huf.ai.prompt_api."
+PROMPTS_API = "/api/method/huf.api.prompts."
 
 
 def unique(prefix: str) -> str:
@@ -177,30 +179,30 @@ class PromptAPITests:
 		self.attach(first, v1.name, 1)
 		self.attach(second, v2["name"], 0)
 
-		listed = prompt_api.list_prompts(self.kind, search="needle")
+		listed = prompts_api.list_prompts(self.kind, search="needle")
 		self.assertEqual([r.name for r in listed], [v2["name"]])
 		self.assertNotIn("prompt_body", listed[0])
 		with self.set_user(MANAGER):
-			names = [r.name for r in prompt_api.list_prompts(self.kind)]
+			names = [r.name for r in prompts_api.list_prompts(self.kind)]
 			self.assertIn(v2["name"], names)
 			self.assertNotIn(v1.name, names)
 			self.assertNotIn(private.name, names)
-			self.assertEqual([r.name for r in prompt_api.list_prompts(self.kind, visibility="Private")], [])
+			self.assertEqual([r.name for r in prompts_api.list_prompts(self.kind, visibility="Private")], [])
 			with self.assertRaises(frappe.DoesNotExistError):
-				prompt_api.get_prompt(private.name, self.kind)
+				prompts_api.get_prompt(private.name, self.kind)
 			self.assertEqual(frappe.get_list(self.prompt_doctype, filters={"name": private.name}), [])
 			self.assertFalse(frappe.has_permission(self.prompt_doctype, "read", doc=private.name))
-			got = prompt_api.get_prompt(v1.name, self.kind)
+			got = prompts_api.get_prompt(v1.name, self.kind)
 			self.assertEqual((got["prompt_body"], got["can_write"]), ("Listed.", False))
-			used = prompt_api.used_by(v1.name, self.kind)
+			used = prompts_api.used_by(v1.name, self.kind)
 		self.assertEqual(
 			sorted((u["agent"], u["prompt"], u["locked"]) for u in used),
 			sorted([(first, v1.name, 1), (second, v2["name"], 0)]),
 		)
 		self.assertIn(
-			private.name, [r.name for r in prompt_api.list_prompts(self.kind, visibility="Private")]
+			private.name, [r.name for r in prompts_api.list_prompts(self.kind, visibility="Private")]
 		)
-		self.assertTrue(prompt_api.get_prompt(private.name, self.kind)["can_write"])
+		self.assertTrue(prompts_api.get_prompt(private.name, self.kind)["can_write"])
 
 	def test_bad_input_gets_clear_errors(self):
 		v1 = self.prompt()
@@ -209,7 +211,7 @@ class PromptAPITests:
 		with self.assertRaisesRegex(frappe.DoesNotExistError, "not found"):
 			self.attach("No Such Agent", v1.name, 0)
 		with self.assertRaisesRegex(frappe.ValidationError, "Kind must be"):
-			prompt_api.list_prompts("other")
+			prompts_api.list_prompts("other")
 
 	# --- permissions -------------------------------------------------------------------------------
 
@@ -222,8 +224,8 @@ class PromptAPITests:
 		for user in (USER, VIEWER, NO_ROLES):
 			self.refused(user, self.fork, v1.name, "Nope")
 			self.refused(user, self.history, v1.name)
-			self.refused(user, prompt_api.list_prompts, self.kind)
-			self.refused(user, prompt_api.get_prompt, v1.name, self.kind)
+			self.refused(user, prompts_api.list_prompts, self.kind)
+			self.refused(user, prompts_api.get_prompt, v1.name, self.kind)
 		self.refused(MANAGER, self.fork, v1.name, "Nope")
 		self.assertEqual(frappe.db.count(self.prompt_doctype, {"lineage": v1.lineage}), 1)
 		with self.set_user(ADMIN):
@@ -312,7 +314,7 @@ class TestPromptAPIOverHTTP(PromptAPITestCase):
 		)
 		self.assertEqual([r["name"] for r in resource_list.json()["data"]], [v1.name])
 
-		listed = self.manager.get(METHOD + "list_prompts", params={"search": v1.title})
+		listed = self.manager.get(PROMPTS_API + "list_prompts", params={"search": v1.title})
 		self.assertEqual(listed.status_code, 200, listed.text)
 		self.assertEqual([r["name"] for r in listed.json()["message"]], [v1.name])
 		self.assertEqual(
@@ -329,10 +331,10 @@ class TestPromptAPIOverHTTP(PromptAPITestCase):
 			).status_code,
 			403,
 		)
-		self.assertEqual(self.guest.get(METHOD + "list_prompts").status_code, 403)
-		missing = self.manager.get(METHOD + "get_prompt", params={"prompt_name": "no-such-prompt"})
+		self.assertEqual(self.guest.get(PROMPTS_API + "list_prompts").status_code, 403)
+		missing = self.manager.get(PROMPTS_API + "get_prompt", params={"prompt_name": "no-such-prompt"})
 		self.assertEqual(missing.status_code, 404, missing.text)
-		bad_kind = self.manager.get(METHOD + "list_prompts", params={"kind": "other"})
+		bad_kind = self.manager.get(PROMPTS_API + "list_prompts", params={"kind": "other"})
 		self.assertEqual(bad_kind.status_code, 417, bad_kind.text)
 		get_change = self.manager.get(
 			METHOD + "attach_template", params={"agent_name": agent, "prompt_name": v1.name}

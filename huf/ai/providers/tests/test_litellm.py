@@ -12,6 +12,7 @@ import frappe
 from huf.ai.providers import ContextWindowError, ProviderError, ProviderNotConfiguredError
 from huf.ai.providers.litellm import (
 	ProviderConfig,
+	_credentials,
 	apply_prompt_caching,
 	completion,
 	embedding,
@@ -22,6 +23,7 @@ from huf.tests.support.case import HufTestCase, HufUnitTestCase
 from huf.tests.support.llm_server import Reply, ScriptedLLM, tool_call
 
 KEY = "sk-test-7f3a9c1e5b2d4f60"
+AWS_SECRET = "aws-secret-routes-9f2c"
 FAST = RetryPolicy(attempts=3, base_delay=0.01, max_delay=0.05)
 HELLO = [{"role": "user", "content": "Hello"}]
 WEATHER_TOOL = {
@@ -361,3 +363,46 @@ class TestProviderFromDocType(HufTestCase):
 		with self.assertRaises(ProviderNotConfiguredError) as caught:
 			completion("No Such Provider", "scripted-model", HELLO)
 		self.assertEqual(caught.exception.message, "AI Provider No Such Provider does not exist.")
+
+
+def provider(name: str, **values) -> "frappe.model.document.Document":
+	"""A saved AI Provider named `name` with the fields `values`."""
+	return frappe.get_doc({"doctype": "AI Provider", "provider_name": name, **values}).insert(
+		ignore_permissions=True
+	)
+
+
+class TestRouteCredentials(HufTestCase):
+	"""The settings a saved AI Provider's route carries to LiteLLM per call (secrets decrypted per call,
+	never in repr), and the key a route still needs."""
+
+	def test_the_route_settings_reach_the_call_and_secrets_stay_out_of_repr(self):
+		doc = provider(
+			"Routes Bedrock",
+			provider_type="AWS Bedrock",
+			aws_access_key_id="AKIAROUTES",
+			aws_secret_access_key=AWS_SECRET,
+			aws_region_name="eu-west-1",
+		)
+		self.assertNotIn(AWS_SECRET, frappe.as_json(frappe.get_doc("AI Provider", doc.name).as_dict()))
+		config = get_provider_config(doc.name)
+		self.assertNotIn(AWS_SECRET, repr(config))
+		kwargs = _credentials(config, "bedrock/anthropic.claude-3-haiku-20240307-v1:0")
+		self.assertEqual(
+			kwargs,
+			{
+				"aws_access_key_id": "AKIAROUTES",
+				"aws_secret_access_key": AWS_SECRET,
+				"aws_region_name": "eu-west-1",
+			},
+		)
+
+	def test_a_key_is_still_required_where_the_route_needs_one(self):
+		provider("Routes Anthropic", provider_type="Anthropic")
+		with self.assertRaisesRegex(Exception, "has no API key"):
+			_credentials(get_provider_config("Routes Anthropic"), "anthropic/claude-3-5-haiku-20241022")
+		compatible = provider(
+			"Routes Compatible", provider_type="OpenAI-compatible", api_base="http://127.0.0.1:9/v1"
+		)
+		# OpenAI's client would fall back to OPENAI_API_KEY and send it to the server: a placeholder goes
+		self.assertEqual(_credentials(get_provider_config(compatible.name), "openai/x")["api_key"], "no-key")

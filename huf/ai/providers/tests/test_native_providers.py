@@ -16,7 +16,8 @@ import frappe
 from huf.ai.agent_integration import run_agent_sync
 from huf.ai.providers.litellm import get_litellm
 from huf.ai.providers.model_names import normalize_model_name
-from huf.ai.runtime.runs import stream_agent_run
+from huf.ai.runtime import front_door
+from huf.ai.runtime.run_request import RunRequest
 from huf.ai.runtime.tests.test_loop import weather_tool
 from huf.ai.runtime.tools import registered_tools
 from huf.tests.support.case import HufTestCase
@@ -145,7 +146,7 @@ class NativeProvider:
 
 	def test_a_stream(self):
 		self.llm.queue(Reply(content="Streamed from the provider.", chunk_size=6))
-		events = list(stream_agent_run(self.agent, "Stream please"))
+		events = list(front_door.stream(RunRequest(self.agent, "Stream please")))
 		deltas = "".join(e["content"] for e in events if e["type"] == "delta")
 		self.assertEqual(deltas, "Streamed from the provider.")
 		self.assertEqual(events[-1]["type"], "complete", events[-1])
@@ -161,7 +162,7 @@ class NativeProvider:
 			Reply(content="Snowing in Oslo.", chunk_size=5),
 		)
 		with registered_tools(weather_tool(calls), agent=self.agent):
-			events = list(stream_agent_run(self.agent, "Weather in Oslo?"))
+			events = list(front_door.stream(RunRequest(self.agent, "Weather in Oslo?")))
 		self.assertEqual(events[-1]["type"], "complete", events[-1])
 		self.assertEqual(events[-1]["full_response"], "Snowing in Oslo.")
 		[call] = [e for e in events if e["type"] == "tool_call"]

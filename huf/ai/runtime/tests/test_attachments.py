@@ -6,8 +6,8 @@ import frappe
 
 from huf.ai.media.common import new_file
 from huf.ai.runtime.attachments import HEADING, MAX_FILE_CHARS, user_content
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.sample_files import PNG, make_docx
 
 READER = "attachments-reader@example.com"

@@ -3,15 +3,17 @@ tool call keeping its cost, a run Waiting Approval is closed; the stream and the
 who may cancel, and a finished run refused. The scripted LLM holds a run mid-flight (`Reply.hold`)."""
 
 import threading
+from unittest.mock import patch
 
 import frappe
 
-from huf.ai.agent_integration import cancel_agent_run, run_agent_sync
-from huf.ai.runtime import queue
+from huf.ai.agent_integration import run_agent_sync
+from huf.ai.runtime import front_door, queue
 from huf.ai.runtime.events import validate_event
 from huf.ai.runtime.recovery import recover_stale_runs
-from huf.ai.runtime.runs import queue_agent_run, stream_agent_run
-from huf.ai.tool_approval_api import decide_tool_approval
+from huf.ai.runtime.run_request import RunRequest
+from huf.api.approvals import decide_tool_approval
+from huf.api.runs import cancel_agent_run
 from huf.tests.support.jobs import wait_for_jobs, wait_until
 from huf.tests.support.llm_server import Reply, tool_call
 from huf.tests.support.runs import SiteContext, make_runtime_model
@@ -70,7 +72,9 @@ class TestCancelAgentRun(ToolTestCase):
 
 	def queued(self, prompt: str, conversation: str | None = None):
 		"""A Queued run of ADA that no drainer was asked to run yet."""
-		return self.as_user(ADA, queue_agent_run, self.agent, prompt, conversation_id=conversation)
+		request = RunRequest(self.agent, prompt, conversation=conversation)
+		with patch.object(queue, "kick_drainer"):
+			return self.as_user(ADA, front_door.enqueue, request)
 
 	def run_of(self, name: str) -> dict:
 		fields = ["status", "cancelled_by", "cancelled_at", "error_message", "input_tokens"]
@@ -110,29 +114,29 @@ class TestCancelAgentRun(ToolTestCase):
 		first = self.queued("first question")
 		second = self.queued("second question", conversation=first.conversation)
 		third = self.queued("third question", conversation=first.conversation)
-		answer = self.cancel(first.name, reason="asked by mistake")
+		answer = self.cancel(first.run, reason="asked by mistake")
 		self.assertEqual(answer["status"], "Cancelled")
 		self.assertEqual(answer["cancelled_by"], ADA)
 		# as huf/ai/orchestration/steps.py cancels a step's queued run: the status alone
-		frappe.db.set_value("Agent Run", second.name, "status", "Cancelled")
+		frappe.db.set_value("Agent Run", second.run, "status", "Cancelled")
 		frappe.db.commit()
 		self.llm.queue("The third answer.")
 		queue.kick_drainer(first.conversation)
 		wait_for_jobs(120)
 
 		self.assertEqual(
-			wait_until(lambda: self.run_of(third.name).status != "Queued" and self.run_of(third.name).status),
+			wait_until(lambda: self.run_of(third.run).status != "Queued" and self.run_of(third.run).status),
 			"Success",
 		)
 		self.assertEqual(len(self.llm.chat_requests), 1)  # only the third run asked the model
 		self.assertIn("third question", str(self.llm.chat_requests[0]["body"]["messages"]))
-		run = self.run_of(first.name)
+		run = self.run_of(first.run)
 		self.assertEqual((run.status, run.cancelled_by), ("Cancelled", ADA))
 		self.assertTrue(run.cancelled_at)
 		self.assertIn(f"cancelled by {ADA}", run.error_message)
 		self.assertIn("asked by mistake", run.error_message)
-		self.assertEqual(self.run_of(second.name).status, "Cancelled")
-		self.assertFalse(frappe.db.exists("Agent Message", {"agent_run": ("in", [first.name, second.name])}))
+		self.assertEqual(self.run_of(second.run).status, "Cancelled")
+		self.assertFalse(frappe.db.exists("Agent Message", {"agent_run": ("in", [first.run, second.run])}))
 
 	# --- running -----------------------------------------------------------------------------------
 
@@ -167,7 +171,9 @@ class TestCancelAgentRun(ToolTestCase):
 
 	def test_the_stream_ends_with_a_cancelled_event_and_the_late_answer_is_dropped(self):
 		self.llm.queue(Reply(content="A late answer.", hold=self.hold))
-		thread, out = self.in_thread(lambda: list(stream_agent_run(self.agent, "a long question")))
+		thread, out = self.in_thread(
+			lambda: list(front_door.stream(RunRequest(self.agent, "a long question")))
+		)
 		run = self.held_run()
 		self.cancel(run, user=MAX)
 		self.hold.set()
@@ -229,7 +235,7 @@ class TestCancelAgentRun(ToolTestCase):
 	# --- who may cancel, finished runs -------------------------------------------------------------
 
 	def test_only_the_runs_user_and_managers_may_cancel(self):
-		run = self.queued("who may cancel").name
+		run = self.queued("who may cancel").run
 		for user in (BOB, "Guest"):
 			with self.assertRaises(frappe.PermissionError):
 				self.cancel(run, user=user)
@@ -240,7 +246,7 @@ class TestCancelAgentRun(ToolTestCase):
 		again = self.cancel(run, user=MAX)  # idempotent: the first cancellation stands
 		self.assertEqual((again["status"], again["cancelled_by"]), ("Cancelled", ADA))
 
-		other = self.queued("a manager cancels").name
+		other = self.queued("a manager cancels").run
 		self.assertEqual(self.cancel(other, user=MAX)["cancelled_by"], MAX)
 
 	def test_a_finished_run_is_already_finished(self):

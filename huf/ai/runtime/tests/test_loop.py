@@ -5,8 +5,9 @@ import json
 import frappe
 
 from huf.ai.agent_integration import run_agent_sync
+from huf.ai.runtime import front_door
 from huf.ai.runtime.events import validate_event
-from huf.ai.runtime.runs import stream_agent_run
+from huf.ai.runtime.run_request import RunRequest
 from huf.ai.runtime.tools import Tool, registered_tools
 from huf.tests.support.llm_server import Reply, tool_call
 from huf.tests.support.runs import MODEL, PROVIDER, RuntimeTestCase, make_runtime_model
@@ -59,7 +60,7 @@ class TestToolCalls(RuntimeTestCase):
 			Reply(content="It is sunny in Pune, 21 °C.", prompt_tokens=80, completion_tokens=12),
 		)
 		with registered_tools(weather_tool(calls), agent=agent):
-			events = list(stream_agent_run(agent, "Weather in Pune?"))
+			events = list(front_door.stream(RunRequest(agent, "Weather in Pune?")))
 		for event in events:
 			validate_event(event)
 		kinds = [e["type"] for e in events if e["type"] != "delta"]
@@ -145,7 +146,7 @@ class TestToolCalls(RuntimeTestCase):
 		)
 		todos = frappe.db.count("ToDo")
 		with registered_tools(Tool("delete_all", "Deletes things", handler=forbidden), agent=agent):
-			events = list(stream_agent_run(agent, "Do dangerous things"))
+			events = list(front_door.stream(RunRequest(agent, "Do dangerous things")))
 		results = [e for e in events if e["type"] == "tool_result"]
 		self.assertEqual([r["status"] for r in results], ["Failed", "Failed"])
 		self.assertIn("Unknown tool launch_rockets", results[0]["content"])
@@ -166,7 +167,7 @@ class TestToolCalls(RuntimeTestCase):
 			Reply(content="Sorry."),
 		)
 		with registered_tools(weather_tool(calls), agent=agent):
-			events = list(stream_agent_run(agent, "Weather?"))
+			events = list(front_door.stream(RunRequest(agent, "Weather?")))
 		self.assertEqual(calls, [])
 		call_event = next(e for e in events if e["type"] == "tool_call")
 		self.assertEqual(call_event["arguments"], {})
@@ -263,7 +264,7 @@ class TestProviderErrors(RuntimeTestCase):
 	def test_streamed_failure_ends_with_an_error_event(self):
 		agent = self.make_agent("Runtime Broken Agent")
 		self.llm.queue(*[Reply(status=503, error="overloaded", headers=NO_WAIT)] * 3)
-		events = list(stream_agent_run(agent, "hi"))
+		events = list(front_door.stream(RunRequest(agent, "hi")))
 		for event in events:
 			validate_event(event)
 		self.assertEqual([e["type"] for e in events][-2:], ["run_status", "error"])
@@ -348,13 +349,13 @@ class TestCosts(RuntimeTestCase):
 		self.assertEqual(costs, [2.0, 5.0])
 
 	def test_litellm_price_table_when_no_custom_price(self):
-		from huf.ai.providers.litellm import get_litellm
-
 		model = make_runtime_model("openai/gpt-4o-mini", PROVIDER)
 		agent = self.make_agent("Runtime Priced Agent", model=model)
 		self.llm.queue(Reply(content="cheap", prompt_tokens=10_000, completion_tokens=2_000))
 		result = run_agent_sync(agent, "hi", now=1)
-		prompt_cost, completion_cost = get_litellm().cost_per_token(
+		import litellm  # loaded by the run (with its bundled price map): the reference prices
+
+		prompt_cost, completion_cost = litellm.cost_per_token(
 			model="openai/gpt-4o-mini", prompt_tokens=10_000, completion_tokens=2_000
 		)
 		self.assertGreater(result["cost"], 0)

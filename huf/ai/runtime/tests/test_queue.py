@@ -205,11 +205,12 @@ class TestOneConversation(QueueTestCase):
 		self.assertFalse(locks.is_claimed(run))
 
 	def test_a_stream_closed_while_waiting_cancels_its_run(self):
-		from huf.ai.runtime.runs import stream_agent_run
+		from huf.ai.runtime import front_door
+		from huf.ai.runtime.run_request import RunRequest
 
 		agent, conversation, holder = self.busy_conversation()
 		try:
-			stream = stream_agent_run(agent, "waiting", conversation_id=conversation)
+			stream = front_door.stream(RunRequest(agent, "waiting", conversation=conversation))
 			self.assertEqual(next(stream)["status"], "Queued")
 			stream.close()
 		finally:

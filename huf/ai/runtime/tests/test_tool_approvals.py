@@ -11,11 +11,11 @@ import frappe
 from frappe.utils import time_diff_in_seconds
 
 from huf.ai.agent_integration import run_agent_sync
-from huf.ai.runtime import approval_gate
+from huf.ai.runtime import approval_gate, front_door
 from huf.ai.runtime.approval_decisions import expire_tool_approvals
 from huf.ai.runtime.events import validate_event
-from huf.ai.runtime.runs import start_run, stream_agent_run
-from huf.ai.tool_approval_api import (
+from huf.ai.runtime.run_request import RunRequest
+from huf.api.approvals import (
 	decide_tool_approval,
 	list_pending_tool_approvals,
 	list_tool_approval_grants,
@@ -60,13 +60,14 @@ class TestToolApprovals(ToolTestCase):
 		self.llm.queue(Reply(content="", tool_calls=[call]), Reply(content="Done."))
 		frappe.set_user(ADA)
 		try:
-			return start_run(
+			request = RunRequest(
 				agent or self.agent,
 				f"please {description}",
-				conversation_id=conversation,
-				now=1,
-				create_new=conversation is None,  # a new conversation unless one is named
+				conversation=conversation,
+				now=True,
+				new_conversation=conversation is None,  # a new conversation unless one is named
 			)
+			return front_door.start(request).as_response()
 		finally:
 			frappe.set_user("Administrator")
 			frappe.db.commit()
@@ -331,7 +332,7 @@ class TestToolApprovals(ToolTestCase):
 		self.llm.queue(Reply(content="", tool_calls=[call]))
 		frappe.set_user(ADA)
 		try:
-			events = list(stream_agent_run(self.agent, "please water the plants"))
+			events = list(front_door.stream(RunRequest(self.agent, "please water the plants")))
 		finally:
 			frappe.set_user("Administrator")
 			frappe.db.commit()

@@ -4,8 +4,8 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
-from huf.ai.runtime import queue
-from huf.ai.runtime.runs import queue_agent_run
+from huf.ai.runtime import front_door
+from huf.ai.runtime.run_request import RunRequest
 from huf.ai.runtime.tools import ToolContext
 from huf.ai.tools.spec import ToolSpec
 
@@ -33,30 +33,23 @@ def run_agent(spec: ToolSpec, args: dict, context: ToolContext) -> dict:
 				"The sub-agent depth limit ({0}, huf_max_agent_depth) is reached; answer with what you have."
 			).format(max_depth)
 		)
-	saved = {key: frappe.flags.get(key) for key in ("huf_conversation", "huf_agent_run", "huf_tool_context")}
-	try:
-		run = queue_agent_run(
-			target,
-			str(args.get("prompt") or ""),
-			channel_id="agent",
-			external_id=context.agent_run or frappe.generate_hash(length=12),
-			inline=True,
-			run_values={"parent_run": context.agent_run, "is_child": 1},
-		)
-		frappe.db.commit()
-		complete, error = queue.run_inline_to_end(run.name, run.conversation)
-	finally:
-		for key, value in saved.items():
-			frappe.flags[key] = value
-	if complete is None:
+	request = RunRequest(
+		target,
+		str(args.get("prompt") or ""),
+		channel="agent",
+		external_id=context.agent_run or frappe.generate_hash(length=12),
+		run_fields={"parent_run": context.agent_run, "is_child": 1},
+	)
+	result = front_door.run_now(request)
+	if result.complete is None:
 		frappe.throw(
-			_("Agent {0} failed: {1}").format(target, (error or {}).get("content") or _("no answer"))
+			_("Agent {0} failed: {1}").format(target, (result.error or {}).get("content") or _("no answer"))
 		)
 	return {
 		"agent": target,
-		"response": complete["full_response"],
-		"agent_run_id": run.name,
-		"conversation_id": run.conversation,
+		"response": result.answer,
+		"agent_run_id": result.run,
+		"conversation_id": result.conversation,
 	}
 
 

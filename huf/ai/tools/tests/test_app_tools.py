@@ -8,8 +8,8 @@ from unittest.mock import patch
 
 import frappe
 
-from huf.ai.tool_registry import sync_app_tools
 from huf.ai.tools.app_sync import sync_tools
+from huf.api.tools import sync_app_tools
 from huf.tests.support.tools import ToolTestCase
 from huf.tests.support.web import serve_site
 
@@ -173,7 +173,7 @@ class TestAppProvidedTools(ToolTestCase):
 		key = frappe.db.get_value("User", CLERK, "api_key")
 		frappe.db.commit()
 		refused = httpx.post(
-			f"{base_url}/api/method/huf.ai.tool_registry.sync_app_tools",
+			f"{base_url}/api/method/huf.api.tools.sync_app_tools",
 			headers={"Authorization": f"token {key}:{secret}"},
 			timeout=60,
 		)

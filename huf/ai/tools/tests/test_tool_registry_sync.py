@@ -7,8 +7,8 @@ import frappe
 
 from huf import install
 from huf.ai.tool_registry import sync_discovered_tools
-from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 
 MANAGER = "tool-sync-manager@example.com"
 HUF_USER = "tool-sync-user@example.com"

@@ -1,4 +1,4 @@
-"""huf.ai.trigger_api over real HTTP: list an agent's triggers, run one now, a webhook key shown once."""
+"""huf.api.triggers over real HTTP: list an agent's triggers, run one now, a webhook key shown once."""
 
 import json
 
@@ -10,8 +10,8 @@ from huf.tests.support.runs import LiveAgentTestCase
 MANAGER = "trigger-api-manager@example.com"  # Huf Manager: may write triggers
 READER = "trigger-api-reader@example.com"  # Huf User: may read triggers, not write them
 NOBODY = "trigger-api-nobody@example.com"  # no roles
-API = "/api/method/huf.ai.trigger_api."
-WEBHOOK = "/api/method/huf.ai.agent_hooks.handle_webhook"
+API = "/api/method/huf.api.triggers."
+WEBHOOK = "/api/method/huf.api.triggers.handle_webhook"
 FINISHED = ("Success", "Failed", "Cancelled")
 
 

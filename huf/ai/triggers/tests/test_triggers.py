@@ -11,7 +11,7 @@ from frappe.utils.password import get_decrypted_password
 
 from huf.ai.triggers.doc_events import clear_doc_event_agents_cache
 from huf.ai.triggers.schedule import run_scheduled_agents
-from huf.huf.factories import make_user
+from huf.tests.support.factories import make_user
 from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.llm_server import Reply, tool_call
 from huf.tests.support.runs import RuntimeTestCase
@@ -173,7 +173,7 @@ class TestAgentTriggers(TriggerTestHelpers, RuntimeTestCase):
 		key = get_decrypted_password("Agent Trigger", trigger, "webhook_key")
 		server, base_url = serve_site()
 		self.addCleanup(server.shutdown)
-		url = f"{base_url}/api/method/huf.ai.agent_hooks.handle_webhook"
+		url = f"{base_url}/api/method/huf.api.triggers.handle_webhook"
 		payload = {"slug": "order-paid", "order": "SO-7731", "amount": 42}
 
 		with httpx.Client(timeout=60) as client:
@@ -203,8 +203,8 @@ class TestAgentTriggers(TriggerTestHelpers, RuntimeTestCase):
 			self.assertNotIn(key, run.prompt)
 
 	def test_webhook_calls_are_rate_limited(self):
-		from huf.ai.agent_hooks import handle_webhook
 		from huf.ai.triggers.webhooks import WEBHOOK_RATE_LIMIT
+		from huf.api.triggers import handle_webhook
 
 		slug = f"rate-{frappe.generate_hash(length=8)}"
 		if time.time() % 60 > 50:  # the limit counts per clock minute: start in a fresh one

@@ -4,14 +4,11 @@ from urllib.parse import quote
 
 import frappe
 
-from huf.huf.doctype.huf_data_table.api import (
-	get_table_record_counts,
-	get_table_schema,
-	list_data_tables,
-)
-from huf.huf.factories import make_user
+from huf.api.data_tables import list_data_tables
+from huf.huf.doctype.huf_data_table.api import get_table_record_counts, get_table_schema
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.data_tables import drop_data_table, make_data_table, unique_table_name
+from huf.tests.support.factories import make_user
 from huf.tests.support.web import api_clients
 
 MANAGER = "dt-access-manager@example.com"

@@ -4,10 +4,11 @@ import datetime
 
 import frappe
 
-from huf.huf.doctype.huf_data_table.api import create_data_table, get_table_schema, list_data_tables
-from huf.huf.factories import make_user
+from huf.api.data_tables import list_data_tables
+from huf.huf.doctype.huf_data_table.api import create_data_table, get_table_schema
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.data_tables import drop_data_table, make_data_table, unique_table_name
+from huf.tests.support.factories import make_user
 
 MANAGER = "dt-create-manager@example.com"
 HUF_USER = "dt-create-user@example.com"

@@ -5,13 +5,13 @@ import io
 
 import frappe
 
+from huf.api.data_tables import export_csv, import_csv, save_record
 from huf.huf.data_tables.csv_io import has_listeners
-from huf.huf.doctype.huf_data_table.records_api import export_csv, import_csv, save_record
-from huf.huf.factories import make_agent
 from huf.tests.support.data_tables import DataTableTestCase
+from huf.tests.support.factories import make_agent
 from huf.tests.support.web import api_clients
 
-METHOD = "huf.huf.doctype.huf_data_table.records_api."
+METHOD = "huf.api.data_tables."
 
 
 def csv_text(*rows: list) -> str:

@@ -7,15 +7,15 @@ import io
 
 import frappe
 
+from huf.api.data_tables import export_csv, import_csv, save_record
 from huf.huf.data_tables.tests.test_access import give_huf_role, remove_huf_roles
-from huf.huf.doctype.huf_data_table.records_api import export_csv, import_csv, save_record
-from huf.huf.factories import make_user
 from huf.tests.support.data_tables import (
 	DataTableTestCase,
 	drop_data_table,
 	make_data_table,
 	unique_table_name,
 )
+from huf.tests.support.factories import make_user
 from huf.tests.support.runs import delete_users
 
 

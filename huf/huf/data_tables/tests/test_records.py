@@ -2,11 +2,11 @@
 
 import frappe
 
-from huf.huf.doctype.huf_data_table.records_api import delete_records, get_records, save_record
+from huf.api.data_tables import delete_records, get_records, save_record
 from huf.tests.support.data_tables import DataTableTestCase
 from huf.tests.support.web import api_clients
 
-METHOD = "huf.huf.doctype.huf_data_table.records_api."
+METHOD = "huf.api.data_tables."
 
 
 class TestRecords(DataTableTestCase):

@@ -2,7 +2,7 @@
 
 import frappe
 
-from huf.huf.doctype.huf_data_table.tools_api import create_table_tools
+from huf.api.data_tables import create_table_tools
 from huf.tests.support.data_tables import TASK_FIELDS, drop_data_table, make_data_table, unique_table_name
 from huf.tests.support.runs import make_runtime_agent
 from huf.tests.support.tools import ToolTestCase, delete_tools

@@ -3,9 +3,9 @@
 import frappe
 
 from huf.huf.doctype.huf_data_table.api import get_table_schema, update_data_table
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.data_tables import drop_data_table, make_data_table, unique_table_name
+from huf.tests.support.factories import make_user
 
 HUF_USER = "dt-update-user@example.com"
 

@@ -8,6 +8,74 @@ from huf.huf.validators import throw_if_duplicate_rows, validate_model_of_provid
 
 
 class Agent(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		from huf.huf.doctype.agent_knowledge.agent_knowledge import AgentKnowledge
+		from huf.huf.doctype.agent_mcp_server.agent_mcp_server import AgentMCPServer
+		from huf.huf.doctype.agent_orchestration_plan.agent_orchestration_plan import AgentOrchestrationPlan
+		from huf.huf.doctype.agent_role.agent_role import AgentRole
+		from huf.huf.doctype.agent_tool.agent_tool import AgentTool
+		from huf.huf.doctype.agent_user.agent_user import AgentUser
+
+		agent_knowledge: DF.Table[AgentKnowledge]
+		agent_mcp_server: DF.Table[AgentMCPServer]
+		agent_name: DF.Data
+		agent_prompt: DF.Link | None
+		agent_role: DF.TableMultiSelect[AgentRole]
+		agent_tool: DF.Table[AgentTool]
+		agent_user: DF.TableMultiSelect[AgentUser]
+		allow_chat: DF.Check
+		allow_guest: DF.Check
+		autonaming_of_conversation_title: DF.Check
+		chef: DF.Data | None
+		content_block_types: DF.SmallText | None
+		content_blocks: DF.Check
+		context_strategy: DF.Literal["Summarize", "FIFO", "None"]
+		copied_from_prompt: DF.Link | None
+		copied_from_summary_prompt: DF.Link | None
+		default_plan: DF.Table[AgentOrchestrationPlan]
+		description: DF.SmallText | None
+		disabled: DF.Check
+		enable_conversation_data: DF.Check
+		enable_multi_run: DF.Check
+		enable_prompt_caching: DF.Check
+		history_limit: DF.Int
+		inject_conversation_data: DF.Check
+		instructions: DF.Code | None
+		last_run: DF.Datetime | None
+		max_context_chars: DF.Int
+		max_knowledge_tokens: DF.Int
+		max_turns: DF.Int
+		model: DF.Link
+		persist_conversation: DF.Check
+		persist_user_history: DF.Check
+		prompt_mode: DF.Literal["Local", "Template"]
+		prompt_version_locked: DF.Check
+		provider: DF.Link
+		run_immediately: DF.Check
+		slug: DF.Data | None
+		stt_model: DF.Link | None
+		summary_model: DF.Link | None
+		summary_prompt: DF.Code | None
+		summary_prompt_mode: DF.Literal["Local", "Template"]
+		summary_prompt_template: DF.Link | None
+		summary_prompt_version_locked: DF.Check
+		summary_ratio: DF.Float
+		summary_template_version_at_attach: DF.Int
+		temperature: DF.Float
+		template_version_at_attach: DF.Int
+		top_p: DF.Float
+		total_run: DF.Int
+		tts_model: DF.Link | None
+		tts_voice: DF.Data | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.agent_name = (self.agent_name or "").strip()
 		if "/" in self.agent_name:
@@ -95,7 +163,7 @@ class Agent(Document):
 def get_cacheable_models(provider: str, model: str | None = None) -> dict:
 	"""Whether `model` supports prompt caching (LiteLLM lists a cache-read price) on `provider`, and
 	the provider's other AI Models that do: `{"supported", "alternatives"}`."""
-	from huf.ai.providers.litellm import supports_prompt_caching
+	from huf.ai.providers.calls import supports_prompt_caching
 	from huf.ai.providers.model_names import provider_kind
 
 	if not isinstance(provider, str) or not frappe.db.exists("AI Provider", provider):

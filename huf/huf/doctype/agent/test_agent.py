@@ -1,7 +1,7 @@
 import frappe
 
-from huf.huf.factories import make_model, make_provider
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_model, make_provider
 
 
 def new_agent(**values):

@@ -3,8 +3,8 @@
 import frappe
 
 from huf.huf.doctype.agent.agent import get_cacheable_models
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 
 PROVIDER = "Cache Test LLM"
 NOBODY = "cacheable-nobody@example.com"

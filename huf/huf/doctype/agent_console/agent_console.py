@@ -6,6 +6,21 @@ from huf.huf.engine_owned import engine_write
 
 
 class AgentConsole(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		agent_name: DF.Link | None
+		model: DF.Data | None
+		prompt: DF.Code | None
+		provider: DF.Data | None
+		response: DF.Code | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		if self.agent_name:
 			self.provider, self.model = frappe.db.get_value(
@@ -17,14 +32,16 @@ class AgentConsole(Document):
 	@frappe.whitelist(methods=["POST"])
 	def run(self) -> dict:
 		"""Run the prompt on the agent now (as `run_agent_sync(now=1)`) and store the response."""
-		from huf.ai.runtime.runs import start_run
+		from huf.ai.runtime import front_door
+		from huf.ai.runtime.run_request import RunRequest
 
 		self.check_permission("write")
 		if not self.agent_name:
 			frappe.throw(_("Choose an agent first."))
 		if not (self.prompt or "").strip():
 			frappe.throw(_("Write a prompt first."))
-		result = start_run(self.agent_name, self.prompt, channel_id="agent_console", now=1)
+		request = RunRequest(self.agent_name, self.prompt, channel="agent_console", now=True)
+		result = front_door.start(request).as_response()
 		if result.get("success"):
 			self.response = result.get("response") or ""
 		else:
@@ -36,14 +53,3 @@ class AgentConsole(Document):
 			)
 		engine_write(self).save()  # the response is read-only: only the run writes it
 		return result
-
-
-@frappe.whitelist(methods=["POST"])
-def run_console(agent_name: str | None = None, prompt: str | None = None) -> dict:
-	"""Set the console's agent and prompt (when given), run it and store the response."""
-	console = frappe.get_single("Agent Console")
-	if agent_name:
-		console.agent_name = agent_name
-	if prompt is not None:
-		console.prompt = prompt
-	return console.run()

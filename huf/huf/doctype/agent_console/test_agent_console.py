@@ -2,7 +2,7 @@
 
 import frappe
 
-from huf.huf.doctype.agent_console.agent_console import run_console
+from huf.api.agents import run_console
 from huf.tests.support.llm_server import Reply
 from huf.tests.support.runs import LiveAgentTestCase
 

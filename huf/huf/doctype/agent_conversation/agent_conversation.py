@@ -8,6 +8,35 @@ from huf.huf.record_access import is_agent_open_to, is_privileged
 
 
 class AgentConversation(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		agent: DF.Link
+		channel: DF.Data | None
+		conversation_data: DF.JSON | None
+		external_id: DF.Data | None
+		guest_key_hash: DF.Data | None
+		is_active: DF.Check
+		last_activity: DF.Datetime | None
+		model: DF.Link | None
+		provider: DF.Link | None
+		session_id: DF.Data | None
+		summarized_until: DF.Int
+		summary: DF.LongText | None
+		title: DF.Data | None
+		total_cost: DF.Currency
+		total_input_tokens: DF.Int
+		total_messages: DF.Int
+		total_output_tokens: DF.Int
+		total_tokens: DF.Int
+		user: DF.Link | None
+	# end: auto-generated types
+
 	def before_insert(self) -> None:
 		if not self.user:
 			self.user = frappe.session.user

@@ -1,4 +1,4 @@
-// A run in flight is cancelled through huf.ai.agent_integration.cancel_agent_run (who may is checked there).
+// A run in flight is cancelled through huf.api.runs.cancel_agent_run (who may is checked there).
 const IN_FLIGHT = ["Queued", "Started", "Waiting Approval"];
 
 frappe.ui.form.on("Agent Run", {
@@ -10,7 +10,7 @@ frappe.ui.form.on("Agent Run", {
 				(values) =>
 					frappe
 						.call({
-							method: "huf.ai.agent_integration.cancel_agent_run",
+							method: "huf.api.runs.cancel_agent_run",
 							args: { run_id: frm.doc.name, reason: values.reason || null },
 						})
 						.then(() => frm.reload_doc()),

@@ -5,6 +5,48 @@ from frappe.utils import cint, flt
 
 
 class AgentRun(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		agent: DF.Link
+		agent_orchestration: DF.Link | None
+		agent_trigger: DF.Link | None
+		cached_tokens: DF.Int
+		cancelled_at: DF.Datetime | None
+		cancelled_by: DF.Link | None
+		chunks_injected: DF.Int
+		conversation: DF.Link | None
+		end_time: DF.Datetime | None
+		error_message: DF.SmallText | None
+		flow_id: DF.Data | None
+		flow_node_id: DF.Data | None
+		flow_run: DF.Link | None
+		input_tokens: DF.Int
+		is_child: DF.Check
+		knowledge_sources_used: DF.JSON | None
+		model: DF.Link | None
+		output_tokens: DF.Int
+		parent_run: DF.Link | None
+		prompt: DF.SmallText | None
+		provider: DF.Link | None
+		reference_doctype: DF.Link | None
+		reference_name: DF.DynamicLink | None
+		response: DF.SmallText | None
+		run_kind: DF.Literal["agent", "tool", "orchestrator"]
+		runtime_context: DF.JSON | None
+		sequence: DF.Int
+		start_time: DF.Datetime | None
+		status: DF.Literal["Queued", "Started", "Waiting Approval", "Success", "Failed", "Cancelled"]
+		total_cost: DF.Currency
+		total_tokens: DF.Int
+		user: DF.Link | None
+	# end: auto-generated types
+
 	def before_insert(self) -> None:
 		if not self.user:
 			self.user = frappe.session.user

@@ -1,7 +1,7 @@
 import frappe
 
-from huf.huf.factories import make_agent
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent
 
 
 class TestAgentRun(HufTestCase):

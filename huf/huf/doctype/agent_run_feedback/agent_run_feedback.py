@@ -13,6 +13,22 @@ FEEDBACK_VALUES = {
 
 
 class AgentRunFeedback(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		agent: DF.Link | None
+		agent_message: DF.Link
+		comments: DF.SmallText | None
+		feedback: DF.Literal["", "Thumbs Up", "Thumbs Down"]
+		model: DF.Link | None
+		provider: DF.Link | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		if not self.feedback:
 			frappe.throw(_("Choose Thumbs Up or Thumbs Down."))
@@ -39,9 +55,9 @@ def can_read_conversation(conversation: str | None) -> bool:
 	return bool(doc) and bool(frappe.has_permission("Agent Conversation", "read", doc=doc))
 
 
-@frappe.whitelist(methods=["POST"])
 def rate_message(agent_message: str, feedback: str, comments: str | None = None) -> dict:
-	"""Thumbs up or down (with an optional comment) on an agent answer; rating again replaces it."""
+	"""Thumbs up or down (with an optional comment) on an agent answer the caller may read; rating again
+	replaces it."""
 	value = FEEDBACK_VALUES.get(str(feedback or "").strip().lower())
 	if not value:
 		frappe.throw(_("Feedback must be Thumbs Up or Thumbs Down."))
@@ -57,10 +73,8 @@ def rate_message(agent_message: str, feedback: str, comments: str | None = None)
 	return feedback_info(doc)
 
 
-@frappe.whitelist()
-def get_message_feedback(agent_message: str) -> dict | None:
-	"""The caller's own feedback on `agent_message` (None when not rated)."""
-	check_message_access(agent_message)
+def own_feedback(agent_message: str) -> dict | None:
+	"""The caller's own feedback on `agent_message` (None when not rated; the caller checked access)."""
 	name = frappe.db.get_value(
 		"Agent Run Feedback", {"agent_message": agent_message, "owner": frappe.session.user}, "name"
 	)

@@ -3,9 +3,9 @@
 import frappe
 
 from huf.ai.conversation.manager import ConversationManager
-from huf.huf.doctype.agent_run_feedback.agent_run_feedback import get_message_feedback, rate_message
-from huf.huf.factories import make_agent, make_user
+from huf.api.feedback import get_message_feedback, rate_message
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 
 ALICE = "feedback-alice@example.com"
 BOB = "feedback-bob@example.com"

@@ -1,11 +1,23 @@
 import frappe
-from frappe import _
 from frappe.model.document import Document
 
 from huf.huf.validators import validate_model_of_provider
 
 
 class AgentSettings(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		default_model: DF.Link | None
+		default_provider: DF.Link | None
+		tool_sync_state: DF.JSON | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		if self.default_provider and self.default_model:
 			validate_model_of_provider(self.default_model, self.default_provider)
@@ -32,11 +44,3 @@ def new_agent_defaults() -> dict:
 	if not model_provider or model_provider != provider:
 		model = sole_name("AI Model", {"provider": provider}) if provider else None
 	return {"provider": provider or "", "model": model or ""}
-
-
-@frappe.whitelist(methods=["GET"])
-def get_new_agent_defaults() -> dict:
-	"""{provider, model} for the dashboard's new agent form; for users who may create agents."""
-	if not frappe.has_permission("Agent", "create"):
-		frappe.throw(_("You may not create agents."), frappe.PermissionError)
-	return new_agent_defaults()

@@ -1,8 +1,8 @@
 import frappe
 
-from huf.huf.doctype.agent_settings.agent_settings import get_new_agent_defaults
-from huf.huf.factories import make_model, make_user
+from huf.api.agents import get_new_agent_defaults
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_model, make_user
 
 MANAGER = "agent-defaults-manager@example.com"
 HUF_USER = "agent-defaults-user@example.com"

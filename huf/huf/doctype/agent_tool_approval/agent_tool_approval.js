@@ -1,5 +1,5 @@
-// Decisions go through huf.ai.tool_approval_api (row lock, the waiting run resumed), not the form.
-const TOOL_APPROVAL_API = "huf.ai.tool_approval_api";
+// Decisions go through huf.api.approvals (row lock, the waiting run resumed), not the form.
+const TOOL_APPROVAL_API = "huf.api.approvals";
 
 frappe.ui.form.on("Agent Tool Approval", {
 	refresh(frm) {

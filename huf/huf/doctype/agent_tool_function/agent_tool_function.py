@@ -36,6 +36,57 @@ ANNOTATION_TYPES = {
 
 
 class AgentToolFunction(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		from huf.huf.doctype.agent_function_params.agent_function_params import AgentFunctionParams
+		from huf.huf.doctype.agent_tool_http_header.agent_tool_http_header import AgentToolHTTPHeader
+
+		agent: DF.Link | None
+		base_url: DF.Data | None
+		description: DF.SmallText
+		function_definition: DF.JSON | None
+		function_path: DF.Data | None
+		http_headers: DF.Table[AgentToolHTTPHeader]
+		parameters: DF.Table[AgentFunctionParams]
+		pass_parameters_as_json: DF.Check
+		provider_app: DF.Data | None
+		reference_doctype: DF.Link | None
+		requires_approval: DF.Check
+		tool_name: DF.Data
+		tool_type: DF.Link
+		types: DF.Literal[
+			"",
+			"Get Document",
+			"Get Multiple Documents",
+			"Get List",
+			"Create Document",
+			"Create Multiple Documents",
+			"Update Document",
+			"Update Multiple Documents",
+			"Delete Document",
+			"Delete Multiple Documents",
+			"Submit Document",
+			"Cancel Document",
+			"Get Amended Document",
+			"Custom Function",
+			"App Provided",
+			"Attach File to Document",
+			"Get Report Result",
+			"Get Value",
+			"Set Value",
+			"GET",
+			"POST",
+			"Run Agent",
+			"Speech to Text",
+		]
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.tool_name = (self.tool_name or "").strip()
 		if not TOOL_NAME_PATTERN.match(self.tool_name):

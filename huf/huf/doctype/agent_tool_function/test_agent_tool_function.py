@@ -2,8 +2,8 @@ import json
 
 import frappe
 
-from huf.huf.factories import make_agent
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent
 
 THIS_MODULE = "huf.huf.doctype.agent_tool_function.test_agent_tool_function"
 

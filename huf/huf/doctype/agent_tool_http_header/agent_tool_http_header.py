@@ -2,4 +2,19 @@ from frappe.model.document import Document
 
 
 class AgentToolHTTPHeader(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		key: DF.Data
+		parent: DF.Data
+		parentfield: DF.Data
+		parenttype: DF.Data
+		value: DF.Password | None
+	# end: auto-generated types
+
 	pass

@@ -11,7 +11,7 @@ frappe.ui.form.on("Agent Trigger", {
 		}
 		if (frm.doc.trigger_type === "Webhook" && frm.doc.webhook_slug) {
 			const slug = encodeURIComponent(frm.doc.webhook_slug);
-			const url = `${window.location.origin}/api/method/huf.ai.agent_hooks.handle_webhook?slug=${slug}`;
+			const url = `${window.location.origin}/api/method/huf.api.triggers.handle_webhook?slug=${slug}`;
 			frm.set_intro(
 				__("POST to {0} with the key in the X-Huf-Webhook-Key header.", [
 					`<code>${frappe.utils.escape_html(url)}</code>`,
@@ -19,7 +19,7 @@ frappe.ui.form.on("Agent Trigger", {
 				"blue"
 			);
 			frm.add_custom_button(__("Copy Webhook URL"), () => frappe.utils.copy_to_clipboard(url));
-			// The key is shown once (huf.ai.trigger_api); a new key replaces it and is shown once too.
+			// The key is shown once (huf.api.triggers); a new key replaces it and is shown once too.
 			if (!frm.doc.webhook_key_shown) {
 				frm.add_custom_button(__("Show Key"), () => frm.trigger("show_key"), __("Webhook Key"));
 			}
@@ -32,14 +32,14 @@ frappe.ui.form.on("Agent Trigger", {
 
 	show_key(frm) {
 		frappe
-			.call("huf.ai.trigger_api.reveal_webhook_key", { trigger: frm.doc.name })
+			.call("huf.api.triggers.reveal_webhook_key", { trigger: frm.doc.name })
 			.then((r) => show_webhook_key(frm, r.message));
 	},
 
 	new_key(frm) {
 		frappe.confirm(__("Make a new key? The current key stops working at once."), () =>
 			frappe
-				.call("huf.ai.trigger_api.regenerate_webhook_key", { trigger: frm.doc.name })
+				.call("huf.api.triggers.regenerate_webhook_key", { trigger: frm.doc.name })
 				.then((r) => show_webhook_key(frm, r.message))
 		);
 	},

@@ -47,6 +47,52 @@ CONDITION_NAMES = ("doc",)
 
 
 class AgentTrigger(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		from huf.huf.doctype.agent_trigger_attachment.agent_trigger_attachment import AgentTriggerAttachment
+
+		agent: DF.Link
+		app_name: DF.Data | None
+		condition: DF.Code | None
+		cron_expression: DF.Data | None
+		disabled: DF.Check
+		disabled_reason: DF.SmallText | None
+		doc_event: DF.Literal[
+			"",
+			"after_insert",
+			"validate",
+			"before_save",
+			"on_update",
+			"on_submit",
+			"on_cancel",
+			"on_trash",
+			"on_change",
+			"on_update_after_submit",
+		]
+		event_name: DF.Data | None
+		file_attachments: DF.Table[AgentTriggerAttachment]
+		interval_count: DF.Int
+		is_virtual: DF.Check
+		last_execution: DF.Datetime | None
+		metadata: DF.JSON | None
+		next_execution: DF.Datetime | None
+		reference_doctype: DF.Link | None
+		run_as: DF.Link | None
+		scheduled_interval: DF.Literal["", "Hourly", "Daily", "Weekly", "Monthly", "Yearly", "Cron"]
+		source_system: DF.Data | None
+		trigger_name: DF.Data | None
+		trigger_type: DF.Literal["", "Schedule", "Doc Event", "Webhook", "App Event", "Manual"]
+		webhook_key: DF.Password | None
+		webhook_key_shown: DF.Check
+		webhook_slug: DF.Data | None
+	# end: auto-generated types
+
 	def before_insert(self) -> None:
 		if not (self.trigger_name or "").strip():
 			self.trigger_name = self.default_name()
@@ -228,7 +274,7 @@ class AgentTrigger(Document):
 				frappe.DuplicateEntryError,
 			)
 		if not self.webhook_key:
-			# A Password field: stored encrypted, shown once (huf.ai.trigger_api.reveal_webhook_key).
+			# A Password field: stored encrypted, shown once (huf.api.triggers.reveal_webhook_key).
 			self.webhook_key = frappe.generate_hash(length=40)
 			self.webhook_key_shown = 0
 

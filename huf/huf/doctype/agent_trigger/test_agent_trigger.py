@@ -3,8 +3,8 @@ import json
 import frappe
 from frappe.utils import add_to_date, get_datetime, now_datetime
 
-from huf.huf.factories import make_agent, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_agent, make_user
 from huf.tests.support.jobs import wait_for_jobs, wait_until
 from huf.tests.support.runs import LiveAgentTestCase
 

@@ -9,6 +9,23 @@ __all__ = ["PRICING_CACHE_KEY", "AIModel"]  # the key stays importable here for 
 
 
 class AIModel(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		cached_input_cost_per_1m_tokens: DF.Float
+		input_cost_per_1m_tokens: DF.Float
+		modalities: DF.Literal["Text", "Image", "Text-to-Speech", "Transcription", "Embeddings"]
+		model_name: DF.Data
+		output_cost_per_1m_tokens: DF.Float
+		provider: DF.Link
+		use_custom_pricing: DF.Check
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.model_name = (self.model_name or "").strip()
 		self.validate_prices()

@@ -1,8 +1,8 @@
 import frappe
 
 from huf.huf.doctype.ai_model.ai_model import PRICING_CACHE_KEY
-from huf.huf.factories import make_provider
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_provider
 
 
 def new_model(name: str = "priced-model", **values):

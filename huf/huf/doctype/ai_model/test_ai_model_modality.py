@@ -5,8 +5,8 @@ import json
 import frappe
 
 from huf.huf.doctype.ai_model.ai_model import get_models_by_modality
-from huf.huf.factories import make_provider, make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_provider, make_user
 
 READER = "modality-reader@example.com"
 NOBODY = "modality-nobody@example.com"

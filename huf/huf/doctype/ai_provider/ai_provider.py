@@ -16,6 +16,54 @@ API_BASE_EXAMPLES = {"azure": "https://my-resource.openai.azure.com", "lm_studio
 
 
 class AIProvider(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		api_base: DF.Data | None
+		api_key: DF.Password | None
+		api_version: DF.Data | None
+		aws_access_key_id: DF.Data | None
+		aws_region_name: DF.Data | None
+		aws_secret_access_key: DF.Password | None
+		chef: DF.Data | None
+		litellm_route: DF.Data | None
+		provider_name: DF.Data
+		provider_type: DF.Literal[
+			"",
+			"OpenAI",
+			"Anthropic",
+			"Google Gemini",
+			"Vertex AI",
+			"Azure OpenAI",
+			"AWS Bedrock",
+			"Mistral",
+			"Groq",
+			"Together AI",
+			"Fireworks AI",
+			"DeepSeek",
+			"xAI",
+			"Cohere",
+			"OpenRouter",
+			"Perplexity",
+			"DashScope",
+			"Meta Llama",
+			"Ollama",
+			"LM Studio",
+			"OpenAI-compatible",
+		]
+		requests_per_day: DF.Int
+		requests_per_minute: DF.Int
+		slug: DF.Data | None
+		vertex_credentials: DF.Password | None
+		vertex_location: DF.Data | None
+		vertex_project: DF.Data | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.provider_name = (self.provider_name or "").strip()
 		self.validate_unique_name()
@@ -60,7 +108,7 @@ class AIProvider(Document):
 	def test_connection(self, model: str | None = None) -> dict:
 		"""Ask `model` (default: the provider's first AI Model) for a tiny answer (Desk button Test connection)."""
 		from huf.ai.providers import ProviderError
-		from huf.ai.providers.litellm import completion, get_provider_config
+		from huf.ai.providers.calls import completion, get_provider_config
 		from huf.ai.providers.retry import RetryPolicy
 
 		provider = frappe.get_doc(self.doctype, self.name)  # the saved provider, not values sent with a form
@@ -133,22 +181,6 @@ def _test_by_listing(provider: str) -> dict:
 			provider, len(models), latency_ms
 		),
 	}
-
-
-@frappe.whitelist(methods=["GET"])
-def get_provider_models(provider: str) -> dict:
-	"""The model ids the provider offers (its OpenAI-compatible /models, asked with its stored key), for
-	picking one when adding an AI Model: `{"models": [...]}` or `{"models": [], "error": "why not"}`."""
-	from huf.huf.doctype.ai_provider.provider_models import ModelListError, list_models
-
-	frappe.has_permission("AI Model", "create", throw=True)  # before saying whether the provider exists
-	if not isinstance(provider, str) or not frappe.db.exists("AI Provider", provider):
-		frappe.throw(_("AI Provider {0} not found.").format(frappe.bold(provider)), frappe.DoesNotExistError)
-	frappe.has_permission("AI Provider", "read", doc=provider, throw=True)
-	try:
-		return {"models": list_models(provider)}
-	except ModelListError as e:
-		return {"models": [], "error": str(e)}
 
 
 def first_model(provider: str) -> str | None:

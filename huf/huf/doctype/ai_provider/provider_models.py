@@ -11,7 +11,7 @@ import frappe
 from frappe import _
 
 from huf.ai.http.safe_client import HttpRequestError, safe_request
-from huf.ai.providers.litellm import get_provider_config
+from huf.ai.providers.calls import get_provider_config
 from huf.ai.providers.routes import route_for
 
 LIST_TIMEOUT = 20.0

@@ -2,8 +2,8 @@ import socket
 
 import frappe
 
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 from huf.tests.support.llm_server import Reply
 
 
@@ -156,7 +156,7 @@ class TestProviderModelList(HufTestCase):
 		)
 
 	def list_models(self, user: str | None = None) -> dict:
-		from huf.huf.doctype.ai_provider.ai_provider import get_provider_models
+		from huf.api.providers import get_provider_models
 
 		if not user:
 			return get_provider_models(self.provider)
@@ -192,7 +192,7 @@ class TestProviderModelList(HufTestCase):
 
 	def test_cloud_routes_without_a_model_list_say_so(self):
 		provider = new_provider("List Test Bedrock", provider_type="AWS Bedrock").insert().name
-		from huf.huf.doctype.ai_provider.ai_provider import get_provider_models
+		from huf.api.providers import get_provider_models
 
 		self.assertIn("has no OpenAI-compatible model list", get_provider_models(provider)["error"])
 

@@ -1,17 +1,17 @@
-"""Provider Type and LiteLLM Route: what a saved AI Provider routes to, the settings a route carries to
-LiteLLM (secrets decrypted per call, never in repr), and the providers API the form reads."""
+"""Provider Type and LiteLLM Route: what a saved AI Provider routes to and the providers API the form
+reads. The settings a route carries to LiteLLM per call are tested with the seam
+(huf/ai/providers/tests/test_litellm.py, TestRouteCredentials)."""
 
 import frappe
 
-from huf.ai.provider_api import get_provider_routes
-from huf.ai.providers.litellm import _credentials, get_provider_config
+from huf.ai.providers.calls import get_provider_config
 from huf.ai.providers.model_names import normalize_model_name, provider_kind
-from huf.huf.factories import make_user
+from huf.api.providers import get_provider_routes
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 
 MANAGER = "routes-manager@example.com"
 NOBODY = "routes-nobody@example.com"
-AWS_SECRET = "aws-secret-routes-9f2c"
 
 
 def provider(name: str, **values) -> "frappe.model.document.Document":
@@ -48,37 +48,6 @@ class TestProviderRoutes(HufTestCase):
 			with self.subTest(provider_type), self.assertRaisesRegex(frappe.ValidationError, "API Base URL"):
 				provider(f"Routes {provider_type} Bare", provider_type=provider_type)
 		self.assertEqual(provider("Routes Local", provider_type="Ollama").litellm_route, "ollama_chat")
-
-	def test_the_route_settings_reach_the_call_and_secrets_stay_out_of_repr(self):
-		doc = provider(
-			"Routes Bedrock",
-			provider_type="AWS Bedrock",
-			aws_access_key_id="AKIAROUTES",
-			aws_secret_access_key=AWS_SECRET,
-			aws_region_name="eu-west-1",
-		)
-		self.assertNotIn(AWS_SECRET, frappe.as_json(frappe.get_doc("AI Provider", doc.name).as_dict()))
-		config = get_provider_config(doc.name)
-		self.assertNotIn(AWS_SECRET, repr(config))
-		kwargs = _credentials(config, "bedrock/anthropic.claude-3-haiku-20240307-v1:0")
-		self.assertEqual(
-			kwargs,
-			{
-				"aws_access_key_id": "AKIAROUTES",
-				"aws_secret_access_key": AWS_SECRET,
-				"aws_region_name": "eu-west-1",
-			},
-		)
-
-	def test_a_key_is_still_required_where_the_route_needs_one(self):
-		provider("Routes Anthropic", provider_type="Anthropic")
-		with self.assertRaisesRegex(Exception, "has no API key"):
-			_credentials(get_provider_config("Routes Anthropic"), "anthropic/claude-3-5-haiku-20241022")
-		compatible = provider(
-			"Routes Compatible", provider_type="OpenAI-compatible", api_base="http://127.0.0.1:9/v1"
-		)
-		# OpenAI's client would fall back to OPENAI_API_KEY and send it to the server: a placeholder goes
-		self.assertEqual(_credentials(get_provider_config(compatible.name), "openai/x")["api_key"], "no-key")
 
 	def test_the_providers_api_lists_the_types_and_previews_a_route(self):
 		with self.set_user(MANAGER):

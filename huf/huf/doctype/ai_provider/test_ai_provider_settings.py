@@ -5,8 +5,8 @@ import json
 import frappe
 
 from huf.huf.doctype.ai_provider.ai_provider import get_provider_settings
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 
 SECRET = "sk-settings-secret-5e1a"
 READER = "provider-settings-reader@example.com"

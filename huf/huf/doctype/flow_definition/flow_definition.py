@@ -16,6 +16,30 @@ FLOW_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,139}$")
 
 
 class FlowDefinition(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		category: DF.Data | None
+		definition_json: DF.JSON
+		description: DF.SmallText | None
+		flow_id: DF.Data
+		flow_name: DF.Data
+		is_system: DF.Check
+		run_as: DF.Link | None
+		schema_version: DF.Int
+		status: DF.Literal["Draft", "Active", "Archived"]
+		trigger_state: DF.JSON | None
+		updated_at: DF.Datetime | None
+		updated_by: DF.Link | None
+		version: DF.Int
+		webhook_key: DF.Password | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.flow_id = (self.flow_id or "").strip()
 		if not FLOW_ID_PATTERN.match(self.flow_id):

@@ -122,7 +122,7 @@ class TestFlowRunAs(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		from huf.huf.factories import make_user
+		from huf.tests.support.factories import make_user
 
 		for user in (MANAGER_A, MANAGER_B):
 			make_user(user, "Huf Manager")

@@ -5,6 +5,39 @@ from frappe.utils import cint
 
 
 class FlowRun(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		cancelled_at: DF.Datetime | None
+		cancelled_by: DF.Link | None
+		completed_at: DF.Datetime | None
+		context_json: DF.JSON | None
+		conversation: DF.Link | None
+		current_node_id: DF.Data | None
+		definition_snapshot: DF.JSON | None
+		flow_definition: DF.Link
+		flow_id: DF.Data | None
+		flow_version: DF.Int
+		hop_count: DF.Int
+		last_agent_run: DF.Link | None
+		last_error: DF.SmallText | None
+		max_hops: DF.Int
+		mode: DF.Literal["Normal", "Agentic"]
+		started_at: DF.Datetime | None
+		status: DF.Literal[
+			"Queued", "Running", "Waiting Approval", "Waiting User", "Success", "Failed", "Cancelled"
+		]
+		trigger_payload: DF.JSON | None
+		trigger_type: DF.Literal["Manual", "Webhook", "Schedule", "Doc Event"]
+		user: DF.Link | None
+		waiting: DF.JSON | None
+	# end: auto-generated types
+
 	def before_insert(self) -> None:
 		# The run is pinned to the version of the flow it started with.
 		flow = frappe.db.get_value(

@@ -1,7 +1,8 @@
 """Data tables: design (create, update, delete) and read their schemas and record counts (docs/data-tables.md).
 
 Designing needs the capability data.tables.manage, checked before any DocType is touched; the DocType
-itself is then created, changed and deleted through Frappe's DocType document."""
+itself is then created, changed and deleted through Frappe's DocType document. The spec's endpoints live
+here; Huf's other data table endpoints (the list, records, CSV, table tools) are in `huf.api.data_tables`."""
 
 import json
 
@@ -186,10 +187,9 @@ def get_table_schema(name: str) -> dict:
 	return schema(get_table(name))
 
 
-@frappe.whitelist()
 def list_data_tables() -> list[dict]:
-	"""The data tables, for callers who may see records (view_own / view_all) or design tables."""
-	check_can_see_tables()
+	"""The data tables with their record counts (the endpoint `huf.api.data_tables.list_data_tables` checks
+	that the caller may see records or design tables)."""
 	tables = frappe.get_all(
 		"Huf Data Table",
 		fields=["name", "table_name", "doctype_name", "description", "icon", "field_count", "modified"],

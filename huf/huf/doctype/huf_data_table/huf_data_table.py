@@ -12,6 +12,26 @@ FIELDNAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 class HufDataTable(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		autoname_method: DF.Literal["Autoincrement", "Hash", "Field", "Naming Series", "Prompt"]
+		description: DF.SmallText | None
+		doctype_name: DF.Data | None
+		field_count: DF.Int
+		icon: DF.Data | None
+		is_active: DF.Check
+		naming_field: DF.Data | None
+		naming_series: DF.Data | None
+		table_name: DF.Data
+		title_field_name: DF.Data | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.table_name = " ".join((self.table_name or "").split())
 		if not TABLE_NAME_PATTERN.match(self.table_name):

@@ -8,6 +8,24 @@ from huf.huf.validators import throw_if_duplicate_rows
 
 
 class HufRole(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		from huf.huf.doctype.huf_role_permission.huf_role_permission import HufRolePermission
+
+		frappe_role: DF.Link | None
+		is_system_role: DF.Check
+		permissions: DF.Table[HufRolePermission]
+		role_description: DF.SmallText | None
+		role_name: DF.Data
+		role_weight: DF.Int
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.role_name = (self.role_name or "").strip()
 		throw_if_duplicate_rows(self.permissions, "capability", _("Permissions"))

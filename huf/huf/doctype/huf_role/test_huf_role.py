@@ -1,8 +1,8 @@
 import frappe
 
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 
 
 def new_role(**values):

@@ -8,6 +8,23 @@ from huf.huf.role_grants import check_can_grant
 
 
 class HufUserRole(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		assigned_by: DF.Link | None
+		assigned_on: DF.Datetime | None
+		enabled: DF.Check
+		frappe_role: DF.Data | None
+		full_name: DF.Data | None
+		huf_role: DF.Link
+		user: DF.Link
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.frappe_role = frappe.db.get_value("Huf Role", self.huf_role, "frappe_role")
 		before = self.get_doc_before_save()

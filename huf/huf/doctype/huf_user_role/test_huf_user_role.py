@@ -1,7 +1,7 @@
 import frappe
 
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 
 
 def assign(user: str, huf_role: str, **values):

@@ -11,6 +11,49 @@ SERVICE_NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 class IntegrationService(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		api_base_url: DF.Data | None
+		auth_header_name: DF.Data | None
+		auth_type: DF.Literal[
+			"Bearer Token",
+			"Bot Token in URL",
+			"API Key Header",
+			"Basic",
+			"OAuth 2.0",
+			"Frappe Token",
+			"Webhook URL",
+			"None",
+		]
+		category: DF.Literal[
+			"Communication",
+			"Project Management",
+			"Finance",
+			"Developer",
+			"CRM",
+			"Productivity",
+			"Storage",
+			"Other",
+		]
+		default_headers: DF.JSON | None
+		description: DF.SmallText | None
+		documentation_url: DF.Data | None
+		is_builtin: DF.Check
+		oauth_authorize_url: DF.Data | None
+		oauth_scopes: DF.SmallText | None
+		oauth_token_url: DF.Data | None
+		required_credentials: DF.JSON | None
+		service_name: DF.Data
+		test_method: DF.Literal["GET", "POST"]
+		test_path: DF.Data | None
+	# end: auto-generated types
+
 	def before_insert(self) -> None:
 		self.service_name = (self.service_name or "").strip().lower()  # before naming: the name is the key
 

@@ -6,6 +6,41 @@ from huf.huf.validators import throw_if_duplicate_rows, validate_http_url
 
 
 class IntegrationSettings(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		from huf.huf.doctype.integration_credential.integration_credential import IntegrationCredential
+		from huf.huf.doctype.integration_recipient.integration_recipient import IntegrationRecipient
+		from huf.huf.doctype.integration_settings_role.integration_settings_role import (
+			IntegrationSettingsRole,
+		)
+
+		agent: DF.Link | None
+		allowed_roles: DF.TableMultiSelect[IntegrationSettingsRole]
+		base_url: DF.Data | None
+		channel_user: DF.Link | None
+		credentials: DF.Table[IntegrationCredential]
+		description: DF.SmallText | None
+		is_active: DF.Check
+		is_default: DF.Check
+		label: DF.Data | None
+		last_connection_result: DF.SmallText | None
+		last_connection_status: DF.Literal["", "Connected", "Failed"]
+		last_connection_test: DF.Datetime | None
+		oauth_access_token: DF.Password | None
+		oauth_expires_at: DF.Datetime | None
+		oauth_refresh_token: DF.Password | None
+		oauth_status: DF.Data | None
+		recipients: DF.Table[IntegrationRecipient]
+		service: DF.Link
+		webhook_secret: DF.Password | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		for row in self.credentials:
 			row.key = (row.key or "").strip()

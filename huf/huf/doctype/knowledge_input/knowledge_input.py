@@ -8,6 +8,27 @@ from huf.huf.validators import validate_http_url
 
 
 class KnowledgeInput(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		chunk_count: DF.Int
+		error_message: DF.SmallText | None
+		file: DF.Attach | None
+		indexed_at: DF.Datetime | None
+		input_type: DF.Literal["Text", "File", "URL"]
+		knowledge_source: DF.Link
+		source_hash: DF.Data | None
+		status: DF.Literal["Pending", "Processing", "Indexed", "Error"]
+		text: DF.LongText | None
+		title: DF.Data | None
+		url: DF.Data | None
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		content = self.validate_content()
 		self.source_hash = hashlib.sha256(f"{self.input_type}:{content}".encode()).hexdigest()

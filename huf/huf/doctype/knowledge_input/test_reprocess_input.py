@@ -3,8 +3,8 @@
 import frappe
 
 from huf.huf.doctype.knowledge_input.knowledge_input import reprocess_input
-from huf.huf.factories import make_user
 from huf.tests.support.case import HufTestCase
+from huf.tests.support.factories import make_user
 
 READER = "reprocess-reader@example.com"
 SOURCE = "Reprocess Source"

@@ -9,6 +9,35 @@ VECTOR_TYPES = ("sqlite_vec", "chroma")
 
 
 class KnowledgeSource(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		chroma_host: DF.Data | None
+		chroma_mode: DF.Literal["File", "Server"]
+		chroma_port: DF.Int
+		chroma_ssl: DF.Check
+		chunk_overlap: DF.Int
+		chunk_size: DF.Int
+		description: DF.SmallText | None
+		disabled: DF.Check
+		embedding_model: DF.Data | None
+		embedding_provider: DF.Link | None
+		index_error: DF.SmallText | None
+		knowledge_type: DF.Literal["sqlite_fts", "sqlite_vec", "chroma"]
+		last_indexed_at: DF.Datetime | None
+		source_name: DF.Data
+		status: DF.Literal["Pending", "Indexing", "Ready", "Error", "Rebuilding"]
+		storage_mode: DF.Literal["Frappe File"]
+		total_chunks: DF.Int
+		total_inputs: DF.Int
+		vector_dimension: DF.Int
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.source_name = (self.source_name or "").strip()
 		if "/" in self.source_name or ".." in self.source_name:

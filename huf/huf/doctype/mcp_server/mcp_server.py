@@ -19,6 +19,55 @@ OAUTH_URL_FIELDS = (
 
 
 class MCPServer(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		from huf.huf.doctype.mcp_server_header.mcp_server_header import MCPServerHeader
+		from huf.huf.doctype.mcp_server_tool.mcp_server_tool import MCPServerTool
+
+		auth_header_name: DF.Data | None
+		auth_header_value: DF.Password | None
+		auth_type: DF.Literal["none", "api_key", "bearer_token", "custom_header", "oauth"]
+		auto_sync_interval: DF.Int
+		available_tools: DF.Code | None
+		custom_headers: DF.Table[MCPServerHeader]
+		description: DF.SmallText | None
+		enable_auto_sync: DF.Check
+		enabled: DF.Check
+		last_sync: DF.Datetime | None
+		oauth_access_token: DF.Password | None
+		oauth_authorization_endpoint: DF.Data | None
+		oauth_authorization_server: DF.Data | None
+		oauth_client_id: DF.SmallText | None
+		oauth_client_registration_method: DF.Data | None
+		oauth_client_secret: DF.Password | None
+		oauth_discovery_error: DF.SmallText | None
+		oauth_discovery_status: DF.Literal["Not Started", "Discovered", "Failed"]
+		oauth_extra_authorize_params: DF.SmallText | None
+		oauth_last_discovered_at: DF.Datetime | None
+		oauth_metadata_json: DF.Code | None
+		oauth_redirect_uri: DF.Data | None
+		oauth_refresh_token: DF.Password | None
+		oauth_registration_endpoint: DF.Data | None
+		oauth_resource_metadata_url: DF.Data | None
+		oauth_scope: DF.SmallText | None
+		oauth_status: DF.Literal["Not Connected", "Connected", "Expired", "Error"]
+		oauth_token_endpoint: DF.Data | None
+		oauth_token_expires_at: DF.Datetime | None
+		oauth_token_response_path: DF.Data | None
+		server_name: DF.Data
+		server_url: DF.Data
+		timeout_seconds: DF.Int
+		tool_namespace: DF.Data | None
+		tools: DF.Table[MCPServerTool]
+		transport_type: DF.Literal["http", "sse"]
+	# end: auto-generated types
+
 	def validate(self) -> None:
 		self.server_name = (self.server_name or "").strip()
 		if not NAME_PATTERN.match(self.server_name):
@@ -85,9 +134,9 @@ class MCPServer(Document):
 	@frappe.whitelist(methods=["POST"])
 	def oauth_connect(self) -> dict:
 		"""Start the OAuth flow (Desk button Connect); returns the authorization URL to open."""
-		return frappe.get_attr("huf.ai.mcp_client.start_mcp_oauth")(self.name)
+		return frappe.get_attr("huf.api.mcp.start_mcp_oauth")(self.name)
 
 	@frappe.whitelist(methods=["POST"])
 	def oauth_disconnect(self) -> dict:
 		"""Forget the OAuth tokens (Desk button Disconnect)."""
-		return frappe.get_attr("huf.ai.mcp_client.disconnect_mcp_oauth")(self.name)
+		return frappe.get_attr("huf.api.mcp.disconnect_mcp_oauth")(self.name)

@@ -1,4 +1,5 @@
-"""Frappe's whitelisted `frappe.client.get_count`, with the read permissions Frappe's own version skips.
+"""Huf's `frappe.client.get_count`: Frappe's whitelisted count, with the read permissions Frappe's own
+version skips.
 
 Frappe counts with `frappe.db.count`, so any signed-in user could count the rows of any DocType with any
 filter, e.g. whether another user's conversation or a hidden knowledge input contains a word. Routed

@@ -1,4 +1,4 @@
-"""The tool approval API: the approvals inbox's tool calls, decisions on them, standing grants.
+"""Tool approval endpoints: the approvals inbox's tool calls, decisions on them, standing grants.
 
 Each checks that the caller may decide the agent's tool calls (`huf.huf.tool_approval_access`: the
 capability tools.approve and read access to the agent) and delegates to

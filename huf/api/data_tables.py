@@ -1,12 +1,23 @@
-"""The records of a data table over HTTP: the grid's page, save, delete, CSV import and export.
+"""Huf's data table endpoints beside the spec's (`huf.huf.doctype.huf_data_table.api`): the list of
+tables, the records grid's page, save, delete, CSV import and export, and agent tools for a table.
 
-Thin whitelisted entry points; the work and the permission checks are in `huf.huf.data_tables.records`
-`huf.huf.data_tables.csv_io` and `csv_export` (capabilities, DocPerms, row-level hooks; never ignore_permissions).
+Thin entry points: the work and the permission checks are in `huf.huf.data_tables` (registry, records,
+csv_io, csv_export, table_tools: capabilities, DocPerms, row-level hooks; never ignore_permissions).
+docs/data-tables.md "## API".
 """
 
 import frappe
 
-from huf.huf.data_tables import csv_export, csv_io, records
+from huf.huf.data_tables import csv_export, csv_io, records, table_tools
+from huf.huf.data_tables.registry import check_can_see_tables
+from huf.huf.doctype.huf_data_table import api as tables_api
+
+
+@frappe.whitelist()
+def list_data_tables() -> list[dict]:
+	"""The data tables, for callers who may see records (view_own / view_all) or design tables."""
+	check_can_see_tables()
+	return tables_api.list_data_tables()
 
 
 @frappe.whitelist()
@@ -58,3 +69,9 @@ def export_csv(
 ) -> None:
 	"""The records the caller may see as a CSV download `<table>.csv` (header: ID and the labels)."""
 	csv_export.export_csv(name, filters, order_by, search)
+
+
+@frappe.whitelist(methods=["POST"])
+def create_table_tools(name: str, agent: str | None = None, actions: list | str | None = None) -> dict:
+	"""Document tools on the table (list/get/create/update/delete), reused when they exist; added to `agent`."""
+	return table_tools.create_table_tools(name, agent, actions)
