@@ -98,12 +98,14 @@ permission_query_conditions = {
 	# Prompt templates: someone else's Private prompt is hidden (huf/huf/prompt_versions.py).
 	"Agent Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
 	"Agent Summary Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
+	# Tools are listed to holders of tools.use (huf/huf/capability_access.py).
+	"Agent Tool Function": "huf.huf.capability_access.read_query_conditions",
 	# Data table records ("HF <table>"): data.records.view_own/view_all (huf/huf/data_tables/access.py).
 	"*": "huf.huf.data_tables.access.query_conditions",
 }
 
-# Document checks: record rules, capabilities (create/write/delete need the capability the catalogue in
-# huf/huf/capability_access.py names, beside DocPerms) and data-table rights, all in one hook so that
+# Document checks: record rules, capabilities (reads, creates, writes and deletes need the capability the
+# catalogue in huf/huf/capability_access.py names, beside DocPerms) and data-table rights, all in one hook so that
 # Frappe 15 and 16 deny the same (huf/huf/permission_hooks.py has the checks per DocType and why).
 has_permission = {"*": "huf.huf.permission_hooks.has_permission"}
 

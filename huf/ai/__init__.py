@@ -4,9 +4,10 @@ The top level holds only the spec's public modules, thin entry points that check
 delegate: `agent_integration` (run_agent_sync), `agent_chat`, `agent_stream_renderer` (/huf/stream),
 `agent_hooks` and `agent_scheduler` (hooks.py's trigger entry points), `mcp_client`, `sdk_tools`,
 `tool_registry`, `http_handler`, the `flow_*` modules, and the re-exporting `conversation_manager`, `cost_calculator`,
-`speech_to_text`. Huf's own endpoints are in `huf.api` (docs/api.md), which imports this package, never
-the reverse. Everything else lives in a package, one layer each; a layer imports only the
-layers below it (checked by `make lint`, pyproject.toml's import-linter contracts):
+`speech_to_text`, `run`, `tool_functions`, `tool_serializer`, `ocr_engine` (upstream's module paths).
+Huf's own endpoints are in `huf.api` (docs/api.md), which imports this package, never the reverse.
+Everything else lives in a package, one layer each; a layer imports only the layers below it (checked
+by `make lint`, pyproject.toml's import-linter contracts):
 
 	entry modules
 	triggers/ | flows/             what starts a run without a person typing; graph workflows

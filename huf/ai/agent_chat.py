@@ -1,8 +1,9 @@
 """Chat endpoints: conversations and their messages for the chat UIs, and sending a message to an agent.
 
-Every endpoint checks that the caller may read (history) or write (send, add) the conversation;
-a missing and a forbidden conversation are refused alike. Sending goes through
-`huf.ai.agent_integration.run_agent_sync` (inline with `now=1`, the default here; queued with `now=0`).
+Every endpoint checks that the caller may read (history; signed-in users need chat.view_own) or write
+(send, add) the conversation; a missing and a forbidden conversation are refused alike. Sending goes
+through `huf.ai.agent_integration.run_agent_sync` (inline with `now=1`, the default here; queued with
+`now=0`).
 """
 
 from typing import Any
@@ -13,6 +14,7 @@ from frappe.utils import cint
 
 from huf.ai.conversation.manager import DENIED, ConversationManager
 from huf.ai.runtime.content_blocks import stored_blocks
+from huf.huf.capability_access import check_can_read
 from huf.huf.record_access import is_privileged
 from huf.huf.validators import check_text_fits
 
@@ -342,6 +344,8 @@ def run(
 
 def get_conversation(name: Any, ptype: str, agent: str | None = None):
 	"""The conversation `name` if the caller may `ptype` it (and it belongs to `agent`, when given)."""
+	if ptype == "read" and frappe.session.user != "Guest":
+		check_can_read("Agent Conversation")  # chat.view_own, named before anything is looked up
 	owner_agent = (
 		frappe.db.get_value("Agent Conversation", name, "agent") if isinstance(name, str) and name else None
 	)

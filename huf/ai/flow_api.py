@@ -1,12 +1,13 @@
-"""The flow API (the spec's module): the spec's flow endpoints (definitions, runs, approvals, schedule,
-flow webhooks) and the four functions behind the agents' flow tools (huf.ai.flow_tools). Huf's other
-flow endpoints (create, list, duplicate, delete, export, import, timeline, cancel, the approvals inbox,
-validation, webhook keys) are in `huf.api.flows` (docs/api.md).
+"""The flow API (the spec's module): the spec's and upstream's flow endpoints (definitions, runs,
+approvals, schedules, node schemas, flow webhooks) and the four functions behind the agents' flow
+tools (huf.ai.flow_tools). Huf's other flow endpoints (create, list, duplicate, delete, export, import,
+timeline, cancel, the approvals inbox, validation, webhook keys) are in `huf.api.flows` (docs/api.md).
 
 Each checks access (huf.ai.flows.access) and delegates: definitions (huf.ai.flows.definitions), runs
-(huf.ai.flows.runs), approvals (huf.ai.flows.approvals), webhooks (huf.ai.flows.starts). Reads accept
-GET; everything that changes something is POST only. The agents' tools run as the agent run's user
-and go through the same checks as their REST twins. docs/flows.md "## API" lists every endpoint.
+(huf.ai.flows.runs), approvals (huf.ai.flows.approvals), schedules (huf.ai.flows.schedules), webhooks
+(huf.ai.flows.starts), node schemas (huf.ai.flows.nodes). Reads accept GET; everything that changes
+something is POST only. The agents' tools run as the agent run's user and go through the same checks
+as their REST twins. docs/flows.md "## API" lists every endpoint.
 """
 
 from typing import Any
@@ -114,7 +115,49 @@ def reject_flow_run(flow_run_id: str, comment: str | None = None) -> dict:
 	return approvals.decide(flow_run_id, "rejected", comment)
 
 
+@frappe.whitelist()
+def get_pending_approvals(limit: int = 50) -> list:
+	"""The newest `limit` runs waiting for the caller's approval (upstream's name of the inbox,
+	`huf.api.flows.list_pending_approvals`)."""
+	return approvals.pending_for(frappe.session.user, limit)
+
+
 # --- schedules and webhooks ------------------------------------------------------------------------
+
+
+@frappe.whitelist(methods=["POST"])
+def schedule_flow(
+	flow_id: str, cron: str, schedule_name: str | None = None, timezone: str | None = None
+) -> dict:
+	"""Make a flow start on a cron schedule (write on the flow): its trigger.schedule entry node gets
+	`cron`, read in `timezone` (default: the site's time zone); a flow without a trigger gets one."""
+	from huf.ai.flows import schedules
+
+	flow = access.load_flow(flow_id)
+	access.check_flow(flow, "write")
+	return schedules.set_schedule(flow, cron, schedule_name, timezone)
+
+
+@frappe.whitelist(methods=["POST"])
+def unschedule_flow(flow_id: str) -> dict:
+	"""Make a flow start without a schedule (write on the flow): its trigger.schedule entry node goes."""
+	from huf.ai.flows import schedules
+
+	flow = access.load_flow(flow_id)
+	access.check_flow(flow, "write")
+	return schedules.remove_schedule(flow)
+
+
+@frappe.whitelist(methods=["POST"])
+def execute_scheduled_flow(flow_id: str) -> dict:
+	"""Start one run of an Active scheduled flow now, as its due times do (acting as its Run As, else its
+	owner): for that user or a System Manager, with write on the flow."""
+	from huf.ai.flows import schedules
+
+	flow = access.load_flow(flow_id)
+	access.check_acts_for_flow(flow)
+	check_run_rate()
+	return schedules.start_scheduled_run(flow)
 
 
 @frappe.whitelist()
@@ -139,6 +182,19 @@ def flow_webhook(flow_id: str | None = None) -> dict:
 	if not flow_id and request is not None:
 		flow_id = request.args.get("flow_id")
 	return starts.receive_flow_webhook(flow_id or "")
+
+
+# --- node types ----------------------------------------------------------------------------------
+
+
+@frappe.whitelist()
+def get_node_schemas() -> dict:
+	"""Every node type with its settings form (label, icon, category, description, has_backend,
+	config_schema), for canvases that build their forms from the server (read on Flow Definition)."""
+	from huf.ai.flows import nodes
+
+	access.check_read_flows()
+	return nodes.schemas()
 
 
 # --- the agents' flow tools (huf.ai.flow_tools): same checks, as the agent run's user ---------------

@@ -1,18 +1,18 @@
 """The built-in media tools' endpoints (the spec's module), and the tool factories of older callers.
 
 `handle_ocr_document`, `handle_generate_image` and `handle_generate_audio` are what the built-in
-`ocr_document`, `generate_image` and `generate_audio` records point at; they call the media entry
-points of `huf.ai.media` (`huf.ai.tools.handlers.media.call_media`) and return data.
-`handle_transcribe_audio` transcribes a File the caller may read (upstream's arguments). Tools are
-built by `huf.ai.tools.registry` (`create_agent_tools`, `create_function_tool`).
+`ocr_document`, `generate_image` and `generate_audio` records point at; `handle_transcribe_audio`
+transcribes a File the caller may read. Each takes upstream's arguments, `agent_name` and
+`conversation_id` included, and calls the media entry points of `huf.ai.media` through
+`huf.ai.tools.handlers.media.call_media`, which checks them as the caller: the agent (given, else the
+running one, else the conversation's) picks the provider and model and must be one the caller may run;
+the conversation (given, else the running one) must be readable, and generated images and audio are
+private Files attached to it (the caller must own it or may write it). Tools are built by
+`huf.ai.tools.registry` (`create_agent_tools`, `create_function_tool`).
 """
 
-from typing import Any
-
 import frappe
-from frappe import _
 
-from huf.ai.media.common import resolve_agent
 from huf.ai.tools.handlers.media import call_media
 from huf.ai.tools.registry import create_agent_tools, create_function_tool
 
@@ -27,21 +27,62 @@ __all__ = [
 
 
 @frappe.whitelist(methods=["POST"])
-def handle_ocr_document(**kwargs: Any) -> dict:
-	"""Text of a document or image (the `ocr_document` tool)."""
-	return call_media("ocr", "ocr_document", kwargs)
+def handle_ocr_document(
+	file_id: str | None = None,
+	file_url: str | None = None,
+	pages: str | list | None = None,
+	include_images: bool = False,
+	model: str | None = None,
+	agent_name: str | None = None,
+	conversation_id: str | None = None,
+	strategy: str | None = None,
+) -> dict:
+	"""Text of a document or image the caller may read (the `ocr_document` tool)."""
+	arguments = {
+		"file_id": file_id,
+		"file_url": file_url,
+		"pages": pages,
+		"include_images": frappe.utils.sbool(include_images),
+		"model": model,
+		"strategy": strategy,
+	}
+	return call_media("ocr", "ocr_document", arguments, agent_name, conversation_id)
 
 
 @frappe.whitelist(methods=["POST"])
-def handle_generate_image(**kwargs: Any) -> dict:
-	"""Images from a description (the `generate_image` tool)."""
-	return call_media("image", "generate_image", kwargs)
+def handle_generate_image(
+	prompt: str | None = None,
+	size: str | None = "1024x1024",
+	quality: str | None = "standard",
+	n: int | None = 1,
+	agent_name: str | None = None,
+	conversation_id: str | None = None,
+	model: str | None = None,
+) -> dict:
+	"""Images from a description (the `generate_image` tool), saved to the conversation."""
+	arguments = {"prompt": prompt, "size": size, "quality": quality, "n": n, "model": model}
+	return call_media("image", "generate_image", arguments, agent_name, conversation_id)
 
 
 @frappe.whitelist(methods=["POST"])
-def handle_generate_audio(**kwargs: Any) -> dict:
-	"""Speech from text (the `generate_audio` tool)."""
-	return call_media("audio", "generate_audio", kwargs)
+def handle_generate_audio(
+	input: str | None = None,  # noqa: A002 - upstream's (and the tool's) parameter name
+	voice: str | None = None,
+	model: str | None = None,
+	speed: float | None = None,
+	response_format: str | None = "mp3",
+	agent_name: str | None = None,
+	conversation_id: str | None = None,
+) -> dict:
+	"""Speech from text (the `generate_audio` tool), saved to the conversation."""
+	arguments = {
+		"input": input,
+		"voice": voice,
+		"model": model,
+		"speed": speed,
+		"response_format": response_format,
+	}
+	return call_media("audio", "generate_audio", arguments, agent_name, conversation_id)
 
 
 @frappe.whitelist(methods=["POST"])
@@ -53,30 +94,9 @@ def handle_transcribe_audio(
 	agent_name: str | None = None,
 	conversation_id: str | None = None,
 ) -> dict:
-	"""Text of an audio File the caller may read, by the agent's (or the conversation's agent's) STT model.
-
-	The File stays as it is (upstream made it public); a conversation must be readable by the caller.
-	"""
-	from huf.ai.media.speech_to_text import speech_to_text
-
+	"""Text of an audio File the caller may read, by the agent's (or the conversation's agent's) STT
+	model. The File stays as it is (upstream made it public)."""
 	if frappe.session.user == "Guest":
-		frappe.throw(_("Please log in to transcribe audio."), frappe.PermissionError)
-	if conversation_id:
-		conversation = frappe.db.get_value(
-			"Agent Conversation", conversation_id, ["name", "agent"], as_dict=True
-		)
-		if not conversation or not frappe.has_permission("Agent Conversation", "read", doc=conversation.name):
-			frappe.throw(_("Conversation not found or access denied."), frappe.PermissionError)
-		agent_name = agent_name or conversation.agent
-	if agent_name:
-		resolve_agent(agent_name)  # refuse an agent the caller may not run before anything else
-	elif not frappe.has_permission("Agent Conversation", "create"):
-		frappe.throw(_("Your role may not use speech to text."), frappe.PermissionError)
-	return speech_to_text(
-		file_id=file_id,
-		file_url=file_url,
-		language=language,
-		model=model,
-		agent=agent_name,
-		conversation=conversation_id,
-	)
+		frappe.throw(frappe._("Please log in to transcribe audio."), frappe.PermissionError)
+	arguments = {"file_id": file_id, "file_url": file_url, "language": language, "model": model}
+	return call_media("speech_to_text", "speech_to_text", arguments, agent_name, conversation_id)

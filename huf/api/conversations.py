@@ -7,6 +7,7 @@ from frappe.utils import cint
 
 from huf.ai.agent_chat import get_conversation
 from huf.ai.conversation import listing, removal
+from huf.huf.capability_access import check_can_read
 
 
 @frappe.whitelist(methods=["GET"])
@@ -16,6 +17,7 @@ def list_conversations(
 	"""The caller's own conversations with `agent` (newest first), found by title or message text when
 	`search` is given; those automations started (flows, triggers, channels) only with `automated=1`."""
 	frappe.has_permission("Agent Conversation", "read", throw=True)
+	check_can_read("Agent Conversation")  # chat.view_own
 	return listing.own_conversations(agent, search, bool(cint(automated)), limit)
 
 

@@ -7,7 +7,9 @@ function returning either; entries may be nested lists of such paths:
 
 A definition has `tool_name`, `description`, `function_path`, `parameters` (rows like Agent Function
 Params: fieldname, label, type, required, description, options) and optionally `tool_type` and
-`pass_parameters_as_json`. Only functions registered this way may back an "App Provided" tool.
+`pass_parameters_as_json`, and `requires_approval` (1: the tool deletes or sends outside the site, so when
+it is first synced its Requires Approval starts ticked). Only functions registered this way may back an
+"App Provided" tool.
 """
 
 from collections.abc import Iterator

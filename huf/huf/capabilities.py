@@ -46,9 +46,12 @@ CAPABILITIES: dict[str, str] = {
 	"roles.manage": "Manage roles",
 }
 
+# What each default role holds agrees with its DocPerms: a capability's holders may do by DocPerm what it
+# promises, the others may not (capability_access.PROMISED_ACTIONS, tested for every capability). MCP
+# servers stay System Manager work (Huf Managers read them), as providers and models do.
 _MANAGER = [
 	c for c in CAPABILITIES if c.split(".")[0] in ("agent", "chat", "knowledge", "tools", "flows", "data")
-] + ["system.mcp.manage", "users.invite"]
+] + ["users.invite"]
 
 _USER = [
 	"agent.view",

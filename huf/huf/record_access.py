@@ -4,7 +4,10 @@ and only the agents open to them. Wired in hooks.py (permission_query_conditions
 import frappe
 
 from huf.huf.capabilities import has_capability
+from huf.huf.capability_access import can_read
 from huf.huf.stored_doc import as_stored
+
+NOTHING = "1=0"
 
 
 def is_privileged(user: str | None = None, capability: str = "chat.view_all") -> bool:
@@ -32,8 +35,10 @@ def _owns_conversation(conversation: str | None, user: str) -> bool:
 
 
 def conversation_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
-	"""List condition for Agent Conversation."""
+	"""List condition for Agent Conversation (none without chat.view_own)."""
 	user = user or frappe.session.user
+	if not can_read("Agent Conversation", user):
+		return NOTHING
 	if is_privileged(user):
 		return ""
 	value = frappe.db.escape(user)
@@ -55,8 +60,11 @@ def conversation_has_permission(
 
 
 def message_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
-	"""List condition for Agent Message: messages of the user's own conversations."""
+	"""List condition for Agent Message: messages of the user's own conversations (none without
+	chat.view_own)."""
 	user = user or frappe.session.user
+	if not can_read("Agent Message", user):
+		return NOTHING
 	if is_privileged(user):
 		return ""
 	return f"`tabAgent Message`.`conversation` in ({_own_conversations_subquery(user)})"
@@ -102,8 +110,11 @@ def run_has_permission(doc, ptype: str | None = None, user: str | None = None, d
 
 
 def agent_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
-	"""List condition for Agent: open agents (no allowed users or roles) or those listing the user."""
+	"""List condition for Agent: open agents (no allowed users or roles) or those listing the user (none
+	without agent.view)."""
 	user = user or frappe.session.user
+	if not can_read("Agent", user):
+		return NOTHING
 	if is_privileged(user, "agent.view_all"):
 		return ""
 	return agent_open_condition(user)
@@ -112,6 +123,8 @@ def agent_query_conditions(user: str | None = None, doctype: str | None = None) 
 def agent_rows_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
 	"""List condition for Agent User / Agent Role (who may use an agent): rows of agents open to the user."""
 	user = user or frappe.session.user
+	if not can_read("Agent", user):
+		return NOTHING
 	if is_privileged(user, "agent.view_all"):
 		return ""
 	return agent_open_condition(user, f"`tab{doctype}`.`parent`")

@@ -2,8 +2,9 @@
 
 - A disabled agent never runs.
 - Guests run only agents with Allow Guest.
-- Other users need read access to the Agent (DocPerms, plus its Allowed Users / Allowed Roles when
-  it lists any) and the right to start conversations: Huf Viewers read agents but cannot run them.
+- Other users need read access to the Agent (DocPerms and agent.view, plus its Allowed Users / Allowed
+  Roles when it lists any), the right to start conversations (Huf Viewers read agents but cannot run
+  them) and the capability agent.use.
 - An Agent Run is visible to the users who may read it (Frappe permissions: its user, the owner of
   its conversation, Huf Managers, System Managers); a guest run needs its session id and the guest's key.
 - An Agent Run may be cancelled by its stored user and by holders of chat.view_all (Huf Managers,
@@ -19,6 +20,7 @@ from frappe import _
 from frappe.utils import cint
 
 from huf.huf import guest_key
+from huf.huf.capabilities import CAPABILITIES, has_capability
 from huf.huf.record_access import is_privileged
 
 GUEST = "Guest"
@@ -53,6 +55,13 @@ def check_can_run(agent: Any, user: str | None = None) -> None:
 	if not frappe.has_permission("Agent Conversation", "create", user=user):
 		frappe.throw(
 			_("Your role can view agents but not run them (agent {0}).").format(frappe.bold(agent.name)),
+			frappe.PermissionError,
+		)
+	if not has_capability(user, "agent.use"):
+		frappe.throw(
+			_("You need the capability {0} ({1}) to run agent {2}.").format(
+				frappe.bold("agent.use"), _(CAPABILITIES["agent.use"]), frappe.bold(agent.name)
+			),
 			frappe.PermissionError,
 		)
 

@@ -1,15 +1,22 @@
 """Capabilities on the server: every capability x every default Huf Role x the action it guards, allowed
-or refused; the capability (not the role) decides, and Frappe's DocPerms still apply."""
+or refused; the capability (not the role) decides, and Frappe's DocPerms still apply. The capabilities of
+reading and using (agent.view, agent.use, chat.view_own, knowledge.use, tools.use) are tried as Guest, as
+each default role and as a user whose Huf Role lacks just that one."""
 
 import frappe
 
 from huf.ai import permissions_api
+from huf.ai.flows.nodes.tool import run_tool
+from huf.ai.knowledge.retriever import knowledge_search
+from huf.ai.tools.handlers.http import usable_tool
 from huf.api import approvals as tool_approval_api
+from huf.api.conversations import list_conversations
+from huf.huf import run_access
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES, capabilities_of, check_capability
-from huf.huf.capability_access import DOCTYPE_CAPABILITIES
+from huf.huf.capability_access import DOCTYPE_CAPABILITIES, WIDER
 from huf.huf.permission_hooks import checks_for
 from huf.tests.support.case import HufTestCase
-from huf.tests.support.factories import make_agent, make_model, make_user
+from huf.tests.support.factories import make_agent, make_huf_role_user, make_model, make_user
 
 # capability -> (DocType, ptype) probed on a new document of that DocType.
 DOCUMENT_GUARDS: dict[str, tuple[str, str]] = {
@@ -46,20 +53,10 @@ RECORD_GUARDS = (
 	"data.records.edit_all",
 )
 
-# Capabilities of reading and using: the DocPerms (read) and the agents' allowed users/roles decide.
-NOT_GUARDED_ON_THE_SERVER = {
-	"agent.view",
-	"agent.use",
-	"chat.view_own",
-	"knowledge.use",
-	"tools.use",
-}
-
-# (capability, Huf Role) a default role holds but Frappe's DocPerms still refuse.
-DOCPERMS_REFUSE = {
-	("system.mcp.manage", "Huf Manager"),  # MCP Server: Huf Manager may only read
-	("flows.use", "Huf User"),  # Flow Run: Huf Users may not create runs
-}
+# Capabilities of reading and using, guarded where the reading or using happens (probed by `use_allowed`).
+USE_GUARDS = ("agent.view", "agent.use", "chat.view_own", "knowledge.use", "tools.use")
+NEEDS = {"agent.use": "agent.view"}  # running an agent needs seeing it
+GUEST = "Guest"
 
 
 def frappe_role(huf_role: str) -> str:
@@ -76,6 +73,23 @@ class CapabilityTestCase(HufTestCase):
 			for role in DEFAULT_HUF_ROLES
 		}
 		cls.other = make_user(f"other-{suffix}@huf.test", "Huf User")
+		# per capability of USE_GUARDS: a user whose Huf Role is Huf User's without it
+		cls.lacking = {}
+		for capability in USE_GUARDS:
+			held = [c for c in DEFAULT_HUF_ROLES["Huf User"]["capabilities"] if c != capability]
+			email = f"no-{capability.replace('.', '-')}-{suffix}@huf.test"
+			cls.lacking[capability] = make_huf_role_user(email, f"No {capability} {suffix}", held, "Huf User")
+		cls.agent = make_agent(f"Usable {suffix}")
+		cls.http_tool = frappe.get_doc(
+			{
+				"doctype": "Agent Tool Function",
+				"tool_name": f"cap_http_{suffix}",
+				"types": "GET",
+				"tool_type": "HTTP",
+				"base_url": "https://example.com",
+				"description": "Reads a page.",
+			}
+		).insert(ignore_permissions=True)
 
 	def document_allowed(self, capability: str, user: str) -> bool:
 		doctype, ptype = DOCUMENT_GUARDS[capability]
@@ -104,6 +118,42 @@ class CapabilityTestCase(HufTestCase):
 				return False
 		return True
 
+	def use_allowed(self, capability: str, user: str) -> bool:
+		"""Whether `user` may read or use what `capability` of USE_GUARDS guards."""
+		probes = {
+			"agent.view": self.read_agent,
+			"agent.use": lambda: run_access.check_can_run(self.agent),
+			"chat.view_own": lambda: list_conversations(self.agent.name),
+			# refused before the source is looked up, else past the capability: it does not exist
+			"knowledge.use": lambda: knowledge_search("refunds", knowledge_source="no-such-source"),
+			"tools.use": self.use_tool,
+		}
+		with self.set_user(user):
+			try:
+				probes[capability]()
+			except frappe.DoesNotExistError:
+				return True
+			except frappe.PermissionError:
+				return False
+		return True
+
+	def read_agent(self) -> None:
+		"""Read the agent as a document and in a list; both must agree."""
+		listed = self.agent.name in frappe.get_list("Agent", filters={"name": self.agent.name}, pluck="name")
+		readable = frappe.has_permission("Agent", "read", doc=frappe.get_doc("Agent", self.agent.name))
+		self.assertEqual(listed, readable)
+		if not readable:
+			raise frappe.PermissionError
+
+	def use_tool(self) -> None:
+		"""List the tool, read it, and pass the checks of running it by hand (as the HTTP tool endpoint does)."""
+		name = self.http_tool.name
+		listed = name in frappe.get_list("Agent Tool Function", filters={"name": name}, pluck="name")
+		readable = frappe.has_permission("Agent Tool Function", "read", doc=self.http_tool)
+		self.assertEqual(listed, readable)
+		usable_tool(name, "GET")
+		self.assertTrue(readable)
+
 	def visible_allowed(self, capability: str, user: str) -> bool:
 		"""Whether `user` may read another user's conversation / an agent restricted to another user."""
 		agent = make_agent(f"Private {frappe.generate_hash(length=6)}", agent_user=[{"user": self.other}])
@@ -117,10 +167,9 @@ class CapabilityTestCase(HufTestCase):
 
 
 class TestCapabilityMatrix(CapabilityTestCase):
-	def test_every_capability_is_guarded_or_listed_as_not_guarded(self):
-		guarded = set(DOCUMENT_GUARDS) | set(ENDPOINT_GUARDS) | set(VISIBILITY_GUARDS) | set(RECORD_GUARDS)
-		self.assertEqual(guarded | NOT_GUARDED_ON_THE_SERVER, set(CAPABILITIES))
-		self.assertFalse(guarded & NOT_GUARDED_ON_THE_SERVER)
+	def test_every_capability_is_guarded(self):
+		groups = (DOCUMENT_GUARDS, ENDPOINT_GUARDS, VISIBILITY_GUARDS, RECORD_GUARDS, USE_GUARDS)
+		self.assertEqual(set().union(*map(set, groups)), set(CAPABILITIES))
 		mapped = {c for spec in DOCTYPE_CAPABILITIES.values() for c in spec.values()}
 		self.assertLessEqual(set(DOCUMENT_GUARDS), mapped)
 
@@ -135,7 +184,7 @@ class TestCapabilityMatrix(CapabilityTestCase):
 	def test_document_actions(self):
 		for capability in DOCUMENT_GUARDS:
 			for role, spec in DEFAULT_HUF_ROLES.items():
-				expected = capability in spec["capabilities"] and (capability, role) not in DOCPERMS_REFUSE
+				expected = capability in spec["capabilities"]  # roles and DocPerms agree
 				with self.subTest(capability=capability, role=role):
 					self.assertEqual(self.document_allowed(capability, self.users[role]), expected)
 
@@ -153,6 +202,60 @@ class TestCapabilityMatrix(CapabilityTestCase):
 					allowed = self.visible_allowed(capability, self.users[role])
 					self.assertEqual(allowed, capability in spec["capabilities"])
 
+	def test_reading_and_using(self):
+		for capability in USE_GUARDS:
+			with self.subTest(capability=capability, user=GUEST):
+				self.assertFalse(self.use_allowed(capability, GUEST))
+			for role, spec in DEFAULT_HUF_ROLES.items():
+				with self.subTest(capability=capability, role=role):
+					allowed = self.use_allowed(capability, self.users[role])
+					self.assertEqual(allowed, capability in spec["capabilities"])
+			with self.subTest(capability=capability, user="without it"):
+				self.assertFalse(self.use_allowed(capability, self.lacking[capability]))
+				# the rest of a Huf User's reading and using is still theirs
+				for other in USE_GUARDS:
+					if other != capability and NEEDS.get(other) != capability:
+						self.assertTrue(self.use_allowed(other, self.lacking[capability]), other)
+
+	def test_a_refusal_names_the_capability(self):
+		for capability in ("agent.use", "chat.view_own", "knowledge.use", "tools.use"):
+			probe = {
+				"agent.use": lambda: run_access.check_can_run(self.agent),
+				"chat.view_own": lambda: list_conversations(self.agent.name),
+				"knowledge.use": lambda: knowledge_search("refunds"),
+				"tools.use": lambda: usable_tool(self.http_tool.name, "GET"),
+			}[capability]
+			with (
+				self.subTest(capability),
+				self.set_user(self.lacking[capability]),
+				self.assertRaises(frappe.PermissionError) as caught,
+			):
+				probe()
+			self.assertIn(capability, str(caught.exception))
+
+	def test_guests_run_only_agents_open_to_guests(self):
+		open_agent = make_agent(f"Guest Desk {frappe.generate_hash(length=6)}", allow_guest=1)
+		with self.set_user(GUEST):
+			run_access.check_can_run(open_agent)  # Allow Guest decides for guests, not capabilities
+			with self.assertRaisesRegex(frappe.PermissionError, "not available to guests"):
+				run_access.check_can_run(self.agent)
+
+	def test_without_chat_view_own_ones_own_conversations_are_hidden(self):
+		user = self.lacking["chat.view_own"]
+		with self.set_user(user):
+			chat = frappe.get_doc(
+				{"doctype": "Agent Conversation", "agent": self.agent.name, "title": "mine"}
+			).insert()  # chat.use: a conversation may still be started
+			self.assertEqual(frappe.get_list("Agent Conversation", filters={"name": chat.name}), [])
+			self.assertFalse(frappe.has_permission("Agent Conversation", "read", doc=chat))
+			self.assertTrue(frappe.has_permission("Agent Conversation", "write", doc=chat))
+		with self.set_user(self.users["Huf User"]):
+			self.assertFalse(frappe.has_permission("Agent Conversation", "read", doc=chat))  # not theirs
+
+	def test_a_flow_tool_step_needs_tools_use(self):
+		with self.assertRaisesRegex(frappe.PermissionError, "tools.use"):
+			run_tool(self.http_tool.name, {}, self.lacking["tools.use"])
+
 
 class TestTheCapabilityDecides(CapabilityTestCase):
 	def drop_from_manager(self, capability: str) -> None:
@@ -162,18 +265,25 @@ class TestTheCapabilityDecides(CapabilityTestCase):
 
 	def test_a_manager_without_the_capability_is_refused_what_docperms_allow(self):
 		manager = self.users["Huf Manager"]
-		held = [
-			c
-			for c in DOCUMENT_GUARDS
-			if c in DEFAULT_HUF_ROLES["Huf Manager"]["capabilities"]
-			and (c, "Huf Manager") not in DOCPERMS_REFUSE
-		]
+		held = [c for c in DOCUMENT_GUARDS if c in DEFAULT_HUF_ROLES["Huf Manager"]["capabilities"]]
 		self.assertGreaterEqual(len(held), 10)
 		for capability in held:
 			with self.subTest(capability):
 				self.assertTrue(self.document_allowed(capability, manager))
 				self.drop_from_manager(capability)
 				self.assertFalse(self.document_allowed(capability, manager))
+
+	def test_a_manager_without_a_capability_of_reading_and_using_is_refused(self):
+		manager = self.users["Huf Manager"]
+		for capability in USE_GUARDS:
+			frappe.db.savepoint("use_guard")
+			with self.subTest(capability):
+				self.assertTrue(self.use_allowed(capability, manager))
+				self.drop_from_manager(capability)
+				for wider in WIDER.get(capability, ()):
+					self.drop_from_manager(wider)  # agent.view_all includes agent.view
+				self.assertFalse(self.use_allowed(capability, manager))
+			frappe.db.rollback(save_point="use_guard")  # the next one with the manager's role as it was
 
 	def test_a_manager_without_agent_create_cannot_insert_an_agent(self):
 		self.drop_from_manager("agent.create")

@@ -8,8 +8,9 @@ from huf.tests.support.case import HufTestCase
 from huf.tests.support.factories import make_agent, make_user
 
 # DocPerms per role (SM System Manager, HM Huf Manager, HU Huf User, HV Huf Viewer): read write create delete.
-# As upstream, except: Huf User Role is System Manager only, and Huf Manager may create Flow Runs
-# (as a right to start them: the records themselves are written by the engine only, huf/huf/engine_owned.py).
+# As upstream, except: Huf User Role is System Manager only, and Huf Managers and Huf Users may create
+# Flow Runs (as a right to start them, flows.use: the records themselves are written by the engine only,
+# huf/huf/engine_owned.py) and write them (to give their own waiting runs their input).
 DOCPERMS = {
 	"Agent": "SM:rwcd HM:rwcd HU:r HV:r",
 	"Agent Chat": "SM:rwcd",
@@ -33,7 +34,7 @@ DOCPERMS = {
 	"AI Provider": "SM:rwcd HM:r HU:r",
 	"Elevenlabs Settings": "SM:rwcd",
 	"Flow Definition": "SM:rwcd HM:rwcd HU:r HV:r",
-	"Flow Run": "SM:rwcd HM:rwc HU:r",
+	"Flow Run": "SM:rwcd HM:rwc HU:rwc",
 	"Groq Settings": "SM:rwcd",
 	"Huf Data Table": "SM:rwcd HM:rwcd HU:r",
 	"Huf Role": "SM:rwcd HM:r",

@@ -90,6 +90,8 @@ READ_ONLY = {
 	"huf.ai.flow_api.get_flow_run",
 	"huf.api.flows.get_flow_run_timeline",
 	"huf.ai.flow_api.get_flow_schedule",
+	"huf.ai.flow_api.get_node_schemas",
+	"huf.ai.flow_api.get_pending_approvals",
 	"huf.ai.flow_api.list_flow_runs",
 	"huf.api.flows.list_flows",
 	"huf.api.flows.list_pending_approvals",
@@ -128,11 +130,15 @@ EMPTY_FOR_NO_ROLES = {
 	"huf.ai.mcp_client.get_available_mcp_servers": "a permission-filtered list (frappe.get_list)",
 	"huf.ai.knowledge.retriever.knowledge_search": "searches only the Knowledge Sources the caller may read",
 	"huf.api.flows.list_pending_approvals": "only the runs waiting for the caller's own approval",
+	"huf.ai.flow_api.get_pending_approvals": "upstream's name of list_pending_approvals: the caller's own",
 	"huf.api.approvals.list_pending_tool_approvals": "only the tool calls the caller may decide",
 }
 
 # Answer any signed-in user about themselves only (no one else's records).
-OWN_DATA = {"huf.permissions.get_me": "the caller's own name, roles and capabilities"}
+OWN_DATA = {
+	"huf.permissions.get_me": "the caller's own name, roles and capabilities",
+	"huf.www.huf.get_context_for_dev": "the caller's own boot data, as /huf embeds it",
+}
 
 FORBIDDEN_PARAMETERS = {"ignore_permissions", "ignore_user_permissions"}
 

@@ -1,10 +1,9 @@
 """Every whitelisted function of Huf, called over real HTTP with wrong types and odd values.
 
-For each parameter of each whitelisted function (controller methods through run_doc_method, the
-`**kwargs` media handlers with the parameters of the media function they call), one call passes a
-value of the wrong type for the parameter's annotation (an object or a list for text, text for a
-number...) and others pass well-typed but odd values (empty, 1 MB, NUL, RTL marks, a lone surrogate
-as escaped JSON, emoji, negative and huge numbers); the other arguments name real records. Each call
+For each parameter of each whitelisted function (controller methods through run_doc_method), one
+call passes a value of the wrong type for the parameter's annotation (an object or a list for text,
+text for a number...) and others pass well-typed but odd values (empty, 1 MB, NUL, RTL marks, a lone
+surrogate as escaped JSON, emoji, negative and huge numbers); the other arguments name real records. Each call
 is made as Administrator and as a Huf User, with a session cookie and CSRF token as the dashboard does.
 
 A call must never get a 5xx; a wrong type gets a 4xx naming the argument (Frappe validates arguments
@@ -15,7 +14,6 @@ Frappe validates only evaluated annotations: this module (and every module with 
 does without `from __future__ import annotations`.
 """
 
-import importlib
 import json
 import random
 import re
@@ -55,13 +53,6 @@ FOUND = {
 	"huf.huf.prompt_versions.VersionedPrompt.create_new_version [Agent Prompt] prompt_body=a lone surrogate",
 }
 
-# `**kwargs` entry points: the function whose parameters they take.
-KWARGS_TARGETS = {
-	"huf.ai.sdk_tools.handle_ocr_document": "huf.ai.media.ocr.ocr_document",
-	"huf.ai.sdk_tools.handle_generate_image": "huf.ai.media.image.generate_image",
-	"huf.ai.sdk_tools.handle_generate_audio": "huf.ai.media.audio.generate_audio",
-}
-
 # Values of arguments that are not fuzzed in a call: a record of Administrator's, or plain valid input.
 RECORD_ARGUMENTS = {
 	"agent": "Agent",
@@ -78,15 +69,6 @@ RECORD_ARGUMENTS = {
 	"file_id": "File",
 }
 PLAIN_VALUES = {"method": "GET", "role": "user", "feedback": "up", "slug": RECORD}
-
-
-def fuzzed_function(fn):
-	"""`fn`, or for a `**kwargs` handler the function whose parameters it takes."""
-	target = KWARGS_TARGETS.get(dotted(fn))
-	if not target:
-		return fn
-	module, name = target.rsplit(".", 1)
-	return getattr(importlib.import_module(module), name)
 
 
 def snapshot(doctypes: list[str]) -> list:
@@ -249,9 +231,8 @@ class TestWhitelistFuzz(RuntimeTestCase):
 		return client
 
 	def signature_of(self, fn) -> tuple[dict, dict]:
-		"""(parameters, annotations) the fuzz uses for `fn` (a `**kwargs` handler: its target's)."""
-		target = fuzzed_function(fn)
-		return fuzz.parameters(target), fuzz.annotations(target)
+		"""(parameters, annotations) the fuzz uses for `fn`."""
+		return fuzz.parameters(fn), fuzz.annotations(fn)
 
 	def base_arguments(self, parameters: dict) -> dict:
 		"""Valid values for the required arguments, and real records for every argument naming one."""
@@ -361,7 +342,7 @@ class TestWhitelistFuzz(RuntimeTestCase):
 		self.assertEqual(self.import_errors, [])
 		unchecked = []
 		for fn in huf_whitelisted():
-			target = fuzz.target_function(fuzzed_function(fn))
+			target = fuzz.target_function(fn)
 			for name in fuzz.parameters(target):
 				annotation = target.__annotations__.get(name)
 				if annotation is None or isinstance(annotation, str):

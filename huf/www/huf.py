@@ -1,4 +1,7 @@
-"""The Huf dashboard at /huf and /huf/<path>: the built React app, with the signed-in user's boot data."""
+"""The Huf dashboard at /huf and /huf/<path>: the built React app, with the signed-in user's boot data.
+
+`get_context_for_dev` (upstream's endpoint) hands the same boot data to the dashboard's dev server,
+which serves the app itself and cannot read it from this page."""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ from urllib.parse import quote
 import frappe
 
 from huf.huf.capabilities import capabilities_of
+from huf.huf.capability_access import allows
 from huf.huf.data_tables.fields import FIELD_TYPES
 from huf.huf.doc_events import DOC_EVENTS
+from huf.huf.tool_approval_defaults import APPROVAL_KINDS
 
 no_cache = 1
 
@@ -53,6 +58,13 @@ def get_context(context) -> None:
 	context.title = "Huf"
 
 
+@frappe.whitelist(methods=["POST"])
+def get_context_for_dev() -> dict:
+	"""The boot data /huf embeds for the signed-in user (guests are refused), for the dashboard's dev
+	server (`npm run dev`), which loads it with a POST."""
+	return get_boot()
+
+
 def login_target() -> str:
 	"""Where to come back after logging in: this dashboard page (never another site)."""
 	request = getattr(frappe.local, "request", None)
@@ -77,13 +89,18 @@ def get_boot() -> dict:
 
 	user = frappe.session.user
 	roles = frappe.get_roles(user)
+	capabilities = capabilities_of(user)
 	return {
 		"user": user,
 		"full_name": get_fullname(user),
 		"roles": roles,
-		"capabilities": capabilities_of(user),
+		"capabilities": capabilities,
+		# what the role's DocPerms allow and the capabilities the server checks beside them agree on
 		"permissions": {
-			doctype: {ptype: bool(frappe.has_permission(doctype, ptype)) for ptype in PTYPES}
+			doctype: {
+				ptype: bool(frappe.has_permission(doctype, ptype)) and allows(capabilities, doctype, ptype)
+				for ptype in PTYPES
+			}
 			for doctype in DASHBOARD_DOCTYPES
 		},
 		"csrf_token": get_csrf_token() or "",
@@ -94,6 +111,7 @@ def get_boot() -> dict:
 		# constants the server owns, so the dashboard keeps no copies of them
 		"doc_events": list(DOC_EVENTS),  # the document events triggers and flows may start on
 		"data_field_types": list(FIELD_TYPES),  # the field types a data table's columns may have
+		"approval_kinds": sorted(APPROVAL_KINDS),  # tool kinds whose new tools start asking for approval
 	}
 
 

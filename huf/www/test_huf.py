@@ -99,6 +99,20 @@ class TestHufPage(HufTestCase):
 		self.assertEqual(boot["data_field_types"], list(FIELD_TYPES))
 		self.assertIn("Currency", boot["data_field_types"])
 
+	def test_the_dev_server_gets_the_same_boot_data_by_post_signed_in_users_only(self):
+		embedded = json.loads(BOOT.search(self.first_page.text).group(1))
+		method = "/api/method/huf.www.huf.get_context_for_dev"
+		answer = self.viewer.post(method, headers={"X-Frappe-CSRF-Token": embedded["csrf_token"]})
+		self.assertEqual(answer.status_code, 200, answer.text)
+		boot = answer.json()["message"]
+		self.assertEqual(set(boot), set(embedded))
+		self.assertEqual(
+			{k: v for k, v in boot.items() if k != "server_now"},
+			{k: v for k, v in embedded.items() if k != "server_now"},
+		)
+		self.assertEqual(self.guest().post(method).status_code, 403)
+		self.assertIn(self.viewer.get(method).status_code, (403, 405))
+
 	def test_stream_routes_are_not_taken_by_the_dashboard(self):
 		client = self.viewer
 		demo = client.get("/huf/stream")

@@ -6,7 +6,7 @@ import { errorMessage } from "../lib/api";
 import { credentialSpecs } from "./integrationForm";
 import { createService, INTEGRATIONS_KEY } from "./integrationsApi";
 
-const AUTH_TYPES = ["Bearer Token", "Bot Token in URL", "API Key Header", "Basic", "OAuth 2.0", "Frappe Token", "Webhook URL", "None"];
+const AUTH_TYPES = ["Bearer Token", "Bot Token", "Bot Token in URL", "API Key Header", "Basic", "OAuth 2.0", "Frappe Token", "Webhook URL", "None"];
 const CATEGORIES = ["Communication", "Project Management", "Finance", "Developer", "CRM", "Productivity", "Storage", "Other"];
 const EXAMPLE = '[{"key": "token", "label": "API token", "secret": true, "required": true}]';
 

@@ -21,6 +21,8 @@ export interface BootData {
   doc_events?: string[];
   /** The field types a data table's columns may have (huf/huf/data_tables/fields.py). */
   data_field_types?: string[];
+  /** The tool kinds whose new tools start asking an approver for each call (huf/huf/tool_approval_defaults.py). */
+  approval_kinds?: string[];
 }
 
 declare global {
@@ -59,4 +61,9 @@ export function docEvents(boot: BootData = getBoot()): string[] {
 /** The field types a data table's columns may have, as the server sent them. */
 export function dataFieldTypes(boot: BootData = getBoot()): string[] {
   return boot.data_field_types ?? [];
+}
+
+/** The tool kinds whose new tools start with Requires approval ticked, as the server sent them. */
+export function approvalKinds(boot: BootData = getBoot()): string[] {
+  return boot.approval_kinds ?? [];
 }

@@ -4,11 +4,11 @@ import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
 import { FormFields, LinkSelect, READ_ONLY_CLASS, type Doc } from "../components/FormFields";
 import { NotAllowed } from "../components/NotAllowed";
-import { Button, Card, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Toggle, cx } from "../components/ui";
+import { Badge, Button, Card, ErrorBanner, Input, Notice, PageHeader, Select, Spinner, Toggle, cx } from "../components/ui";
 import { deleteDoc, errorMessage, getDoc, insertDoc, updateDoc } from "../lib/api";
 import { can } from "../lib/boot";
 import { useConfirm } from "../lib/confirm";
-import { deleteQuestion } from "../lib/format";
+import { deleteQuestion, plural } from "../lib/format";
 import { buildPayload, isDirty } from "../lib/forms";
 import { leaveQuestion, useLeaveGuard } from "../lib/useLeaveGuard";
 import { useSaveShortcut } from "../lib/useSaveShortcut";
@@ -18,6 +18,7 @@ import { SaveAsTemplate, TemplatePicker } from "../prompts/TemplatePicker";
 import { AGENT_FIELDS, AGENT_TABLES, AGENT_TABS, NEW_AGENT, newRow, withAgentDefaults } from "./agentFields";
 import { NEW_AGENT_DEFAULTS_KEY, getNewAgentDefaults } from "./agentsApi";
 import { ToolPicker } from "./ToolPicker";
+import { actingWithoutApproval, asksApproval, getToolApprovals } from "./toolApproval";
 
 type Row = Record<string, unknown>;
 
@@ -84,9 +85,12 @@ function TableSection({
   onChange,
   extra,
   picker,
+  note,
 }: {
   title: string;
   empty: string;
+  /** Shown under the title, above the rows. */
+  note?: ReactNode;
   /** The child table: a new row gets its DocType's defaults. */
   table: string;
   rows: Row[];
@@ -104,6 +108,7 @@ function TableSection({
   return (
     <Card>
       <h3 className="mb-3 font-medium">{title}</h3>
+      {note}
       {rows.length === 0 ? (
         <p className="text-sm text-slate-500">{empty}</p>
       ) : (
@@ -176,6 +181,16 @@ export default function AgentEditor() {
   useEffect(() => {
     if (isNew && agentDefaults.data) setDoc((d) => withAgentDefaults(d, agentDefaults.data));
   }, [isNew, agentDefaults.data]);
+
+  // the tools' own Requires Approval, to mark the ones that act without an approver
+  const toolNames = rowsOf(doc, "agent_tool").map((row) => String(row.tool));
+  const toolApprovals = useQuery({
+    queryKey: ["agent-tool-approvals", [...toolNames].sort()],
+    queryFn: () => getToolApprovals(toolNames),
+    enabled: toolNames.length > 0 && can("Agent Tool Function"),
+  });
+  const approvals = toolApprovals.data ?? {};
+  const unapproved = actingWithoutApproval(rowsOf(doc, "agent_tool"), approvals);
 
   const set = (fieldname: string, value: unknown) => {
     setSaved(false);
@@ -332,9 +347,18 @@ export default function AgentEditor() {
                   linkTo="Agent Tool Function"
                   linkField="tool"
                   onChange={(rows) => set("agent_tool", rows)}
+                  note={
+                    unapproved.length > 0 && (
+                      <p className="mb-2 text-sm text-amber-800 dark:text-amber-300" data-testid="tools-without-approval">
+                        {plural(unapproved.length, "tool")} {unapproved.length === 1 ? "acts" : "act"} without approval: {unapproved.join(", ")}. Set
+                        Requires approval to Always to have each call approved first.
+                      </p>
+                    )
+                  }
                   picker={(taken, add) => <ToolPicker exclude={taken} onAdd={(tool) => add({ ...newRow("agent_tool", "tool", tool.name), description: tool.description ?? "" })} />}
                   extra={(row, update) => (
                     <span className="flex flex-wrap items-center gap-2">
+                      {asksApproval(row.requires_approval, approvals[String(row.tool)]) === false && <Badge color="yellow">No approval</Badge>}
                       <span className="text-xs text-slate-500">{String(row.description ?? "")}</span>
                       <label className="text-xs text-slate-600 dark:text-slate-300">
                         Requires approval{" "}

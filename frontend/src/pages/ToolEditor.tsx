@@ -4,11 +4,11 @@ import { NotAllowed } from "../components/NotAllowed";
 import { RecordEditor } from "../components/RecordEditor";
 import { SecretHeaderRows } from "../components/SecretHeaderRows";
 import { Button, Card, Input, PageHeader, Select, Textarea } from "../components/ui";
-import { can } from "../lib/boot";
+import { approvalKinds, can } from "../lib/boot";
 import type { FieldDef } from "../lib/forms";
 import { buildToolSchema, toFieldname, type ToolParam } from "../lib/schema";
 import type { SecretRow } from "../lib/secretRows";
-import { KINDS, NO_RECORD_TYPE, withKind } from "./toolKinds";
+import { KINDS, NO_RECORD_TYPE, withApprovalDefault, withKind } from "./toolKinds";
 
 const kind = (doc: Record<string, unknown>) => String(doc.types ?? "");
 
@@ -17,7 +17,12 @@ const FIELDS: FieldDef[] = [
   { fieldname: "types", label: "Kind", type: "select", options: ["", ...KINDS], required: true },
   { fieldname: "tool_type", label: "Category", type: "link", linkTo: "Agent Tool Type", required: true, help: "Filled in from the kind; change it if you like." },
   { fieldname: "description", label: "Description", type: "text", required: true, help: "Tell the agent when to use this tool." },
-  { fieldname: "requires_approval", label: "Requires approval", type: "check", help: "Each call waits in Approvals until an approver allows it (an agent's tool row can override this)." },
+  {
+    fieldname: "requires_approval",
+    label: "Requires approval",
+    type: "check",
+    help: "Each call waits in Approvals until an approver allows it (an agent's tool row can override this). New tools that delete records or send outside the site start with it on.",
+  },
   { fieldname: "reference_doctype", label: "Record Type", type: "doctype", showIf: (d) => !!kind(d) && !NO_RECORD_TYPE.includes(kind(d)), help: "For example Customer or ToDo." },
   { fieldname: "function_path", label: "Function Path", type: "data", showIf: (d) => ["Custom Function", "App Provided"].includes(kind(d)), help: "For example my_app.tools.get_weather" },
   { fieldname: "pass_parameters_as_json", label: "Pass parameters as one JSON value", type: "check", showIf: (d) => kind(d) === "Custom Function" },
@@ -127,7 +132,11 @@ export default function ToolEditor() {
         nameField="tool_name"
         defaults={{ tool_name: "", types: "", tool_type: "", description: "", parameters: [], http_headers: [] }}
         title="Tool"
-        derive={(next, changed, previous) => (changed === "types" ? withKind(next, previous.types) : next)}
+        derive={(next, changed, previous) => {
+          if (changed !== "types") return next;
+          const kinded = withKind(next, previous.types);
+          return name ? kinded : withApprovalDefault(kinded, approvalKinds()); // a saved tool keeps its setting
+        }}
         onSaved={(doc) => !name && navigate(`/tools/${encodeURIComponent(String(doc.name))}`, { replace: true })}
         onDeleted={() => navigate("/tools")}
       >

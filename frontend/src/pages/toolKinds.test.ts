@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KINDS, categoryFor, withKind } from "./toolKinds";
+import { KINDS, categoryFor, withApprovalDefault, withKind } from "./toolKinds";
 
 describe("tool kinds", () => {
   it("gives every kind a category", () => {
@@ -17,5 +17,19 @@ describe("tool kinds", () => {
 
   it("keeps a category the user chose", () => {
     expect(withKind({ types: "GET", tool_type: "Knowledge" }, "Get List").tool_type).toBe("Knowledge");
+  });
+});
+
+describe("a new tool's approval", () => {
+  const kinds = ["Delete Document", "Delete Multiple Documents", "POST"];
+
+  it("is asked for the kinds that delete or send", () => {
+    expect(withApprovalDefault({ types: "Delete Document" }, kinds).requires_approval).toBe(1);
+    expect(withApprovalDefault({ types: "POST", requires_approval: 0 }, kinds).requires_approval).toBe(1);
+  });
+
+  it("is not asked for the others", () => {
+    expect(withApprovalDefault({ types: "Get List", requires_approval: 1 }, kinds).requires_approval).toBe(0);
+    expect(withApprovalDefault({ types: "GET" }, kinds).requires_approval).toBe(0);
   });
 });

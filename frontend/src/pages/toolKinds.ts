@@ -35,3 +35,11 @@ export function withKind(doc: Record<string, unknown>, before: unknown): Record<
   const chosen = category !== "" && category !== categoryFor(String(before ?? ""));
   return chosen ? doc : { ...doc, tool_type: categoryFor(String(doc.types ?? "")) };
 }
+
+/**
+ * A new tool's Requires approval after its kind changed: ticked for the kinds that delete records or send
+ * outside the site (`approvalKinds`, from the server), unticked for the others; the user may change it after.
+ */
+export function withApprovalDefault(doc: Record<string, unknown>, approvalKinds: string[]): Record<string, unknown> {
+  return { ...doc, requires_approval: approvalKinds.includes(String(doc.types ?? "")) ? 1 : 0 };
+}

@@ -2,11 +2,14 @@
 
 - Reading a flow needs read on its Flow Definition; saving needs write (create for a new one),
   deleting needs delete.
-- Running a flow by hand needs read on the definition and create on Flow Run (Huf Manager, System
-  Manager); the run acts as the caller. Draft and Active flows may be run by hand, Archived never.
+- Running a flow by hand needs read on the definition, flows.use and create on Flow Run (Huf User,
+  Huf Manager, System Manager); the run acts as the caller. Draft and Active flows may be run by
+  hand, Archived never.
 - A Flow Run is read by its user, its pending approvers, Huf Managers and System Managers
   (huf.huf.flow_access); resuming one that waits for input needs write on it.
 - Cancelling a run needs to be whom it acts as, who started it, or a Huf Manager / System Manager.
+- Starting a scheduled flow's run now (it acts as the flow's Run As, else its owner) needs write on
+  the flow and to be that user or a System Manager.
 - Approving or rejecting needs the run to wait for an approval and the caller to be one of its
   approvers (a listed user, or the holder of a listed role); nobody else, whatever their role.
 """
@@ -73,6 +76,20 @@ def check_can_run(flow: Any) -> None:
 	if flow.status == "Archived":
 		frappe.throw(
 			_("Flow {0} is archived and cannot be run.").format(frappe.bold(flow.name)), FlowRunError
+		)
+
+
+def check_acts_for_flow(flow: Any) -> None:
+	"""Throw unless the session user may start runs that act as `flow`'s acting user (Run As, else the
+	owner): that user or a System Manager, with write on the flow."""
+	check_flow(flow, "write")
+	acting = flow.run_as or flow.owner
+	if frappe.session.user != acting and "System Manager" not in frappe.get_roles():
+		frappe.throw(
+			_(
+				"The scheduled runs of flow {0} act as {1}: only {1} or a System Manager may start one."
+			).format(frappe.bold(flow.name), acting),
+			frappe.PermissionError,
 		)
 
 

@@ -2,7 +2,7 @@
 
 - A run started by a webhook, a schedule or a document event acts as `acting_user(flow)`: the flow's
   Run As (only a System Manager may set it), else its owner; it must be enabled, still read the flow
-  and be allowed to create Flow Runs.
+  and be allowed to create Flow Runs (DocPerms and the capability flows.use).
 - A run started by hand (Manual: the API, an agent's run_flow tool) acts as the user who started it:
   the Flow Run's owner, which Frappe sets at insert and nobody may change (huf/huf/engine_owned.py).
 
@@ -18,6 +18,7 @@ import frappe
 from frappe import _
 
 from huf.huf.acting_users import can_act, run_as_user
+from huf.huf.capabilities import has_capability
 
 MANUAL = "Manual"
 
@@ -41,7 +42,7 @@ def acting_user(flow: Any) -> str:
 		raise FlowStartRefused(
 			_("Flow {0} cannot start: its runs act as {1}, who may no longer read it.").format(name, user)
 		)
-	if not frappe.has_permission("Flow Run", "create", user=user):
+	if not (frappe.has_permission("Flow Run", "create", user=user) and has_capability(user, "flows.use")):
 		raise FlowStartRefused(
 			_("Flow {0} cannot start: its runs act as {1}, who may not create Flow Runs.").format(name, user)
 		)

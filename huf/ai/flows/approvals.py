@@ -12,7 +12,7 @@ from typing import Any
 
 import frappe
 from frappe import _
-from frappe.utils import get_datetime, now_datetime
+from frappe.utils import cint, get_datetime, now_datetime
 
 from huf.ai.flows import access
 from huf.ai.flows import context as flow_context
@@ -52,9 +52,13 @@ def record(run: Any, decision: str, by: str, comment: str | None) -> None:
 	resume_waiting_run(run, resume, WAITING_APPROVAL)
 
 
-def pending_for(user: str | None = None) -> list:
-	"""The runs waiting for `user`'s approval (default: the session user), with what approvers need."""
+def pending_for(user: str | None = None, limit: int | None = None) -> list:
+	"""The runs waiting for `user`'s approval (default: the session user), newest first, at most `limit`
+	of them (default and at most MAX_PENDING), with what approvers need."""
 	user = user or frappe.session.user
+	limit = min(cint(limit) or MAX_PENDING, MAX_PENDING)
+	if limit < 1:
+		frappe.throw(_("limit must be a number above 0."), frappe.ValidationError)
 	runs = frappe.get_all(
 		"Flow Run",
 		filters={"status": WAITING_APPROVAL},
@@ -91,6 +95,8 @@ def pending_for(user: str | None = None) -> list:
 				"context": context,
 			}
 		)
+		if len(out) >= limit:
+			break
 	return out
 
 

@@ -4,8 +4,9 @@ A flow starts this way when it is Active and its entry node is a trigger node:
 
 - `trigger.webhook`: `receive_flow_webhook(flow_id)` (the API's `flow_webhook`) with the flow's key
   in the `X-Huf-Flow-Key` header; the JSON body is the payload.
-- `trigger.schedule` (`cron`, or `interval_minutes`): `run_scheduled_flows` (every minute) starts
-  one run per due time, without drift; the plan is kept in Flow Definition `trigger_state`.
+- `trigger.schedule` (`cron` with an optional `timezone`, or `interval_minutes`): `run_scheduled_flows`
+  (every minute) starts one run per due time, without drift; the plan is kept in Flow Definition
+  `trigger_state`. The API sets and removes schedules through `huf.ai.flows.schedules`.
 - `trigger.doc-event` (`doctype`, `event`, optional `condition` over `doc`): `run_hooked_flows`
   (doc_events "*") starts a run after the document's transaction commits; the payload is the
   document's snapshot.
@@ -16,6 +17,7 @@ its owner; checked at every start (enabled, may still read the flow and create F
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 from datetime import datetime
@@ -23,7 +25,7 @@ from typing import Any
 
 import frappe
 from frappe import _
-from frappe.utils import add_to_date, cint, flt, get_datetime, now_datetime
+from frappe.utils import add_to_date, cint, flt, get_datetime, get_system_timezone, now_datetime
 
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.acting import FlowStartRefused, acting_user
@@ -235,7 +237,8 @@ def process_schedule(name: str, now: datetime) -> str | None:
 
 
 def schedule_of(node: dict) -> str:
-	"""The schedule of a trigger.schedule node: "cron:<expression>" or "every:<minutes>"."""
+	"""The schedule of a trigger.schedule node: "cron:<expression>" (with "|<time zone>" when its
+	`timezone` is not the site's), or "every:<minutes>"."""
 	config = node_config(node)
 	cron = str(config_value(config, "cron", "cron_expression", default="") or "").strip()
 	if cron:
@@ -245,7 +248,8 @@ def schedule_of(node: dict) -> str:
 					"The schedule of node {0}: {1} is not a valid cron expression (five fields, e.g. 0 9 * * 1-5)."
 				).format(node.get("id"), cron)
 			)
-		return f"cron:{cron}"
+		zone = schedule_zone(config_value(config, "timezone", "time_zone"), node.get("id"))
+		return f"cron:{cron}|{zone}" if zone else f"cron:{cron}"
 	minutes = config_value(config, "interval_minutes", "every_minutes")
 	if cint(minutes) < 1 or flt(minutes) != cint(minutes):
 		frappe.throw(
@@ -262,13 +266,42 @@ def valid_cron(expression: str) -> bool:
 	return len(expression.split()) == 5 and croniter.is_valid(expression)
 
 
+def schedule_zone(value: Any, node_id: Any = None) -> str | None:
+	"""The time zone a cron schedule is read in: None for the site's own (empty, or its name);
+	an unknown name is refused."""
+	zone = str(value or "").strip()
+	if not zone or zone == get_system_timezone():
+		return None
+	if zone not in available_zones():
+		problem = _("{0} is not a time zone (e.g. Europe/Berlin, America/New_York, UTC).").format(zone)
+		if node_id:
+			problem = _("The schedule of node {0}: {1}").format(node_id, problem)
+		frappe.throw(problem)
+	return zone
+
+
+@functools.lru_cache(maxsize=1)
+def available_zones() -> frozenset:
+	from zoneinfo import available_timezones
+
+	return frozenset(available_timezones())
+
+
 def next_time(schedule: str, after: datetime) -> datetime:
-	"""The first time of `schedule` after `after`."""
+	"""The first time of `schedule` after `after` (both in the site's time zone)."""
 	kind, _sep, value = schedule.partition(":")
 	if kind == "cron":
 		from croniter import croniter
 
-		return croniter(value, after).get_next(datetime)
+		expression, _bar, zone = value.partition("|")
+		if not zone:
+			return croniter(expression, after).get_next(datetime)
+		# read the expression on the clock of `zone`, answer on the site's clock
+		from zoneinfo import ZoneInfo
+
+		site = ZoneInfo(get_system_timezone())
+		start = after.replace(tzinfo=site).astimezone(ZoneInfo(zone))
+		return croniter(expression, start).get_next(datetime).astimezone(site).replace(tzinfo=None)
 	return add_to_date(after, minutes=cint(value))
 
 

@@ -54,7 +54,27 @@ SERVICES: dict[str, dict] = {
 		"auth_type": "Bearer Token",
 		"test_path": "/auth.test",
 		"documentation_url": "https://api.slack.com/apps",
-		"required_credentials": [_cred("bot_token", "Bot token (xoxb-...)")],
+		"required_credentials": [
+			_cred("bot_token", "Bot token (xoxb-...)"),
+			_cred(
+				"user_token",
+				"User token (xoxp-...)",
+				required=False,
+				description="Only for slack_search_messages (Slack searches with a user token, scope search:read).",
+			),
+		],
+	},
+	"discord": {
+		"label": "Discord",
+		"category": "Communication",
+		"description": "Send, read and delete messages in the channels of a Discord server through a bot.",
+		"api_base_url": "https://discord.com/api/v10",
+		"auth_type": "Bot Token",
+		"test_path": "/users/@me",
+		"documentation_url": "https://discord.com/developers/applications",
+		"required_credentials": [
+			_cred("bot_token", "Bot token", description="Developer Portal > Bot > Token.")
+		],
 	},
 	"telegram": {
 		"label": "Telegram",
@@ -85,18 +105,52 @@ SERVICES: dict[str, dict] = {
 	),
 	"google_calendar": _google(
 		"Google Calendar",
-		"https://www.googleapis.com/calendar/v3",
+		"https://www.googleapis.com",
 		"https://www.googleapis.com/auth/calendar",
-		"/users/me/calendarList?maxResults=1",
-		"List and create Google Calendar events.",
+		"/calendar/v3/users/me/calendarList?maxResults=1",
+		"List, create, update and delete Google Calendar events.",
 	),
 	"google_sheets": _google(
 		"Google Sheets",
 		"https://sheets.googleapis.com",
 		"https://www.googleapis.com/auth/spreadsheets",
 		"",
-		"Read and append rows of Google Sheets.",
+		"Create spreadsheets, read and append rows of Google Sheets.",
 	),
+	"google_drive": {
+		**_google(
+			"Google Drive",
+			"https://www.googleapis.com",
+			"https://www.googleapis.com/auth/drive.readonly",
+			"/drive/v3/about?fields=user",
+			"List, search and read the details of Google Drive files.",
+		),
+		"category": "Storage",
+	},
+	"google_meet": _google(
+		"Google Meet",
+		"https://meet.googleapis.com",
+		"https://www.googleapis.com/auth/meetings.space.created https://www.googleapis.com/auth/calendar.events",
+		"",
+		"Create Google Meet meeting spaces and calendar events with a Meet link.",
+	),
+	"google_maps": {
+		"label": "Google Maps",
+		"category": "Productivity",
+		"description": "Search places, get directions and geocode addresses (Places, Routes and Geocoding APIs).",
+		"api_base_url": "https://geocode.googleapis.com",
+		"auth_type": "API Key Header",
+		"auth_header_name": "X-Goog-Api-Key",
+		"test_path": "/v4/geocode/address/Googleplex",
+		"documentation_url": "https://developers.google.com/maps/documentation/geocoding/get-api-key",
+		"required_credentials": [
+			_cred(
+				"api_key",
+				"API key",
+				description="Google Cloud console > Credentials; enable the Places API (New), Routes API and Geocoding API.",
+			)
+		],
+	},
 	"notion": {
 		"label": "Notion",
 		"category": "Productivity",
@@ -119,7 +173,7 @@ SERVICES: dict[str, dict] = {
 	"frappe": {
 		"label": "Frappe / ERPNext",
 		"category": "Finance",
-		"description": "Documents of another Frappe or ERPNext site.",
+		"description": "Documents, Frappe CRM, ERPNext CRM, inventory and reports of another Frappe or ERPNext site.",
 		"auth_type": "Frappe Token",
 		"test_path": "/api/method/frappe.auth.get_logged_user",
 		"required_credentials": FRAPPE_CREDENTIALS,

@@ -38,6 +38,7 @@ class ServiceClient:
 		self.service = service_doc.name
 		self.settings_name = settings_doc.name
 		self.base_url = (settings_doc.base_url or service_doc.api_base_url or "").rstrip("/")
+		self._own_base_url = bool(settings_doc.base_url)
 		if not self.base_url:
 			frappe.throw(_("The {0} settings {1} need a Base URL.").format(self.service, self.settings_name))
 
@@ -72,26 +73,33 @@ class ServiceClient:
 				return key
 		return spec[0]["key"] if spec else "token"
 
-	def _url(self, path: str, auth: bool) -> str:
-		path = path or ""
+	def _base(self, api_base: str | None) -> str:
+		"""The base URL of a call: the settings' own Base URL, else `api_base`, else the service's."""
+		return self.base_url if self._own_base_url or not api_base else api_base.rstrip("/")
+
+	def _url(self, path: str, auth: bool, api_base: str | None = None) -> str:
+		path, base = path or "", self._base(api_base)
 		if path.startswith(("http://", "https://")):
-			if urlsplit(path).netloc.lower() != urlsplit(self.base_url).netloc.lower():
+			if urlsplit(path).netloc.lower() != urlsplit(base).netloc.lower():
 				raise IntegrationError(
-					_("{0} requests may only go to {1}.").format(self.service, urlsplit(self.base_url).netloc)
+					_("{0} requests may only go to {1}.").format(self.service, urlsplit(base).netloc)
 				)
 			return path
 		if path and not path.startswith("/"):
 			path = "/" + path
 		if auth and self._service.auth_type == "Bot Token in URL":
 			path = f"/bot{self.credential(self._bearer_key())}{path}"
-		return self.base_url + path
+		return base + path
 
-	def _auth_headers(self, force_refresh: bool = False) -> dict:
+	def _auth_headers(self, force_refresh: bool = False, credential: str | None = None) -> dict:
 		kind = self._service.auth_type
 		if kind == "Bearer Token":
-			return {"Authorization": f"Bearer {self.credential(self._bearer_key())}"}
+			return {"Authorization": f"Bearer {self.credential(credential or self._bearer_key())}"}
+		if kind == "Bot Token":
+			return {"Authorization": f"Bot {self.credential(credential or self._bearer_key())}"}
 		if kind == "API Key Header":
-			return {self._service.auth_header_name or "X-API-Key": self.credential(self._bearer_key())}
+			key = self.credential(credential or self._bearer_key())
+			return {self._service.auth_header_name or "X-API-Key": key}
 		if kind == "Basic":
 			raw = f"{self.credential('username')}:{self.credential('password')}".encode()
 			return {"Authorization": "Basic " + base64.b64encode(raw).decode()}
@@ -101,13 +109,31 @@ class ServiceClient:
 			return {"Authorization": f"Bearer {oauth.access_token(self._settings, force_refresh)}"}
 		return {}
 
-	def request(self, method, path, *, params=None, json=None, data=None, headers=None, auth=True, raw=False):
-		"""Call the API; returns parsed JSON (or text with raw=True); errors raise IntegrationError."""
-		url = self._url(path, auth)
+	def request(
+		self,
+		method,
+		path,
+		*,
+		params=None,
+		json=None,
+		data=None,
+		headers=None,
+		auth=True,
+		raw=False,
+		api_base=None,
+		credential=None,
+	):
+		"""Call the API; returns parsed JSON (or text with raw=True); errors raise IntegrationError.
+
+		`api_base`: the base URL of another API of the same service for this call, a constant of the tool
+		(Google Maps' Places and Routes APIs beside its Geocoding API); the settings' own Base URL, when
+		set, replaces it as it replaces the service's. `credential`: the key of the credential to send
+		instead of the default one (Bearer, Bot and API key authentication), e.g. Slack's user_token."""
+		url = self._url(path, auth, api_base)
 		refreshed = False
 		for attempt in range(2):
 			send = {**_default_headers(self._service), **(headers or {})}
-			secret = self._auth_headers(force_refresh=refreshed) if auth else {}
+			secret = self._auth_headers(force_refresh=refreshed, credential=credential) if auth else {}
 			try:
 				response = safe_request(
 					method, url, params=params, json=json, data=data, headers=send, secret_headers=secret

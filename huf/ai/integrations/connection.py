@@ -26,7 +26,15 @@ def _describe(service: str, answer) -> str:
 		return _("Connected to GitHub as {0}.").format(data.get("login"))
 	if service in ("frappe", "helpdesk", "raven"):
 		return _("Connected to {0} as {1}.").format(label, data.get("message"))
-	who = data.get("login") or data.get("name") or data.get("emailAddress") or data.get("email")
+	user = data.get("user") if isinstance(data.get("user"), dict) else {}
+	who = (
+		data.get("login")
+		or data.get("username")
+		or data.get("name")
+		or data.get("emailAddress")
+		or data.get("email")
+		or user.get("emailAddress")
+	)
 	return _("Connected to {0} as {1}.").format(label, who) if who else _("Connected to {0}.").format(label)
 
 

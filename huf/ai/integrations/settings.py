@@ -27,6 +27,7 @@ SERVICE_FIELDS = {
 	"slack": CHANNEL_FIELDS,
 	"telegram": CHANNEL_FIELDS,
 	"raven": ("recipients",),
+	"discord": ("recipients",),
 }
 
 

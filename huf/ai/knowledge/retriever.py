@@ -1,5 +1,8 @@
 """Search across Knowledge Sources, each checked for the caller's read permission, merged by score.
 
+A person searching (`knowledge_search`, the Desk's Test Search) needs the capability knowledge.use; an
+agent's own search (the knowledge tools, mandatory knowledge) is part of using the agent.
+
 Scores are normalised by each backend to 0..1 (BM25 strength s as s/(1+s); cosine similarity for
 vectors), so results of different sources and backends are ranked together.
 """
@@ -14,6 +17,7 @@ from frappe.utils import cint
 
 from huf.ai.knowledge.backends import Hit, get_backend
 from huf.ai.knowledge.backends.base import normalise_filters
+from huf.huf.capabilities import check_capability
 
 MAX_TOP_K = 50
 logger = logging.getLogger("huf.ai.knowledge")
@@ -27,11 +31,13 @@ def knowledge_search(
 	top_k: int = 5,
 	filters: dict | str | None = None,
 ) -> list[dict]:
-	"""The `top_k` best passages for `query` from the given sources (default: every source you can read)."""
+	"""The `top_k` best passages for `query` from the given sources (default: every source you can read);
+	needs knowledge.use."""
 	names = source_list(knowledge_source, knowledge_sources)
+	if not names and not frappe.has_permission("Knowledge Source", "read"):
+		return []  # no source is theirs to search
+	check_capability("knowledge.use")
 	if not names:
-		if not frappe.has_permission("Knowledge Source", "read"):
-			return []
 		names = frappe.get_list(
 			"Knowledge Source", filters={"disabled": 0}, pluck="name", order_by="name asc"
 		)

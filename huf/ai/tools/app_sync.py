@@ -92,6 +92,9 @@ def upsert_tool_doc(d: dict, app: str) -> str | None:
 	else:
 		doc = frappe.new_doc("Agent Tool Function")
 		doc.tool_name = name
+		# unset: a new tool's kind (here the definition's `requires_approval`) decides; an existing
+		# tool keeps what its administrator chose (huf/huf/tool_approval_defaults.py)
+		doc.requires_approval = None
 		action = "created"
 	doc.update(values)
 	doc.set("parameters", [])

@@ -67,6 +67,12 @@ try {
   step("the tool picker: only tools the agent does not have, searched by name and description, each described");
   await description.fill(""); // back as saved: only the tool added below is unsaved
   await page.getByRole("tab", { name: "Tools and MCP" }).click();
+  // the tools that act without an approver are named above the list and marked in their rows
+  const unapproved = page.getByTestId("tools-without-approval");
+  const rowOf = (tool) => page.locator("li").filter({ has: page.getByRole("button", { name: `Remove ${tool}` }) });
+  await unapproved.waitFor();
+  result.unapproved_note = (await unapproved.textContent())?.trim();
+  result.attached_badges = await rowOf(config.attached).getByText("No approval", { exact: true }).count();
   const picker = page.getByTestId("tool-picker");
   const search = picker.getByRole("searchbox", { name: "Add a tool" });
   const offered = picker.getByRole("list", { name: "Tools to add" });
@@ -95,6 +101,10 @@ try {
   const added = page.locator("li").filter({ hasText: config.spare }).filter({ has: page.getByRole("button", { name: `Remove ${config.spare}` }) });
   result.added_row_description = (await added.getByText(config.spare_description, { exact: true }).count()) === 1;
   result.focus_after_add = await page.evaluate(() => document.activeElement?.getAttribute("type") ?? "");
+  result.unapproved_after_add = (await unapproved.textContent())?.trim();
+  await rowOf(config.attached).locator("select").selectOption("Always"); // each call of it is approved first
+  result.attached_badges_always = await rowOf(config.attached).getByText("No approval", { exact: true }).count();
+  result.unapproved_after_always = (await unapproved.textContent())?.trim();
 
   step("Ctrl+S saves the agent, once; the browser's own Save is kept away");
   let agentPuts = 0;
@@ -142,7 +152,12 @@ try {
   page.on("dialog", (d) => void d.accept()); // leaving the unsaved new agent
   await page.goto(`${base}/huf/tools/new`);
   page.removeAllListeners("dialog");
-  await page.getByLabel("Kind *", { exact: true }).selectOption("Get List");
+  const approvalSwitch = page.getByRole("switch", { name: "Requires approval" });
+  result.new_tool_approval = {};
+  for (const kind of ["Delete Document", "POST", "Get List"]) {
+    await page.getByLabel("Kind *", { exact: true }).selectOption(kind);
+    result.new_tool_approval[kind] = await approvalSwitch.getAttribute("aria-checked");
+  }
   result.category_after_kind = await page.getByLabel("Category *", { exact: true }).inputValue();
   const recordType = page.getByLabel("Record Type", { exact: true });
   const listId = await recordType.getAttribute("list");

@@ -156,6 +156,21 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 		self.assertEqual(result["no_match"], 'No tool matches "no tool is called this".')
 		self.assertTrue(result["added_row_description"])
 		self.assertEqual(result["focus_after_add"], "search")
+		# the tools that act without an approver: named above the list, marked in their rows; Always on a
+		# row makes its calls wait for approval, and the mark goes
+		later = "Set Requires approval to Always to have each call approved first."
+		self.assertEqual(result["unapproved_note"], f"1 tool acts without approval: {self.attached}. {later}")
+		self.assertEqual(result["attached_badges"], 1)
+		self.assertEqual(
+			result["unapproved_after_add"],
+			f"2 tools act without approval: {self.attached}, {self.spare}. {later}",
+		)
+		self.assertEqual(result["attached_badges_always"], 0)
+		self.assertEqual(
+			result["unapproved_after_always"], f"1 tool acts without approval: {self.spare}. {later}"
+		)
+		rows = {r.tool: r.requires_approval for r in frappe.get_doc("Agent", self.agent).agent_tool}
+		self.assertEqual(rows[self.attached], "Always")
 		# Ctrl+S saved the agent with it (the browser's Save kept away); pressed again, nothing to save
 		self.assertTrue(result["save_key_prevented"])
 		self.assertEqual(result["agent_puts"], 1)
@@ -182,7 +197,11 @@ class TestEditorSafeguardsInBrowser(BrowserTestCase):
 			(provider, model),
 		)
 
-		# a new tool: the category follows the kind, record types are offered, required fields flagged
+		# a new tool: the category follows the kind, record types are offered, required fields flagged;
+		# Requires approval starts on for the kinds that delete records or send outside the site
+		self.assertEqual(
+			result["new_tool_approval"], {"Delete Document": "true", "POST": "true", "Get List": "false"}
+		)
 		self.assertEqual(result["category_after_kind"], "Document Operations")
 		self.assertIn("ToDo", result["record_type_choices"])
 		self.assertEqual(result["tool_required_message"], "Description is required.")

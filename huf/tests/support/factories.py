@@ -54,3 +54,23 @@ def make_agent(name: str = "Test Agent", **values) -> "frappe.model.document.Doc
 		}
 	)
 	return doc.insert(ignore_permissions=True)
+
+
+def make_huf_role_user(email: str, role: str, capabilities: list[str], frappe_role: str) -> str:
+	"""A user `email` holding the custom Huf Role `role` (`capabilities`, mapped to `frappe_role`); the
+	role is created when missing. Delete them with `delete_huf_role(role)` and the user's own clean-up."""
+	from huf.ai import permissions_api
+
+	make_user(email)
+	if not frappe.db.exists("Huf Role", role):
+		permissions_api.create_huf_role(role, "", capabilities, frappe_role)
+	permissions_api.update_user_role(email, role)
+	return email
+
+
+def delete_huf_role(role: str) -> None:
+	"""Delete the custom Huf Role `role` and its assignments; committed."""
+	frappe.db.rollback()
+	frappe.db.delete("Huf User Role", {"huf_role": role})
+	frappe.delete_doc("Huf Role", role, force=True, ignore_permissions=True)
+	frappe.db.commit()

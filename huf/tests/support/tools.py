@@ -23,7 +23,9 @@ class ToolTestCase(RuntimeTestCase):
 		cls.addClassCleanup(delete_tools, cls.tools_made)
 
 	def make_tool(self, name: str, types: str, tool_type: str = "Document Operations", **values) -> str:
-		"""A committed Agent Tool Function (replaced when it exists)."""
+		"""A committed Agent Tool Function (replaced when it exists); its calls need no approval unless
+		`requires_approval` says so (a new tool that deletes or sends would otherwise start asking)."""
+		values.setdefault("requires_approval", 0)
 		if frappe.db.exists("Agent Tool Function", name):
 			frappe.db.delete("Agent Tool", {"tool": name})
 			frappe.delete_doc("Agent Tool Function", name, force=True, ignore_permissions=True)

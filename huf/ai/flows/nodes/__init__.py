@@ -2,7 +2,9 @@
 
 A node module may declare `ROUTING = {"type": "self" | "outcome"}`: "self" nodes choose their next node
 (`next_node_id`) and only their on_failure edges are followed otherwise; "outcome" nodes route by the
-edge whose `meta.outcome` matches their result's outcome. Every other node routes by its edges.
+edge whose `meta.outcome` matches their result's outcome. Every other node routes by its edges. It
+declares `SCHEMAS = {"type": node_schema(...)}` (huf/ai/flows/nodes/schema.py): the settings form
+`schemas()` serves (the API's `get_node_schemas`).
 
 | module | node types |
 | --- | --- |
@@ -18,6 +20,7 @@ edge whose `meta.outcome` matches their result's outcome. Every other node route
 
 from __future__ import annotations
 
+import copy
 import importlib
 from collections.abc import Callable
 
@@ -54,3 +57,25 @@ def routing_of(node_type: str | None) -> str:
 	return getattr(importlib.import_module(f"huf.ai.flows.nodes.{module}"), "ROUTING", {}).get(
 		node_type, EDGES
 	)
+
+
+def schemas() -> dict:
+	"""Every node type a definition may use (huf.huf.flow_schema.NODE_TYPES), registered ones first, with
+	its form (its module's SCHEMAS) and whether the server executes it (`has_backend`)."""
+	from huf.huf.flow_schema import NODE_TYPES
+
+	out = {}
+	for node_type in [*MODULES, *sorted(NODE_TYPES - set(MODULES))]:
+		module = MODULES.get(node_type)
+		declared = {}
+		if module:
+			declared = getattr(importlib.import_module(f"huf.ai.flows.nodes.{module}"), "SCHEMAS", {})
+		schema = declared.get(node_type) or {
+			"label": node_type,
+			"icon": "Circle",
+			"category": "other",
+			"description": "",
+			"config_schema": [],
+		}
+		out[node_type] = {**copy.deepcopy(schema), "has_backend": executor_for(node_type) is not None}
+	return out

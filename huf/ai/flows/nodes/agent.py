@@ -16,6 +16,7 @@ from frappe import _
 
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.nodes.base import FAILURE, NodeCall, NodeResult
+from huf.ai.flows.nodes.schema import node_schema, setting
 from huf.ai.flows.orchestrator import (
 	ERROR_TEXT_CHARS,
 	clip,
@@ -103,3 +104,36 @@ def conversation_of(call: NodeCall, agent: str, mode: str) -> tuple[str, str | N
 
 
 EXECUTORS = {"agent.run": run_agent}
+
+SCHEMAS = {
+	"agent.run": node_schema(
+		"Run agent",
+		"Bot",
+		"ai",
+		"An agent answers a prompt built from the flow's data, as the run's user.",
+		setting("agent", "Agent", "agent_select", "", required=True),
+		setting(
+			"prompt",
+			"Prompt",
+			"text",
+			"Default: the previous node's output, else the payload.",
+			supports_variables=True,
+		),
+		setting(
+			"conversation",
+			"Conversation",
+			"select",
+			"shared: one conversation per agent for the run; new: a fresh one per visit.",
+			options=list(CONVERSATIONS),
+			default="shared",
+		),
+		setting(
+			"output",
+			"Output",
+			"select",
+			"json: the answer must be one JSON value, kept as data.",
+			options=["", "json"],
+			default="",
+		),
+	),
+}

@@ -23,6 +23,7 @@ from frappe.utils import add_to_date, now_datetime
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import edge_outcome
 from huf.ai.flows.nodes.base import FAILURE, OUTCOME, WAITING, NodeCall, NodeResult
+from huf.ai.flows.nodes.schema import node_schema, setting
 
 APPROVED, REJECTED, TIMEOUT = "approved", "rejected", "timeout"
 DECISIONS = (APPROVED, REJECTED)
@@ -158,3 +159,34 @@ def notify(call: NodeCall, approvers: dict, message: str, timeout_at: str | None
 
 EXECUTORS = {"human.approval": approval}
 ROUTING = {"human.approval": OUTCOME}
+
+SCHEMAS = {
+	"human.approval": node_schema(
+		"Approval",
+		"UserCheck",
+		"control",
+		"Waits until an approver approves or rejects, or the approval times out.",
+		setting(
+			"approvers",
+			"Approvers",
+			"approvers",
+			'{"users": [...], "roles": [...]}: listed users and holders of listed roles.',
+			required=True,
+		),
+		setting(
+			"approval_type",
+			"Approval type",
+			"select",
+			"How a plain list of approvers is read.",
+			options=["user", "role"],
+			default="user",
+		),
+		setting("message", "Message", "text", "What the approvers are asked.", supports_variables=True),
+		setting(
+			"timeout_minutes",
+			"Timeout (minutes)",
+			"number",
+			"Optional: then the approval is rejected by timeout.",
+		),
+	),
+}

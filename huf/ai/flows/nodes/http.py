@@ -19,6 +19,7 @@ from frappe.utils import cint, flt
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import config_value
 from huf.ai.flows.nodes.base import FAILURE, NodeCall, NodeResult
+from huf.ai.flows.nodes.schema import node_schema, setting
 from huf.ai.http.safe_client import (
 	DEFAULT_MAX_BYTES,
 	DEFAULT_TIMEOUT,
@@ -92,3 +93,46 @@ def plain_request(
 
 
 EXECUTORS = {"http_request": http_request}
+
+SCHEMAS = {
+	"http_request": node_schema(
+		"HTTP request",
+		"Globe",
+		"integration",
+		"Calls a web service through the SSRF-safe client.",
+		setting(
+			"method",
+			"Method",
+			"select",
+			"",
+			options=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"],
+			default="GET",
+		),
+		setting(
+			"url",
+			"URL",
+			"string",
+			"The URL, or with a tool a path under its Base URL.",
+			required=True,
+			supports_variables=True,
+		),
+		setting(
+			"headers",
+			"Headers",
+			"json",
+			"An object (keep secrets in a tool's headers).",
+			supports_variables=True,
+		),
+		setting("params", "Query parameters", "json", "An object.", supports_variables=True),
+		setting("json", "JSON body", "json", "Sent as JSON.", supports_variables=True),
+		setting(
+			"body",
+			"Body",
+			"text",
+			"Sent as it is (an object or list is sent as JSON).",
+			supports_variables=True,
+		),
+		setting("timeout", "Timeout (seconds)", "number", "At most 120.", default=30),
+		setting("tool", "Tool", "tool_select", "A GET or POST tool whose Base URL and secret headers apply."),
+	),
+}

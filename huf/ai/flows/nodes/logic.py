@@ -6,6 +6,8 @@ from frappe import _
 
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.nodes.base import FAILURE, SUCCESS, NodeCall, NodeResult
+from huf.ai.flows.nodes.schema import node_schema, setting
+from huf.huf.doc_events import DOC_EVENTS
 from huf.huf.flow_schema import node_condition
 
 
@@ -47,4 +49,81 @@ EXECUTORS = {
 	"trigger.doc-event": trigger,
 	"condition": condition,
 	"end": end,
+}
+
+SCHEMAS = {
+	"trigger.webhook": node_schema(
+		"Webhook",
+		"Webhook",
+		"trigger",
+		"Starts when an app posts to the flow's webhook (the key in the X-Huf-Flow-Key header); the JSON body is the payload.",
+	),
+	"trigger.schedule": node_schema(
+		"Schedule",
+		"Clock",
+		"trigger",
+		"Starts on a schedule: a cron expression, or every N minutes.",
+		setting("cron", "Cron expression", "string", "Five fields, e.g. */5 * * * * (every 5 minutes)."),
+		setting(
+			"interval_minutes",
+			"Every (minutes)",
+			"number",
+			"Instead of cron: the minutes between runs, at least 1.",
+		),
+		setting(
+			"timezone",
+			"Time zone",
+			"string",
+			"The time zone the cron expression is read in (default: the site's).",
+		),
+		setting("schedule_name", "Schedule name", "string", "Optional name for this schedule."),
+	),
+	"trigger.doc-event": node_schema(
+		"Document event",
+		"FileText",
+		"trigger",
+		"Starts when a document is created, saved, submitted, cancelled or deleted; the document is the payload.",
+		setting("doctype", "DocType", "doctype_select", "The DocType to listen on.", required=True),
+		setting(
+			"event",
+			"Event",
+			"select",
+			"The document event.",
+			required=True,
+			options=list(DOC_EVENTS),
+			default="after_insert",
+		),
+		setting(
+			"condition",
+			"Condition",
+			"expression",
+			"Optional: a safe expression over doc, e.g. doc.grand_total > 1000.",
+		),
+	),
+	"condition": node_schema(
+		"Condition",
+		"GitFork",
+		"control",
+		"Goes on by the success path when its expression is true, by the failure path when false.",
+		setting(
+			"condition",
+			"Condition",
+			"expression",
+			"A safe expression over the flow context, e.g. payload.amount > 100.",
+			required=True,
+		),
+	),
+	"end": node_schema(
+		"End",
+		"CheckCircle2",
+		"control",
+		"The flow ends here with success.",
+		setting(
+			"output",
+			"Output",
+			"text",
+			"The run's result (default: the last node's output).",
+			supports_variables=True,
+		),
+	),
 }

@@ -15,6 +15,7 @@ from frappe import _
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import config_value
 from huf.ai.flows.nodes.base import SELF, NodeCall, NodeResult
+from huf.ai.flows.nodes.schema import node_schema, setting
 from huf.huf.flow_schema import edge_type
 
 MAX_ITEMS = 1_000
@@ -110,3 +111,31 @@ def edge_handle(edge: dict) -> str | None:
 
 EXECUTORS = {"loop": loop}
 ROUTING = {"loop": SELF}
+
+SCHEMAS = {
+	"loop": node_schema(
+		"Loop",
+		"RotateCw",
+		"control",
+		"Runs its body once per item of a list (item and index are set for each).",
+		setting(
+			"items",
+			"Items",
+			"expression",
+			"An expression giving a list (at most 1,000 items).",
+			required=True,
+		),
+		setting(
+			"body",
+			"Body node",
+			"node_select",
+			"The node the body starts at (else the edge from the body handle).",
+		),
+		setting(
+			"done",
+			"Done node",
+			"node_select",
+			"The node after the loop (else the edge from the done handle).",
+		),
+	),
+}

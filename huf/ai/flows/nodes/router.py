@@ -14,6 +14,7 @@ from frappe import _
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.nodes.agent import as_text, default_input
 from huf.ai.flows.nodes.base import FAILURE, SELF, NodeCall, NodeResult
+from huf.ai.flows.nodes.schema import node_schema, setting
 from huf.ai.flows.orchestrator import (
 	FlowAgentError,
 	candidates_of,
@@ -62,3 +63,26 @@ def instructions(call: NodeCall) -> str:
 
 EXECUTORS = {"router.llm": route}
 ROUTING = {"router.llm": SELF}
+
+SCHEMAS = {
+	"router.llm": node_schema(
+		"AI router",
+		"GitBranch",
+		"control",
+		"An agent's model picks the next step among the node's edges.",
+		setting(
+			"agent",
+			"Routing agent",
+			"agent_select",
+			"Its provider, model and instructions decide.",
+			required=True,
+		),
+		setting(
+			"instructions",
+			"Instructions",
+			"text",
+			"What to decide (default: choose for the previous node's output).",
+			supports_variables=True,
+		),
+	),
+}

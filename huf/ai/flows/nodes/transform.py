@@ -15,6 +15,7 @@ from frappe import _
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import config_value
 from huf.ai.flows.nodes.base import NodeCall, NodeResult
+from huf.ai.flows.nodes.schema import node_schema, setting
 
 MAX_ITEMS = 1_000  # items one map operation goes through
 RESERVED = frozenset(("payload", "trigger", "vars", "nodes", "last", "input", "result", "state"))
@@ -165,3 +166,19 @@ def type_name(value: Any) -> str:
 OPERATIONS = {"copy": copy, "map": map_items, "template": template, "concat": concat, "split": split}
 
 EXECUTORS = {"transform": transform}
+
+SCHEMAS = {
+	"transform": node_schema(
+		"Transform",
+		"Repeat",
+		"transform",
+		"Sets flow variables without a model: copy, map, template, concat, split.",
+		setting(
+			"operations",
+			"Operations",
+			"transform_list",
+			"In order, each {op, to, ...}: copy (from), map (from, expression), template (template), concat (from, separator), split (from, separator, trim).",
+			required=True,
+		),
+	),
+}

@@ -9,7 +9,7 @@ from huf.ai.flows.definitions import InvalidFlowError
 from huf.ai.flows.engine import FlowRunError
 from huf.api import flows as flows_api
 from huf.tests.support.case import HufTestCase
-from huf.tests.support.factories import make_user
+from huf.tests.support.factories import delete_huf_role, make_huf_role_user, make_user
 from huf.tests.support.flows import (
 	delete_flow,
 	edge,
@@ -21,12 +21,15 @@ from huf.tests.support.flows import (
 )
 from huf.tests.support.runs import delete_users
 from huf.tests.support.web import api_clients
+from huf.www.huf import get_boot
 
 VIEWER = "flow-api-viewer@example.com"
 USER = "flow-api-user@example.com"
 MANAGER = "flow-api-manager@example.com"
 MANAGER_2 = "flow-api-manager-2@example.com"
 NO_ROLES = "flow-api-no-roles@example.com"
+# holds flows.use through a Huf Role mapped to Huf Viewer, whose DocPerms create no Flow Runs
+RUNNER_WITHOUT_DOCPERM = "flow-api-runner-without-docperm@example.com"
 METHOD = "/api/method/huf.ai.flow_api."
 FLOWS_API = "/api/method/huf.api.flows."
 
@@ -54,8 +57,13 @@ class FlowAPITestCase(HufTestCase):
 		make_user(MANAGER, "Huf Manager")
 		make_user(MANAGER_2, "Huf Manager")
 		make_user(NO_ROLES)
+		role = "Flow API Viewer Who Runs"
+		make_huf_role_user(RUNNER_WITHOUT_DOCPERM, role, ["agent.view", "flows.use"], "Huf Viewer")
 		frappe.db.commit()
-		cls.addClassCleanup(delete_users, [VIEWER, USER, MANAGER, MANAGER_2, NO_ROLES])
+		cls.addClassCleanup(
+			delete_users, [VIEWER, USER, MANAGER, MANAGER_2, NO_ROLES, RUNNER_WITHOUT_DOCPERM]
+		)
+		cls.addClassCleanup(delete_huf_role, role)
 
 	def refused(self, user: str, function, *args, exc=frappe.PermissionError, **kwargs) -> str:
 		with self.set_user(user), self.assertRaises(exc) as caught:
@@ -326,20 +334,21 @@ class TestFlowRunsAPI(FlowAPITestCase):
 
 	def test_running_needs_read_on_the_flow_and_create_on_flow_run(self):
 		flow = self.flow()
-		# Viewers lack the capability flows.use; Huf Users hold it but their DocPerms refuse Flow Runs.
+		# Viewers lack the capability flows.use; a role holding it on Huf Viewer's DocPerms creates no runs.
 		self.assertIn("flows.use", self.refused(VIEWER, flow_api.run_flow, flow.name, {"n": 1}))
-		message = self.refused(USER, flow_api.run_flow, flow.name, {"n": 1})
+		message = self.refused(RUNNER_WITHOUT_DOCPERM, flow_api.run_flow, flow.name, {"n": 1})
 		self.assertIn(f"may read flow {frappe.bold(flow.name)} but not run it", message)
 		self.assertIn("not allowed to read flow", self.refused(NO_ROLES, flow_api.run_flow, flow.name))
 		self.refused(MANAGER, flow_api.run_flow, "no-such-flow", exc=frappe.DoesNotExistError)
 		self.assertFalse(frappe.db.exists("Flow Run", {"flow_definition": flow.name}))
 
-		with self.set_user(MANAGER):
-			started = flow_api.run_flow(flow.name, '{"n": 7}')
-		self.assertEqual(started["status"], "Queued")
-		run = wait_for_flow_run(started["flow_run_id"])
-		self.assertEqual((run.status, run.user, run.trigger_type), ("Success", MANAGER, "Manual"))
-		self.assertEqual(flow_context(run)["result"], "done 7")
+		for user, n in ((MANAGER, 7), (USER, 8)):  # Huf Users hold flows.use and their DocPerms agree
+			with self.set_user(user):
+				started = flow_api.run_flow(flow.name, f'{{"n": {n}}}')
+			self.assertEqual(started["status"], "Queued")
+			run = wait_for_flow_run(started["flow_run_id"])
+			self.assertEqual((run.status, run.user, run.trigger_type), ("Success", user, "Manual"))
+			self.assertEqual(flow_context(run)["result"], f"done {n}")
 
 	def test_draft_flows_run_by_hand_archived_ones_never(self):
 		draft = self.flow(status="Draft")
@@ -428,7 +437,7 @@ class TestFlowAPIOverHTTP(FlowAPITestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		cls.guest, cls.viewer, cls.manager = api_clients(cls, None, VIEWER, MANAGER)
+		cls.guest, cls.viewer, cls.manager, cls.user = api_clients(cls, None, VIEWER, MANAGER, USER)
 
 	def test_guests_reach_only_the_webhook(self):
 		flow = make_flow(self, definition("x")["nodes"], definition("x")["edges"])
@@ -447,12 +456,43 @@ class TestFlowAPIOverHTTP(FlowAPITestCase):
 			METHOD + "approve_flow_run": {"flow_run_id": "x"},
 			METHOD + "reject_flow_run": {"flow_run_id": "x"},
 			FLOWS_API + "list_pending_approvals": {},
+			METHOD + "get_pending_approvals": {"limit": 5},
+			METHOD + "schedule_flow": {"flow_id": flow.name, "cron": "* * * * *"},
+			METHOD + "unschedule_flow": {"flow_id": flow.name},
+			METHOD + "execute_scheduled_flow": {"flow_id": flow.name},
+			METHOD + "get_node_schemas": {},
+			"/api/method/huf.ai.flow_engine.approve_flow_run": {"flow_run_name": "x", "decision": "approved"},
 		}
 		for method, body in calls.items():
 			response = self.guest.post(method, json=body)
 			self.assertEqual(response.status_code, 403, f"{method}: {response.text[:200]}")
 		self.assertTrue(frappe.db.exists("Flow Definition", flow.name))
 		self.assertFalse(frappe.db.exists("Flow Run", {"flow_definition": flow.name}))
+
+	def test_a_huf_user_runs_a_flow_from_the_canvas_and_sees_the_run(self):
+		flow_id = unique_id("http-user-flow")
+		self.saved(flow_id)  # a Draft: the canvas runs the saved version of a Draft or Active flow
+		with self.set_user(USER):
+			boot = get_boot()  # what the canvas asks before it offers Run
+		self.assertIn("flows.use", boot["capabilities"])
+		self.assertTrue(boot["permissions"]["Flow Run"]["create"])
+
+		started = self.user.post(METHOD + "run_flow", json={"flow_id": flow_id, "payload": {"n": 9}})
+		self.assertEqual(started.status_code, 200, started.text)
+		run = wait_for_flow_run(started.json()["message"]["flow_run_id"])
+		self.assertEqual((run.status, run.user, run.trigger_type), ("Success", USER, "Manual"))
+		seen = self.user.get(METHOD + "get_flow_run", params={"flow_run_id": run.name})
+		self.assertEqual(seen.status_code, 200, seen.text)
+		self.assertEqual((seen.json()["message"]["result"], seen.json()["message"]["user"]), ("done 9", USER))
+		listed = self.user.get(METHOD + "list_flow_runs", params={"flow_id": flow_id})
+		self.assertEqual([row["name"] for row in listed.json()["message"]], [run.name])
+		other = self.user.post(
+			"/api/resource/Flow Run", json={"flow_definition": flow_id, "user": USER, "status": "Success"}
+		)
+		self.assertEqual(other.status_code, 403, other.text)  # runs are started, never written, by users
+		self.assertEqual(
+			self.viewer.get(METHOD + "get_flow_run", params={"flow_run_id": run.name}).status_code, 403
+		)
 
 	def test_a_manager_creates_and_runs_a_flow_a_viewer_only_reads_it(self):
 		flow_id = unique_id("http-flow")

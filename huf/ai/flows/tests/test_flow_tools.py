@@ -7,18 +7,32 @@ import frappe
 
 from huf.ai.flow_tools import get_flow_tools
 from huf.huf.builtin_tools import get_builtin_tools
+from huf.huf.capabilities import DEFAULT_HUF_ROLES
+from huf.tests.support.factories import delete_huf_role, make_huf_role_user
 from huf.tests.support.flows import edge, flow_context, make_flow, node, run_flow_now, wait_for_flow_run
+from huf.tests.support.runs import delete_users
 from huf.tests.support.tools import ToolTestCase
 
 MANAGER = "flow-tools-manager@example.com"
 USER = "flow-tools-user@example.com"
 APPROVER = "flow-tools-approver@example.com"
+NO_FLOWS = "flow-tools-no-flows@example.com"  # a Huf User's capabilities but flows.use
+NO_FLOWS_ROLE = "Flow Tools User Without Flows"
 FLOW_TOOLS = ("run_flow", "get_flow_run", "resume_flow_run", "approve_flow_run")
 DONE = ("Success", "Failed")
 
 
 class TestFlowTools(ToolTestCase):
 	users = ((MANAGER, ("Huf Manager",)), (USER, ("Huf User",)), (APPROVER, ("Huf User",)))
+
+	@classmethod
+	def setUpClass(cls):
+		super().setUpClass()
+		held = [c for c in DEFAULT_HUF_ROLES["Huf User"]["capabilities"] if c != "flows.use"]
+		make_huf_role_user(NO_FLOWS, NO_FLOWS_ROLE, held, "Huf User")
+		frappe.db.commit()
+		cls.addClassCleanup(delete_users, [NO_FLOWS])
+		cls.addClassCleanup(delete_huf_role, NO_FLOWS_ROLE)
 
 	def setUp(self):
 		super().setUp()
@@ -73,9 +87,9 @@ class TestFlowTools(ToolTestCase):
 		self.assertEqual((read["data"]["status"], read["data"]["result"]), ("Success", "hello Ada"))
 
 	def test_the_tools_refuse_what_the_rest_api_refuses(self):
-		denied = self.call_tool(self.agent, "run_flow", {"flow_id": self.flow.name}, USER)
+		denied = self.call_tool(self.agent, "run_flow", {"flow_id": self.flow.name}, NO_FLOWS)
 		self.assertEqual(denied["record"].status, "Failed")
-		self.assertIn(f"may read flow {self.flow.name} but not run it", denied["content"])
+		self.assertIn("flows.use", denied["content"])
 		self.assertFalse(frappe.db.exists("Flow Run", {"flow_definition": self.flow.name}))
 
 		run = run_flow_now(self.flow, {"name": "Bo"}, user=MANAGER)

@@ -25,7 +25,8 @@ from huf.tests.support.runs import delete_users
 from huf.tests.support.web import serve_site
 
 MANAGER = "flow-trigger-manager@example.com"  # Huf Manager: may create Flow Runs
-HUF_USER = "flow-trigger-user@example.com"  # Huf User: may read flows, not create Flow Runs
+HUF_USER = "flow-trigger-user@example.com"  # Huf User: may read flows and create Flow Runs (flows.use)
+VIEWER = "flow-trigger-viewer@example.com"  # Huf Viewer: may read flows, not create Flow Runs
 RETIRED = "flow-trigger-retired@example.com"  # a disabled Huf Manager
 WEBHOOK = "/api/method/huf.ai.flow_api.flow_webhook"
 
@@ -38,10 +39,11 @@ class FlowTriggerCase(HufTestCase):
 		super().setUpClass()
 		make_user(MANAGER, "Huf Manager")
 		make_user(HUF_USER, "Huf User")
+		make_user(VIEWER, "Huf Viewer")
 		make_user(RETIRED, "Huf Manager")
 		frappe.db.set_value("User", RETIRED, "enabled", 0)
 		frappe.db.commit()
-		cls.addClassCleanup(delete_users, [MANAGER, HUF_USER, RETIRED])
+		cls.addClassCleanup(delete_users, [MANAGER, HUF_USER, VIEWER, RETIRED])
 
 	def setUp(self):
 		frappe.db.rollback()  # commits come: start without a savepoint holding locks
@@ -192,7 +194,7 @@ class TestWhoATriggeredRunActsAs(FlowTriggerCase):
 
 		for user, reason in (
 			(RETIRED, "who is disabled or does not exist"),
-			(HUF_USER, "who may not create Flow Runs"),
+			(VIEWER, "who may not create Flow Runs"),
 			("no-such-user@example.com", "who is disabled or does not exist"),
 		):
 			with self.subTest(user=user):
@@ -200,6 +202,8 @@ class TestWhoATriggeredRunActsAs(FlowTriggerCase):
 				with self.assertRaises(FlowStartRefused) as refused:
 					acting_user(flow)
 				self.assertIn(f"act as {user}, {reason}", str(refused.exception))
+		flow.run_as = HUF_USER  # a Huf User holds flows.use and may create Flow Runs
+		self.assertEqual(acting_user(flow), HUF_USER)
 
 	def test_an_owner_without_run_as_acts_and_loses_the_right_with_their_role(self):
 		frappe.set_user(MANAGER)

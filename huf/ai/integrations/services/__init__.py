@@ -8,7 +8,9 @@ synced as App Provided Agent Tool Functions. Each tool calls its service through
 import importlib
 
 MODULES = [
+	"recipient",
 	"slack",
+	"discord",
 	"telegram",
 	"github",
 	"notion",
@@ -16,7 +18,14 @@ MODULES = [
 	"gmail",
 	"google_calendar",
 	"google_sheets",
+	"google_maps",
+	"google_drive",
+	"google_meet",
 	"frappe_site",
+	"frappe_crm",
+	"erpnext_crm",
+	"erpnext_inventory",
+	"erpnext_reports",
 	"helpdesk",
 	"raven",
 	"webhook",

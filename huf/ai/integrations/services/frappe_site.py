@@ -1,4 +1,5 @@
-"""Remote Frappe / ERPNext tools: get, list, create and update documents through /api/resource."""
+"""Remote Frappe / ERPNext tools: get, list, create and update documents through /api/resource, and the
+helpers the Frappe CRM and ERPNext tools share (`list_rows`, `fetch`, `insert`, `update`)."""
 
 import json
 from urllib.parse import quote
@@ -16,18 +17,55 @@ def resource_path(doctype: str, name: str | None = None) -> str:
 	return f"{path}/{quote(str(name), safe='')}" if name is not None else path
 
 
-def _capped(value):
+def capped(value):
+	"""Remote values for the model: texts cut at 2,000 characters, lists at 50 items."""
 	if isinstance(value, str) and len(value) > VALUE_LIMIT:
 		return value[:VALUE_LIMIT] + "…"
 	if isinstance(value, list):
-		return [_capped(v) for v in value[:50]]
+		return [capped(v) for v in value[:50]]
 	if isinstance(value, dict):
-		return {k: _capped(v) for k, v in value.items()}
+		return {k: capped(v) for k, v in value.items()}
 	return value
 
 
 def _document(answer: dict) -> dict:
-	return _capped(answer.get("data") or {})
+	return capped(answer.get("data") or {})
+
+
+def list_rows(
+	client,
+	doctype: str,
+	fields: list[str],
+	filters: list | dict | None = None,
+	or_filters: list | None = None,
+	order_by: str | None = "modified desc",
+	limit: int = 20,
+) -> list[dict]:
+	"""Rows of `doctype` on the remote site (GET /api/resource with fields, filters, or_filters, order_by)."""
+	params = {"fields": json.dumps(fields), "limit_page_length": limit}
+	if filters:
+		params["filters"] = json.dumps(filters)
+	if or_filters:
+		params["or_filters"] = json.dumps(or_filters)
+	if order_by:
+		params["order_by"] = order_by
+	rows = client.request("GET", resource_path(doctype), params=params)
+	return capped((rows.get("data") or [])[:limit])
+
+
+def fetch(client, doctype: str, name: str) -> dict:
+	"""One remote document."""
+	return _document(client.request("GET", resource_path(doctype, require(name, "name"))))
+
+
+def insert(client, doctype: str, values: dict) -> dict:
+	"""Create a remote document; its saved values."""
+	return _document(client.request("POST", resource_path(doctype), json=values))
+
+
+def update(client, doctype: str, name: str, values: dict) -> dict:
+	"""Change fields of a remote document; its saved values."""
+	return _document(client.request("PUT", resource_path(doctype, require(name, "name")), json=values))
 
 
 def frappe_get_document(doctype: str, name: str, settings: str | None = None) -> dict:
@@ -52,7 +90,7 @@ def frappe_list_documents(
 		params["fields"] = json.dumps(names)
 	rows = service_client(SERVICE, settings).request("GET", resource_path(doctype), params=params)
 	data = (rows.get("data") or [])[: params["limit_page_length"]]
-	return {"count": len(data), "documents": _capped(data)}
+	return {"count": len(data), "documents": capped(data)}
 
 
 def frappe_create_document(doctype: str, values: dict | str, settings: str | None = None) -> dict:

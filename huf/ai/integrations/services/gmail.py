@@ -1,4 +1,4 @@
-"""Gmail tools: send, search and read mail through the Gmail REST API (OAuth 2.0)."""
+"""Gmail tools: send, draft, search, read and mark mail as read through the Gmail REST API (OAuth 2.0)."""
 
 import base64
 import html
@@ -58,6 +58,32 @@ def gmail_send_email(
 		payload["threadId"] = str(thread_id)
 	sent = service_client(SERVICE, settings).request("POST", f"{MESSAGES}/send", json=payload)
 	return {"sent": True, "id": sent.get("id"), "thread_id": sent.get("threadId")}
+
+
+def gmail_create_draft(
+	to: str, subject: str, body: str, cc: str | None = None, settings: str | None = None
+) -> dict:
+	"""Save a draft in the connected Gmail account (nothing is sent)."""
+	require(to, "to")
+	require(subject, "subject")
+	raw = build_raw(to, str(subject), str(body or ""), cc or None)
+	draft = service_client(SERVICE, settings).request(
+		"POST", "/gmail/v1/users/me/drafts", json={"message": {"raw": raw}}
+	)
+	message = draft.get("message") or {}
+	return {
+		"created": True,
+		"draft_id": draft.get("id"),
+		"message_id": message.get("id"),
+		"thread_id": message.get("threadId"),
+	}
+
+
+def gmail_mark_as_read(message_id: str, settings: str | None = None) -> dict:
+	"""Remove the UNREAD label of a message."""
+	path = f"{MESSAGES}/{quote(str(require(message_id, 'message_id')), safe='')}/modify"
+	answer = service_client(SERVICE, settings).request("POST", path, json={"removeLabelIds": ["UNREAD"]})
+	return {"marked_read": True, "id": answer.get("id"), "labels": answer.get("labelIds") or []}
 
 
 def _headers(payload: dict) -> dict[str, str]:
@@ -152,6 +178,24 @@ TOOLS = [
 			param("cc", "string", "Cc address(es), comma-separated."),
 			param("thread_id", "string", "Gmail thread id to reply in."),
 		],
+		requires_approval=True,
+	),
+	tool(
+		"gmail_create_draft",
+		_PATH + "gmail_create_draft",
+		"Save an email as a draft in the connected Gmail account (it is not sent).",
+		[
+			param("to", "string", "Recipient address(es), comma-separated.", 1),
+			param("subject", "string", "Subject line.", 1),
+			param("body", "string", "Plain-text body.", 1),
+			param("cc", "string", "Cc address(es), comma-separated."),
+		],
+	),
+	tool(
+		"gmail_mark_as_read",
+		_PATH + "gmail_mark_as_read",
+		"Mark a Gmail message as read.",
+		[param("message_id", "string", "Message id from gmail_search_emails.", 1)],
 	),
 	tool(
 		"gmail_search_emails",

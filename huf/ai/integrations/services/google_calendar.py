@@ -1,8 +1,11 @@
-"""Google Calendar tools: list and create events through the Calendar API v3 (OAuth 2.0)."""
+"""Google Calendar tools: list, create, update and delete events through the Calendar API v3 (OAuth 2.0)."""
 
 import re
 from datetime import UTC, datetime
 from urllib.parse import quote
+
+import frappe
+from frappe import _
 
 from huf.ai.integrations.client import service_client
 from huf.ai.integrations.services.tool_params import limit_of, list_arg, param, require, tool
@@ -51,7 +54,8 @@ def google_calendar_list_events(
 	return {"count": len(events), "events": events}
 
 
-def _when(value: str, timezone: str | None) -> dict:
+def event_time(value: str, timezone: str | None) -> dict:
+	"""A Calendar start/end: `{"date"}` for YYYY-MM-DD (all day), else `{"dateTime", "timeZone"?}`."""
 	if DATE_ONLY.match(value):
 		return {"date": value}
 	return {"dateTime": value, **({"timeZone": timezone} if timezone else {})}
@@ -71,8 +75,8 @@ def google_calendar_create_event(
 	require(summary, "summary")
 	event = {
 		"summary": summary,
-		"start": _when(str(require(start, "start")), timezone),
-		"end": _when(str(require(end, "end")), timezone),
+		"start": event_time(str(require(start, "start")), timezone),
+		"end": event_time(str(require(end, "end")), timezone),
 	}
 	if description:
 		event["description"] = description
@@ -83,7 +87,52 @@ def google_calendar_create_event(
 	return {"created": True, **_summary(created)}
 
 
+def _event_path(calendar_id: str | None, event_id: str) -> str:
+	return f"{_events_path(calendar_id)}/{quote(str(require(event_id, 'event_id')).strip(), safe='')}"
+
+
+def gcalendar_update_event(
+	event_id: str,
+	title: str | None = None,
+	description: str | None = None,
+	start_date: str | None = None,
+	end_date: str | None = None,
+	timezone: str | None = None,
+	calendar_id: str | None = None,
+	settings: str | None = None,
+) -> dict:
+	"""Change the title, description or times of an event (only the given ones)."""
+	changes = {}
+	if title:
+		changes["summary"] = title
+	if description is not None and description != "":
+		changes["description"] = description
+	if start_date:
+		changes["start"] = event_time(str(start_date), timezone)
+	if end_date:
+		changes["end"] = event_time(str(end_date), timezone)
+	if not changes:
+		frappe.throw(
+			_("Give at least one of title, description, start_date or end_date to change."),
+			frappe.ValidationError,
+		)
+	updated = service_client(SERVICE, settings).request(
+		"PATCH", _event_path(calendar_id, event_id), json=changes
+	)
+	return {"updated": True, **_summary(updated)}
+
+
+def gcalendar_delete_event(
+	event_id: str, calendar_id: str | None = None, settings: str | None = None
+) -> dict:
+	"""Delete an event (attendees are not notified)."""
+	service_client(SERVICE, settings).request("DELETE", _event_path(calendar_id, event_id))
+	return {"deleted": True, "event_id": str(event_id)}
+
+
 _PATH = "huf.ai.integrations.services.google_calendar."
+_EVENT_ID = param("event_id", "string", "Event id (from google_calendar_list_events).", 1)
+_CALENDAR_ID = param("calendar_id", "string", "Calendar id; default primary.")
 TOOLS = [
 	tool(
 		"google_calendar_list_events",
@@ -110,5 +159,26 @@ TOOLS = [
 			param("calendar_id", "string", "Calendar id; default primary."),
 			param("timezone", "string", "IANA time zone of start/end, e.g. Europe/Berlin."),
 		],
+	),
+	tool(
+		"gcalendar_update_event",
+		_PATH + "gcalendar_update_event",
+		"Update a Google Calendar event: title, description, start or end (only what is given changes).",
+		[
+			_EVENT_ID,
+			param("title", "string", "New title."),
+			param("description", "string", "New description."),
+			param("start_date", "string", "New start, RFC 3339 or YYYY-MM-DD."),
+			param("end_date", "string", "New end, RFC 3339 or YYYY-MM-DD."),
+			param("timezone", "string", "IANA time zone of start/end, e.g. Europe/Berlin."),
+			_CALENDAR_ID,
+		],
+	),
+	tool(
+		"gcalendar_delete_event",
+		_PATH + "gcalendar_delete_event",
+		"Delete a Google Calendar event.",
+		[_EVENT_ID, _CALENDAR_ID],
+		requires_approval=True,
 	),
 ]

@@ -1,4 +1,4 @@
-"""Google Sheets tools: read and append rows through the Sheets API v4 (OAuth 2.0)."""
+"""Google Sheets tools: create spreadsheets, read and append rows through the Sheets API v4 (OAuth 2.0)."""
 
 from urllib.parse import quote
 
@@ -47,6 +47,19 @@ def google_sheets_append_rows(
 	}
 
 
+def gsheets_create(title: str, settings: str | None = None) -> dict:
+	"""A new, empty spreadsheet in the connected account's Drive."""
+	created = service_client(SERVICE, settings).request(
+		"POST", "/v4/spreadsheets", json={"properties": {"title": str(require(title, "title"))}}
+	)
+	return {
+		"spreadsheet_id": created.get("spreadsheetId"),
+		"title": (created.get("properties") or {}).get("title"),
+		"url": created.get("spreadsheetUrl"),
+		"sheets": [(s.get("properties") or {}).get("title") for s in created.get("sheets") or []],
+	}
+
+
 _PATH = "huf.ai.integrations.services.google_sheets."
 TOOLS = [
 	tool(
@@ -67,5 +80,11 @@ TOOLS = [
 			param("range", "string", "A1 range of the table, e.g. Sheet1!A:D.", 1),
 			param("rows", "array", "Rows to append, each a list of cell values.", 1),
 		],
+	),
+	tool(
+		"gsheets_create",
+		_PATH + "gsheets_create",
+		"Create a new Google Sheets spreadsheet; returns its id and link.",
+		[param("title", "string", "Spreadsheet title.", 1)],
 	),
 ]

@@ -67,5 +67,6 @@ TOOLS = [
 			param("ticket", "string", "Ticket number.", 1),
 			param("message", "string", "The reply (HTML or text).", 1),
 		],
+		requires_approval=True,
 	),
 ]

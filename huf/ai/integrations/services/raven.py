@@ -26,5 +26,6 @@ TOOLS = [
 			param("channel_id", "string", "Raven channel id, or a recipient name set up in the settings.", 1),
 			param("text", "string", "Message text (HTML allowed).", 1),
 		],
+		requires_approval=True,
 	),
 ]

@@ -55,5 +55,6 @@ TOOLS = [
 				"options": "\n".join(PARSE_MODES),
 			},
 		],
+		requires_approval=True,
 	),
 ]

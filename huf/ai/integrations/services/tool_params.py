@@ -20,15 +20,37 @@ def param(fieldname: str, type_: str, description: str, required: int = 0) -> di
 	}
 
 
-def tool(name: str, function: str, description: str, parameters: list[dict]) -> dict:
-	"""A `huf_tools` definition of an integration tool."""
-	return {
+def tool(
+	name: str, function: str, description: str, parameters: list[dict], requires_approval: bool = False
+) -> dict:
+	"""A `huf_tools` definition of an integration tool; `requires_approval` for the tools that send
+	messages outside the site or delete (a new tool's Requires Approval starts ticked)."""
+	definition = {
 		"tool_name": name,
 		"tool_type": "Integrations",
 		"function_path": function,
 		"description": description,
 		"parameters": [*parameters, SETTINGS_PARAM],
 	}
+	if requires_approval:
+		definition["requires_approval"] = 1
+	return definition
+
+
+def choice(fieldname: str, description: str, options: tuple | list, required: int = 0) -> dict:
+	"""A string parameter restricted to `options`."""
+	return {**param(fieldname, "string", description, required), "options": "\n".join(options)}
+
+
+def run_action(actions: dict, action: str | None, values: dict):
+	"""The result of `actions[action](values)` for the action tools (one tool, several actions)."""
+	handler = actions.get(str(action or "").strip())
+	if handler is None:
+		frappe.throw(
+			_("action must be one of: {0}.").format(", ".join(actions)),
+			frappe.ValidationError,
+		)
+	return handler(values)
 
 
 SETTINGS_PARAM = param(
@@ -75,6 +97,11 @@ def list_arg(value: Any) -> list[str]:
 		else:
 			value = value.split(",")
 	return [str(v).strip() for v in value if str(v).strip()]
+
+
+def given(values: dict, keys) -> dict:
+	"""The entries of `values` under `keys` that are given (not None or empty)."""
+	return {key: values[key] for key in keys if values.get(key) not in (None, "", [], {})}
 
 
 def cap_text(text: str | None, limit: int = 20000) -> tuple[str, bool]:

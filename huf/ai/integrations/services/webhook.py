@@ -35,5 +35,6 @@ TOOLS = [
 		"huf.ai.integrations.services.webhook.webhook_post",
 		"Send a JSON payload to the configured webhook URL (e.g. Zapier, n8n, Make).",
 		[param("payload", "object", "The JSON object to send.", 1)],
+		requires_approval=True,
 	),
 ]

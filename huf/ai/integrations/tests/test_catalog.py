@@ -17,7 +17,20 @@ class TestCatalog(HufTestCase):
 			(slack.api_base_url, slack.auth_type, slack.test_path),
 			("https://slack.com/api", "Bearer Token", "/auth.test"),
 		)
-		self.assertEqual([c["key"] for c in json.loads(slack.required_credentials)], ["bot_token"])
+		slack_credentials = {c["key"]: c["required"] for c in json.loads(slack.required_credentials)}
+		self.assertEqual(slack_credentials, {"bot_token": True, "user_token": False})
+		discord = frappe.get_doc("Integration Service", "discord")
+		self.assertEqual(
+			(discord.auth_type, discord.api_base_url, discord.test_path),
+			("Bot Token", "https://discord.com/api/v10", "/users/@me"),
+		)
+		maps = frappe.get_doc("Integration Service", "google_maps")
+		self.assertEqual((maps.auth_type, maps.auth_header_name), ("API Key Header", "X-Goog-Api-Key"))
+		calendar = frappe.get_doc("Integration Service", "google_calendar")
+		self.assertEqual(
+			(calendar.api_base_url, calendar.test_path),
+			("https://www.googleapis.com", "/calendar/v3/users/me/calendarList?maxResults=1"),
+		)
 		telegram = frappe.get_doc("Integration Service", "telegram")
 		self.assertEqual((telegram.auth_type, telegram.test_path), ("Bot Token in URL", "/getMe"))
 		gmail = frappe.get_doc("Integration Service", "gmail")

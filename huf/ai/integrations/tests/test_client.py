@@ -76,6 +76,29 @@ class TestServiceClient(ServiceToolTestCase):
 		self.assertEqual(self.api.requests[-1]["path"], "/v1/file")
 		self.assertNotIn("authorization", self.api.requests[-1]["headers"])
 
+	def test_bot_token_and_a_chosen_credential(self):
+		name = self.custom_service("Bot Token", {"bot_token": SECRET, "other_token": "other-456789"})
+		client = service_client(name)
+		client.request("GET", "/users/@me")
+		self.assertEqual(self.api.requests[-1]["headers"]["authorization"], f"Bot {SECRET}")
+		client.request("GET", "/users/@me", credential="other_token")
+		self.assertEqual(self.api.requests[-1]["headers"]["authorization"], "Bot other-456789")
+
+	def test_api_base_is_used_unless_the_settings_have_their_own_base_url(self):
+		name = self.custom_service("Bearer Token", {"token": SECRET}, api_base_url=self.api.url + "/main")
+		settings = frappe.get_all("Integration Settings", filters={"service": name}, pluck="name")[0]
+		frappe.db.set_value("Integration Settings", settings, "base_url", None)
+		client = service_client(name)
+		client.request("GET", "/geocode")
+		client.request("POST", "/places:search", api_base=self.api.url + "/other/")
+		self.assertEqual([r["path"] for r in self.api.requests], ["/main/geocode", "/other/places:search"])
+		self.assertEqual(self.api.requests[-1]["headers"]["authorization"], f"Bearer {SECRET}")
+		with self.assertRaisesRegex(IntegrationError, "may only go to"):
+			client.request("GET", "http://169.254.169.254/x", api_base=self.api.url)
+		frappe.db.set_value("Integration Settings", settings, "base_url", self.api.url + "/proxy")
+		service_client(name).request("POST", "/places:search", api_base="https://places.googleapis.com")
+		self.assertEqual(self.api.requests[-1]["path"], "/proxy/places:search")
+
 	def test_absolute_url_only_on_the_base_host(self):
 		client = service_client("github")
 		client.request("GET", f"{self.api.url}/repos")

@@ -8,7 +8,13 @@ from email.policy import default as default_policy
 import frappe
 
 from huf.ai.agent_integration import run_agent_sync
-from huf.ai.integrations.services.gmail import gmail_read_email, gmail_search_emails, gmail_send_email
+from huf.ai.integrations.services.gmail import (
+	gmail_create_draft,
+	gmail_mark_as_read,
+	gmail_read_email,
+	gmail_search_emails,
+	gmail_send_email,
+)
 from huf.ai.tools.app_sync import sync_tools
 from huf.tests.support.http_service import allowed_service, reply
 from huf.tests.support.llm_server import Reply, tool_call
@@ -165,6 +171,41 @@ class TestGmailTools(ServiceToolTestCase):
 		self.assert_no_secret(message)
 
 
+class TestGmailDraftsAndLabels(ServiceToolTestCase):
+	SERVICE = "gmail"
+	CREDENTIALS = GOOGLE_APP
+	SETTINGS_VALUES = oauth_values(TOKEN)
+
+	def test_create_draft_saves_the_rfc2822_message(self):
+		self.api.queue({"id": "r-123", "message": {"id": "m7", "threadId": "t7", "labelIds": ["DRAFT"]}})
+		result = gmail_create_draft(to="anna@example.com", subject="Offer", body="Draft text")
+		self.assertEqual(
+			result, {"created": True, "draft_id": "r-123", "message_id": "m7", "thread_id": "t7"}
+		)
+		[request] = self.api.requests
+		self.assertEqual((request["method"], request["path"]), ("POST", "/gmail/v1/users/me/drafts"))
+		self.assertEqual(request["headers"]["authorization"], f"Bearer {TOKEN}")
+		raw = request["json"]["message"]["raw"]
+		message = message_from_bytes(
+			base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)), policy=default_policy
+		)
+		self.assertEqual((message["To"], message["Subject"]), ("anna@example.com", "Offer"))
+		self.assertEqual(message.get_content(), "Draft text\n")
+		with self.assertRaisesRegex(frappe.ValidationError, "line breaks"):
+			gmail_create_draft(to="anna@example.com", subject="x\nBcc: thief@example.com", body="y")
+		self.assertEqual(len(self.api.requests), 1)
+
+	def test_mark_as_read_removes_the_unread_label(self):
+		self.api.queue({"id": "m9", "threadId": "t9", "labelIds": ["INBOX"]})
+		result = gmail_mark_as_read(message_id="m9")
+		self.assertEqual(result, {"marked_read": True, "id": "m9", "labels": ["INBOX"]})
+		[request] = self.api.requests
+		self.assertEqual(
+			(request["method"], request["path"]), ("POST", "/gmail/v1/users/me/messages/m9/modify")
+		)
+		self.assertEqual(request["json"], {"removeLabelIds": ["UNREAD"]})
+
+
 class TestGmailToolInAnAgentRun(RuntimeTestCase):
 	"""The model calls the synced gmail_send_email: mail is sent with the OAuth token, which the model never
 	sees; an injected header fails as a tool error the model reads, and nothing is sent."""
@@ -194,7 +235,9 @@ class TestGmailToolInAnAgentRun(RuntimeTestCase):
 		self.settings = settings.name
 		self.addCleanup(_delete, "Integration Settings", settings.name)
 		self.agent = self.make_agent(
-			f"Mailer {frappe.generate_hash(length=8)}", agent_tool=[{"tool": "gmail_send_email"}]
+			f"Mailer {frappe.generate_hash(length=8)}",
+			# gmail_send_email asks for approval by default; this test is about the call itself
+			agent_tool=[{"tool": "gmail_send_email", "requires_approval": "Never"}],
 		)
 
 	def run_tool(self, arguments: dict) -> tuple[dict, str, dict]:

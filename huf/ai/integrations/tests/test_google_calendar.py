@@ -5,6 +5,8 @@ import json
 import frappe
 
 from huf.ai.integrations.services.google_calendar import (
+	gcalendar_delete_event,
+	gcalendar_update_event,
 	google_calendar_create_event,
 	google_calendar_list_events,
 )
@@ -118,3 +120,37 @@ class TestGoogleCalendarTools(ServiceToolTestCase):
 		self.assertIn("404", str(caught.exception))
 		self.assertIn("Not Found", str(caught.exception))
 		self.assert_no_secret(str(caught.exception))
+
+	def test_update_event_patches_only_the_given_fields(self):
+		self.api.queue({**EVENT, "summary": "Standup (moved)"})
+		result = gcalendar_update_event(
+			event_id="ev1", title="Standup (moved)", start_date="2026-01-05T10:00:00+01:00"
+		)
+		self.assertEqual((result["updated"], result["summary"]), (True, "Standup (moved)"))
+		[request] = self.api.requests
+		self.assertEqual(
+			(request["method"], request["path"]), ("PATCH", "/calendar/v3/calendars/primary/events/ev1")
+		)
+		self.assertEqual(
+			request["json"],
+			{"summary": "Standup (moved)", "start": {"dateTime": "2026-01-05T10:00:00+01:00"}},
+		)
+		self.assertEqual(request["headers"]["authorization"], f"Bearer {TOKEN}")
+		with self.assertRaisesRegex(frappe.ValidationError, "at least one of"):
+			gcalendar_update_event(event_id="ev1")
+		self.assertEqual(len(self.api.requests), 1)
+
+	def test_delete_event_quotes_the_ids(self):
+		self.api.queue(reply("", status=204))
+		result = gcalendar_delete_event(event_id="ev/../1", calendar_id="team@group.calendar.google.com")
+		self.assertEqual(result, {"deleted": True, "event_id": "ev/../1"})
+		[request] = self.api.requests
+		self.assertEqual(
+			(request["method"], request["path"]),
+			("DELETE", "/calendar/v3/calendars/team@group.calendar.google.com/events/ev%2F..%2F1"),
+		)
+		self.api.queue(reply({"error": {"code": 410, "message": "Resource has been deleted"}}, status=410))
+		with self.assertRaisesRegex(
+			frappe.ValidationError, "Google Calendar answered 410: Resource has been deleted"
+		):
+			gcalendar_delete_event(event_id="ev1")

@@ -4,7 +4,11 @@ import json
 
 import frappe
 
-from huf.ai.integrations.services.google_sheets import google_sheets_append_rows, google_sheets_read_rows
+from huf.ai.integrations.services.google_sheets import (
+	google_sheets_append_rows,
+	google_sheets_read_rows,
+	gsheets_create,
+)
 from huf.tests.support.http_service import reply
 from huf.tests.support.service_tools import GOOGLE_APP, ServiceToolTestCase, oauth_values
 
@@ -91,3 +95,27 @@ class TestGoogleSheetsTools(ServiceToolTestCase):
 			google_sheets_read_rows(spreadsheet_id=SHEET, range="Nope!A1")
 		self.assertIn("Unable to parse range", str(caught.exception))
 		self.assert_no_secret(str(caught.exception))
+
+	def test_create_spreadsheet(self):
+		self.api.queue(
+			{
+				"spreadsheetId": SHEET,
+				"spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{SHEET}/edit",
+				"properties": {"title": "Leads Q1"},
+				"sheets": [{"properties": {"title": "Sheet1"}}],
+			}
+		)
+		result = gsheets_create(title="Leads Q1")
+		self.assertEqual(
+			result,
+			{
+				"spreadsheet_id": SHEET,
+				"title": "Leads Q1",
+				"url": f"https://docs.google.com/spreadsheets/d/{SHEET}/edit",
+				"sheets": ["Sheet1"],
+			},
+		)
+		[request] = self.api.requests
+		self.assertEqual((request["method"], request["path"]), ("POST", "/v4/spreadsheets"))
+		self.assertEqual(request["json"], {"properties": {"title": "Leads Q1"}})
+		self.assertEqual(request["headers"]["authorization"], f"Bearer {TOKEN}")

@@ -5,7 +5,14 @@ import json
 import frappe
 
 from huf.ai.agent_integration import run_agent_sync
-from huf.ai.integrations.services.slack import slack_list_channels, slack_reply_in_thread, slack_send_message
+from huf.ai.integrations.services.slack import (
+	slack_get_channel_history,
+	slack_list_channels,
+	slack_list_users,
+	slack_reply_in_thread,
+	slack_search_messages,
+	slack_send_message,
+)
 from huf.ai.tools.app_sync import sync_tools
 from huf.tests.support.http_service import allowed_service, reply
 from huf.tests.support.llm_server import Reply, tool_call
@@ -13,6 +20,7 @@ from huf.tests.support.runs import LiveAgentTestCase
 from huf.tests.support.service_tools import ServiceToolTestCase
 
 BOT_TOKEN = "xoxb-1111-2222-slack-test-secret"
+USER_TOKEN = "xoxp-3333-4444-slack-user-secret"
 
 
 class TestSlackTools(ServiceToolTestCase):
@@ -94,6 +102,145 @@ class TestSlackTools(ServiceToolTestCase):
 		self.assertEqual(self.api.requests, [])
 
 
+class TestSlackReadTools(ServiceToolTestCase):
+	"""Channel history, user list (bot token) and message search (the optional user token)."""
+
+	SERVICE = "slack"
+	CREDENTIALS = {"bot_token": BOT_TOKEN, "user_token": USER_TOKEN}
+
+	def test_channel_history_of_a_named_channel(self):
+		settings = self.make_settings(
+			is_default=0, recipients=[{"recipient_name": "General", "recipient_id": "C0GENERAL"}]
+		)
+		self.api.queue(
+			{
+				"ok": True,
+				"messages": [
+					{
+						"ts": "1712.2",
+						"user": "U1",
+						"text": "x" * 3000,
+						"thread_ts": "1712.2",
+						"reply_count": 2,
+					},
+					{"ts": "1712.1", "bot_id": "B1", "subtype": "bot_message", "text": "Deployed"},
+				],
+				"has_more": True,
+			}
+		)
+		result = slack_get_channel_history(channel="general", limit=2, settings=settings)
+		[request] = self.api.requests
+		self.assertEqual((request["method"], request["path"]), ("GET", "/conversations.history"))
+		self.assertEqual(request["query"], {"channel": "C0GENERAL", "limit": "2"})
+		self.assertEqual(request["headers"]["authorization"], f"Bearer {BOT_TOKEN}")
+		self.assertEqual(len(result["messages"][0]["text"]), 2000)
+		self.assertEqual(
+			result["messages"][1],
+			{
+				"ts": "1712.1",
+				"user": "B1",
+				"text": "Deployed",
+				"thread_ts": None,
+				"replies": None,
+				"subtype": "bot_message",
+			},
+		)
+		self.assertTrue(result["more"])
+
+	def test_search_uses_the_user_token(self):
+		self.api.queue(
+			{
+				"ok": True,
+				"messages": {
+					"total": 7,
+					"matches": [
+						{
+							"ts": "1712.5",
+							"channel": {"id": "C1", "name": "sales"},
+							"user": "U2",
+							"username": "anna",
+							"text": "Invoice 42 is paid",
+							"permalink": "https://acme.slack.com/archives/C1/p17125",
+						}
+					],
+				},
+			}
+		)
+		result = slack_search_messages(query="invoice in:#sales", limit=5)
+		[request] = self.api.requests
+		self.assertEqual((request["method"], request["path"]), ("GET", "/search.messages"))
+		self.assertEqual(request["query"], {"query": "invoice in:#sales", "count": "5"})
+		self.assertEqual(request["headers"]["authorization"], f"Bearer {USER_TOKEN}")
+		self.assertEqual(result["total"], 7)
+		self.assertEqual(
+			result["messages"][0],
+			{
+				"ts": "1712.5",
+				"channel": "C1",
+				"channel_name": "sales",
+				"user": "U2",
+				"username": "anna",
+				"text": "Invoice 42 is paid",
+				"permalink": "https://acme.slack.com/archives/C1/p17125",
+			},
+		)
+		self.assert_no_secret(result)
+
+	def test_search_without_a_user_token_says_what_to_add(self):
+		settings = self.make_settings(is_default=0, credentials=[{"key": "bot_token", "value": BOT_TOKEN}])
+		with self.assertRaisesRegex(frappe.ValidationError, "needs a user token"):
+			slack_search_messages(query="invoice", settings=settings)
+		self.assertEqual(self.api.requests, [])
+
+	def test_list_users_follows_the_cursor(self):
+		self.api.queue(
+			{
+				"ok": True,
+				"members": [
+					{
+						"id": "U1",
+						"name": "anna",
+						"real_name": "Anna Berg",
+						"tz": "Europe/Berlin",
+						"profile": {"display_name": "anna", "email": "anna@example.com"},
+					}
+				],
+				"response_metadata": {"next_cursor": "dXNlcjpVMDYx"},
+			},
+			{
+				"ok": True,
+				"members": [{"id": "B1", "name": "deploybot", "is_bot": True, "profile": {}}],
+				"response_metadata": {"next_cursor": ""},
+			},
+		)
+		result = slack_list_users()
+		first, second = self.api.requests
+		self.assertEqual((first["method"], first["path"]), ("GET", "/users.list"))
+		self.assertEqual(first["query"], {"limit": "50"})
+		self.assertEqual(second["query"], {"limit": "49", "cursor": "dXNlcjpVMDYx"})
+		self.assertEqual(first["headers"]["authorization"], f"Bearer {BOT_TOKEN}")
+		self.assertEqual(
+			result["users"][0],
+			{
+				"id": "U1",
+				"name": "anna",
+				"real_name": "Anna Berg",
+				"display_name": "anna",
+				"email": "anna@example.com",
+				"is_bot": False,
+				"deleted": False,
+				"tz": "Europe/Berlin",
+			},
+		)
+		self.assertTrue(result["users"][1]["is_bot"])
+		self.assertFalse(result["more"])
+
+	def test_slack_refusals_are_readable(self):
+		self.api.queue({"ok": False, "error": "not_in_channel"})
+		with self.assertRaisesRegex(frappe.ValidationError, "Slack answered: not_in_channel"):
+			slack_get_channel_history(channel="C9")
+
+
 class TestSlackToolInAnAgentRun(LiveAgentTestCase):
 	"""The model calls the synced App Provided tool slack_send_message; the message reaches Slack."""
 
@@ -124,7 +271,8 @@ class TestSlackToolInAnAgentRun(LiveAgentTestCase):
 			f"Slack Poster {frappe.generate_hash(length=8)}",
 			provider=self.PROVIDER,
 			model=self.MODEL,
-			agent_tool=[{"tool": tool.name}],
+			# slack_send_message asks for approval by default; this test is about the call itself
+			agent_tool=[{"tool": tool.name, "requires_approval": "Never"}],
 		)
 		self.api.queue({"ok": True, "channel": "C0DEPLOYS", "ts": "1712.0042"})
 		arguments = {"channel": "Deploys", "text": "v2.3 is live", "settings": settings.name}

@@ -21,6 +21,7 @@ from huf.ai.http.safe_client import (
 )
 from huf.ai.runtime.tools import ToolContext
 from huf.ai.tools.spec import ToolSpec
+from huf.huf.capability_access import name_missing_read_capability
 
 
 def http_request(spec: ToolSpec, args: dict, context: ToolContext) -> dict:
@@ -171,7 +172,8 @@ def _max_bytes() -> int:
 
 
 def usable_tool(tool_name: str | None, method: str) -> Any:
-	"""The GET/POST Agent Tool Function `tool_name`, if the session user may use it for `method`."""
+	"""The GET/POST Agent Tool Function `tool_name`, if the session user may use it for `method` (reading it
+	needs tools.use)."""
 	if frappe.session.user == "Guest":
 		frappe.throw(_("Please log in to use HTTP tools."), frappe.PermissionError)
 	if not tool_name or not frappe.db.exists("Agent Tool Function", tool_name):
@@ -181,6 +183,7 @@ def usable_tool(tool_name: str | None, method: str) -> Any:
 		)
 	doc = frappe.get_doc("Agent Tool Function", tool_name)
 	if not frappe.has_permission("Agent Tool Function", "read", doc=doc):
+		name_missing_read_capability("Agent Tool Function")
 		frappe.throw(_("You are not allowed to use tool {0}.").format(tool_name), frappe.PermissionError)
 	if doc.types not in ("GET", "POST"):
 		frappe.throw(_("Tool {0} is not an HTTP tool.").format(tool_name), frappe.PermissionError)

@@ -6,10 +6,8 @@ from typing import Any
 
 import frappe
 from frappe import _
-from frappe.utils.typing_validations import transform_parameter_types
 
 from huf.ai.runtime.tools import ToolContext
-from huf.ai.tools.arguments import strip_forbidden
 from huf.ai.tools.spec import ToolSpec
 
 
@@ -30,28 +28,41 @@ def speech_to_text(spec: ToolSpec, args: dict, context: ToolContext) -> Any:
 	return frappe.call(entry, **args, conversation=context.conversation, agent=context.agent)
 
 
-def call_media(module: str, function: str, kwargs: dict) -> Any:
-	"""Call `huf.ai.media.<module>.<function>` for the running (or a readable) conversation."""
+def call_media(
+	module: str,
+	function: str,
+	arguments: dict,
+	agent: str | None = None,
+	conversation: str | None = None,
+) -> Any:
+	"""Call `huf.ai.media.<module>.<function>` with `arguments`, for `agent` and `conversation`
+	(upstream's `agent_name` and `conversation_id`), checked as the caller.
+
+	The agent is the one given (the caller must be allowed to run it), else the running one (a tool call
+	of a run), else the conversation's; outside a run and without an agent the caller must be allowed to
+	chat (only users who may run agents spend the provider's credits). The conversation is the one given,
+	else the running one; another than the running one must exist and be readable by the caller (the
+	media function checks that the caller may add files to it before saving its output there)."""
+	from huf.ai.media.common import resolve_agent
+
 	context = frappe.flags.get("huf_tool_context")
-	if context is None and not frappe.has_permission("Agent Conversation", "create"):
-		# called over HTTP, outside a run: only users who may run agents spend the provider's credits
+	if agent:
+		resolve_agent(agent)  # refuse an agent the caller may not run before anything else
+	elif context is None and not frappe.has_permission("Agent Conversation", "create"):
 		frappe.throw(
 			_("Your role may not use {0}.").format(function.replace("_", " ")), frappe.PermissionError
 		)
 	entry = media_entry(module, function)
-	kwargs = {k: v for k, v in strip_forbidden(kwargs).items() if k != "cmd"}
-	# the handlers take **kwargs: check them against the media function's annotations, as Frappe does
-	kwargs = transform_parameter_types(entry, (), kwargs)[1]
 	running = frappe.flags.get("huf_conversation")
-	conversation = kwargs.get("conversation") or running
+	conversation = conversation or running
 	if conversation and conversation != running:
-		if not frappe.has_permission("Agent Conversation", "read", doc=conversation):
+		if not frappe.db.exists("Agent Conversation", conversation) or not frappe.has_permission(
+			"Agent Conversation", "read", doc=conversation
+		):
 			frappe.throw(_("Conversation not found or access denied."), frappe.PermissionError)
-	kwargs["conversation"] = conversation
-	if context is not None and getattr(context, "agent", None):
-		kwargs["agent"] = context.agent
-	else:
-		kwargs.pop("agent", None)
-		if conversation:
-			kwargs["agent"] = frappe.db.get_value("Agent Conversation", conversation, "agent")
-	return frappe.call(entry, **kwargs)
+	if not agent and context is not None:
+		agent = getattr(context, "agent", None) or None
+	if not agent and conversation:
+		agent = frappe.db.get_value("Agent Conversation", conversation, "agent")
+	arguments = {key: value for key, value in arguments.items() if value is not None}
+	return frappe.call(entry, **arguments, conversation=conversation, agent=agent)

@@ -9,6 +9,8 @@ from frappe.model.document import Document
 
 from huf.huf.app_tools import find_registered_tool
 from huf.huf.row_secrets import forget_removed_row_secrets, forget_row_secrets
+from huf.huf.tool_approval_defaults import FIELD as REQUIRES_APPROVAL
+from huf.huf.tool_approval_defaults import apply_default as apply_approval_default
 from huf.huf.tool_schema import (
 	DOCTYPE_TOOL_TYPES,
 	ENUM_TYPES,
@@ -86,6 +88,14 @@ class AgentToolFunction(Document):
 			"Speech to Text",
 		]
 	# end: auto-generated types
+
+	def __setup__(self) -> None:
+		# Frappe fills unset fields of a new document from its defaults; Requires Approval is left unset
+		# so that `before_insert` can tell a tool created without it (huf/huf/tool_approval_defaults.py).
+		self.dont_update_if_missing = [*self.dont_update_if_missing, REQUIRES_APPROVAL]
+
+	def before_insert(self) -> None:
+		apply_approval_default(self)  # a new tool that deletes or sends starts asking for approval
 
 	def validate(self) -> None:
 		self.tool_name = (self.tool_name or "").strip()

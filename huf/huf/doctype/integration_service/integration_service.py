@@ -23,6 +23,7 @@ class IntegrationService(Document):
 		auth_header_name: DF.Data | None
 		auth_type: DF.Literal[
 			"Bearer Token",
+			"Bot Token",
 			"Bot Token in URL",
 			"API Key Header",
 			"Basic",
