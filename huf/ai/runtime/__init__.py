@@ -1,10 +1,13 @@
-"""The agent runtime: the one loop, queue-first runs, locks, recovery, events, and the seams plugins fill.
+"""The agent runtime: the front door of every run, the one loop, queue-first runs, locks, recovery, events, and the seams plugins fill.
 
 | module | owns |
 | --- | --- |
 | `loop.py` | `execute_run`: the one place an Agent Run is executed, as a generator of events |
 | `agent.py` | `AgentManager`: what a run needs from its Agent (instructions, model, settings, tools, knowledge) |
-| `runs.py` | starting runs: `queue_agent_run`, `start_run` (behind `run_agent_sync`), `run_status_of`, `stream_agent_run` |
+| `front_door.py` | the one way a run starts: `enqueue`, `run_now`, `stream`, `start` (REST's choice); `RunResult` |
+| `run_request.py` | `RunRequest` (what a run is asked to do) and `RunOptions` (a run's optional arguments) |
+| `run_options.py` | `check_options`: each option checked as the caller |
+| `run_polling.py` | `run_status_of` (behind `get_agent_run_status`) |
 | `queue.py` | queued Agent Runs, their per-conversation sequence, the single-flight drainer, inline runs |
 | `run_state.py` | a run's committed status, its `agent_run_status` events, its closing events, usage |
 | `locks.py` | the conversation lock with its heartbeat, run liveness and inline-caller claims |

@@ -1,4 +1,4 @@
-"""run_agent_sync, get_agent_run_status and stream_agent_run with the real LiteLLM over HTTP."""
+"""run_agent_sync, get_agent_run_status and front_door.stream with the real LiteLLM over HTTP."""
 
 import json
 import logging

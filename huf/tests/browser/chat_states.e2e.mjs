@@ -65,6 +65,8 @@ try {
   step("after a reload the stored failure is still an error");
   await page.reload();
   await page.getByTestId("agent-message").nth(1).waitFor();
+  // a stored error shows once the status of its run is read (a cancelled run's says Cancelled instead)
+  await page.getByTestId("failed-answer").first().waitFor({ timeout: 15000 }).catch(() => {});
   result.failures_after_reload = await page.getByTestId("failed-answer").count();
   result.failure_after_reload = (await page.getByTestId("failed-answer").first().textContent())?.trim();
   result.answers_after_reload = await texts(page.getByTestId("agent-message"));

@@ -166,10 +166,16 @@ try {
   await node(page, "end-2").click();
   for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Add Transform step" }).click();
   await node(page, "transform-3").waitFor();
-  await page.waitForTimeout(400); // the view may have moved to show the last one
+  const view = await page.locator(CANVAS).boundingBox();
+  // the view pans to show the last one (an animation: up to 5 s on a busy machine), then stays
+  for (let waited = 0; waited < 5000; waited += 100) {
+    const last = await node(page, "transform-3").boundingBox();
+    if (last && within(last, view)) break;
+    await page.waitForTimeout(100);
+  }
+  await page.waitForTimeout(300); // settled
   const placed = await boxes(page);
   const map = await page.locator(".react-flow__minimap").boundingBox();
-  const view = await page.locator(CANVAS).boundingBox();
   result.placement = ["transform-1", "transform-2", "transform-3"].map((id) => ({
     id,
     apart: Object.entries(placed).every(([other, b]) => other === id || !overlap(placed[id], b)),
