@@ -32,10 +32,13 @@ export function placeNewStep(flow: Flow, nodes: FlowNode[], anchor?: FlowNode): 
   const covered = [...root.querySelectorAll<HTMLElement>(".react-flow__minimap, .react-flow__controls")]
     .filter((el) => el.offsetParent !== null)
     .map((el) => toCanvas(flow, el.getBoundingClientRect()));
-  const spot = freeSpot(nodes.map(nodeBox), visible, covered, anchor?.position);
-  const box = { ...spot, width: NODE_WIDTH, height: NODE_HEIGHT };
+  // the room of the largest step drawn so far: a new step is drawn as tall once it shows its settings
+  const boxes = nodes.map(nodeBox);
+  const size = boxes.reduce((s, b) => ({ width: Math.max(s.width, b.width), height: Math.max(s.height, b.height) }), { width: NODE_WIDTH, height: NODE_HEIGHT });
+  const spot = freeSpot(boxes, visible, covered, anchor?.position, size);
+  const box = { ...spot, ...size };
   const seen = box.x >= visible.x && box.y >= visible.y && box.x + box.width <= visible.x + visible.width && box.y + box.height <= visible.y + visible.height;
-  if (!seen) void flow.setCenter(spot.x + NODE_WIDTH / 2, spot.y + NODE_HEIGHT / 2, { zoom: flow.getZoom(), duration: 200 });
+  if (!seen) void flow.setCenter(spot.x + size.width / 2, spot.y + size.height / 2, { zoom: flow.getZoom(), duration: 200 });
   return spot;
 }
 
