@@ -32,10 +32,21 @@ export function placeNewStep(flow: Flow, nodes: FlowNode[], anchor?: FlowNode): 
   const covered = [...root.querySelectorAll<HTMLElement>(".react-flow__minimap, .react-flow__controls")]
     .filter((el) => el.offsetParent !== null)
     .map((el) => toCanvas(flow, el.getBoundingClientRect()));
-  const spot = freeSpot(nodes.map(nodeBox), visible, covered, anchor?.position);
-  const box = { ...spot, width: NODE_WIDTH, height: NODE_HEIGHT };
-  const seen = box.x >= visible.x && box.y >= visible.y && box.x + box.width <= visible.x + visible.width && box.y + box.height <= visible.y + visible.height;
-  if (!seen) void flow.setCenter(spot.x + NODE_WIDTH / 2, spot.y + NODE_HEIGHT / 2, { zoom: flow.getZoom(), duration: 200 });
+  // the room of the largest step drawn so far: a new step is drawn as tall once it shows its settings
+  const boxes = nodes.map(nodeBox);
+  const size = boxes.reduce((s, b) => ({ width: Math.max(s.width, b.width), height: Math.max(s.height, b.height) }), { width: NODE_WIDTH, height: NODE_HEIGHT });
+  const spot = freeSpot(boxes, visible, covered, anchor?.position, size);
+  const box = { ...spot, ...size };
+  const reveal = (area: Box) => {
+    const seen = box.x >= area.x && box.y >= area.y && box.x + box.width <= area.x + area.width && box.y + box.height <= area.y + area.height;
+    if (!seen) void flow.setCenter(spot.x + size.width / 2, spot.y + size.height / 2, { zoom: flow.getZoom(), duration: 200 });
+  };
+  reveal(visible);
+  // the view may still be gliding to the step added just before (steps added quickly): look again once it is there
+  window.setTimeout(() => {
+    const now = canvasElement();
+    if (now) reveal(toCanvas(flow, now.getBoundingClientRect()));
+  }, 260);
   return spot;
 }
 

@@ -89,6 +89,18 @@ describe("freeSpot", () => {
     expect(spot.x + NODE_WIDTH).toBeLessThanOrEqual(1200);
     expect(spot.y + NODE_HEIGHT).toBeLessThanOrEqual(800);
   });
+
+  it("makes room for steps drawn taller than usual: a new one does not stick out of the view", () => {
+    const tall = { width: NODE_WIDTH, height: 160 };
+    const small: Box = { x: 0, y: 0, width: 1200, height: 330 };
+    const anchor = { x: 300, y: 40 };
+    const taken = [{ ...anchor, ...tall }];
+    const usual = freeSpot(taken, small, [], anchor);
+    expect(usual.y + 160).toBeGreaterThan(330); // with the usual size in mind it would stick out below
+    const spot = freeSpot(taken, small, [], anchor, tall);
+    expect(spot.y + 160).toBeLessThanOrEqual(330);
+    expect(spot.x >= anchor.x + NODE_WIDTH || spot.x + NODE_WIDTH <= anchor.x || spot.y >= anchor.y + 160).toBe(true);
+  });
 });
 
 describe("readableZoom", () => {

@@ -134,12 +134,19 @@ const inside = (a: Box, area: Box): boolean => a.x >= area.x && a.y >= area.y &&
  * Where a new step goes (its top-left corner, on the grid): near `anchor` (the step selected or added last:
  * below it first, then beside), else in the middle of `visible`; never on another step (`taken`) or under
  * what covers the canvas (`covered`: the overview map); inside `visible` when any such spot is (all in the
- * canvas's coordinates).
+ * canvas's coordinates). `size` is the room a step takes (default: a step's usual size; where steps are
+ * drawn taller, a new one placed at the view's edge with the usual size would stick out of it).
  */
-export function freeSpot(taken: Box[], visible: Box, covered: Box[] = [], anchor?: { x: number; y: number }): { x: number; y: number } {
-  const STEP_X = NODE_WIDTH + GAP_X;
-  const STEP_Y = NODE_HEIGHT + GAP_Y;
-  const start = anchor ?? { x: visible.x + visible.width / 2 - NODE_WIDTH / 2, y: visible.y + visible.height / 2 - NODE_HEIGHT / 2 };
+export function freeSpot(
+  taken: Box[],
+  visible: Box,
+  covered: Box[] = [],
+  anchor?: { x: number; y: number },
+  size: { width: number; height: number } = { width: NODE_WIDTH, height: NODE_HEIGHT },
+): { x: number; y: number } {
+  const STEP_X = size.width + GAP_X;
+  const STEP_Y = size.height + GAP_Y;
+  const start = anchor ?? { x: visible.x + visible.width / 2 - size.width / 2, y: visible.y + visible.height / 2 - size.height / 2 };
   const candidates: Array<{ x: number; y: number; cost: number }> = [];
   for (let row = -6; row <= 8; row++) {
     for (let col = -4; col <= 4; col++) {
@@ -150,7 +157,7 @@ export function freeSpot(taken: Box[], visible: Box, covered: Box[] = [], anchor
     }
   }
   candidates.sort((a, b) => a.cost - b.cost);
-  const box = (c: { x: number; y: number }): Box => ({ x: c.x, y: c.y, width: NODE_WIDTH, height: NODE_HEIGHT });
+  const box = (c: { x: number; y: number }): Box => ({ x: c.x, y: c.y, ...size });
   const free = candidates.filter((c) => !taken.some((t) => overlaps(box(c), t)));
   const seen = free.find((c) => inside(box(c), visible) && !covered.some((m) => overlaps(box(c), m)));
   const spot = seen ?? free[0] ?? candidates[0]!;

@@ -164,23 +164,29 @@ try {
 
   step("steps added from the palette land apart, in view, not under the overview map");
   await node(page, "end-2").click();
-  for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Add Transform step" }).click();
-  await node(page, "transform-3").waitFor();
   const view = await page.locator(CANVAS).boundingBox();
-  // the view pans to show the last one (an animation: up to 5 s on a busy machine), then stays
-  for (let waited = 0; waited < 5000; waited += 100) {
-    const last = await node(page, "transform-3").boundingBox();
-    if (last && within(last, view)) break;
-    await page.waitForTimeout(100);
-  }
-  await page.waitForTimeout(300); // settled
-  const placed = await boxes(page);
   const map = await page.locator(".react-flow__minimap").boundingBox();
+  const seenWhenAdded = {};
+  for (let i = 1; i <= 3; i++) {
+    const id = `transform-${i}`;
+    await page.getByRole("button", { name: "Add Transform step" }).click();
+    await node(page, id).waitFor();
+    // the view pans to show the new step when it has to (an animation: up to 5 s on a busy machine)
+    let added = null;
+    for (let waited = 0; waited < 5000; waited += 100) {
+      added = await node(page, id).boundingBox();
+      if (added && within(added, view)) break;
+      await page.waitForTimeout(100);
+    }
+    await page.waitForTimeout(300); // settled
+    added = await node(page, id).boundingBox();
+    seenWhenAdded[id] = { in_view: within(added, view), clear_of_map: !overlap(added, map) };
+  }
+  const placed = await boxes(page);
   result.placement = ["transform-1", "transform-2", "transform-3"].map((id) => ({
     id,
     apart: Object.entries(placed).every(([other, b]) => other === id || !overlap(placed[id], b)),
-    in_view: within(placed[id], view),
-    clear_of_map: !overlap(placed[id], map),
+    ...seenWhenAdded[id],
   }));
   for (let i = 0; i < 3; i++) await page.keyboard.press("Control+z");
   result.after_placement_undo = await settle(page, { nodes: 5, edges: 4 });

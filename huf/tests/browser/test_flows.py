@@ -104,7 +104,7 @@ class TestFlowCanvasInBrowser(BrowserTestCase):
 		self.assertEqual(result["after_picker"], {"nodes": 5, "edges": 4})
 		self.assertTrue(result["picked_at_drop"])
 		self.assertEqual(result["warnings_after_picker"], 0)
-		# palette steps near the selected one: apart from every step, in view, clear of the overview map
+		# palette steps near the selected one: apart from every step; each in view and clear of the overview map once added
 		for placed in result["placement"]:
 			self.assertEqual(
 				placed, {"id": placed["id"], "apart": True, "in_view": True, "clear_of_map": True}
