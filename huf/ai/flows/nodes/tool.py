@@ -51,7 +51,7 @@ def tool_call(call: NodeCall) -> NodeResult:
 def run_tool(tool: str, arguments: dict, user: str | None = None) -> Any:
 	"""The result of Agent Tool Function `tool` called with `arguments` as `user` (default: the session
 	user); raises PermissionError when that user may not read the tool, and what the tool raises."""
-	with acting_as(user or frappe.session.user):
+	with acting_as(user):
 		if not frappe.db.exists("Agent Tool Function", tool):
 			frappe.throw(_("Agent Tool Function {0} does not exist.").format(tool), frappe.DoesNotExistError)
 		doc = frappe.get_doc("Agent Tool Function", tool)
