@@ -7,15 +7,16 @@ import frappe
 
 
 @contextmanager
-def acting_as(user: str) -> Iterator[None]:
+def acting_as(user: str | None) -> Iterator[None]:
 	"""Act as `user` inside the block, then give the caller back their session exactly as it was.
+	Without a user (None or ""), the block runs as the caller.
 
 	`frappe.set_user` also replaces the session's id and data and the request's form_dict; they are
 	restored, so a signed-in caller's session (CSRF token, expiry) is never saved under another user.
 	"""
 	session = frappe.session
 	caller = session.user
-	if user == caller:
+	if not user or user == caller:
 		yield
 		return
 	saved = {key: session.get(key) for key in ("sid", "data")}

@@ -96,7 +96,7 @@ def start(request: RunRequest) -> RunResult:
 	"""`run_now` when `request.now` or the agent has Run Immediately, else `enqueue`. A web request over
 	the caller's runs-per-minute limit is refused with 429 first (`check_run_rate`)."""
 	check_run_rate()
-	with _acting(request):
+	with acting_as(request.user):
 		agent = _agent(request)
 		if request.now or cint(agent.get("run_immediately")):
 			return _run_to_end(_persist(request, agent, claim=True))
@@ -109,7 +109,7 @@ def enqueue(request: RunRequest, then: str | None = None, then_kwargs: dict | No
 	With `then` (the dotted path of a function of Huf's) the run is left to a job of its own instead,
 	which runs it as its user and then calls `then(result, **then_kwargs)` (a channel sends the answer).
 	"""
-	with _acting(request):
+	with acting_as(request.user):
 		run = _persist(request, _agent(request), claim=bool(then))
 	if then:
 		frappe.enqueue(
@@ -122,7 +122,7 @@ def enqueue(request: RunRequest, then: str | None = None, then_kwargs: dict | No
 def run_now(request: RunRequest) -> RunResult:
 	"""Persist the run and run it here to its end; `RunResult.queued` when it had to be left to the
 	drainer (asked from inside a run of the same conversation, or it waited too long)."""
-	with _acting(request):
+	with acting_as(request.user):
 		return _run_to_end(_persist(request, _agent(request), claim=True))
 
 
@@ -134,7 +134,7 @@ def stream(request: RunRequest) -> Iterator[dict]:
 	finally `run_status` Success + `complete` or `run_status` Failed + `error`. Closing the iterator
 	early marks the run Cancelled.
 	"""
-	with _acting(request):
+	with acting_as(request.user):
 		run = _persist(request, _agent(request), claim=True)
 	return _events(run, request.user)
 
@@ -152,12 +152,6 @@ def finish_in_job(run: str, then: str, then_kwargs: dict) -> None:
 
 
 # --- inside the doors ---------------------------------------------------------------------------
-
-
-@contextmanager
-def _acting(request: RunRequest) -> Iterator[None]:
-	with acting_as(request.user or frappe.session.user):
-		yield
 
 
 @contextmanager
@@ -240,7 +234,7 @@ def _run_to_end(run: Any) -> RunResult:
 
 
 def _events(run: Any, user: str | None) -> Iterator[dict]:
-	with acting_as(user or frappe.session.user), _run_flags_kept():
+	with acting_as(user), _run_flags_kept():
 		try:
 			yield events.run_status("Queued", run.name)
 		except GeneratorExit:

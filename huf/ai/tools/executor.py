@@ -54,7 +54,7 @@ def execute(spec: ToolSpec, args: dict | None, context: ToolContext) -> Any:
 	previous = frappe.flags.get("huf_tool_context")
 	frappe.flags.huf_tool_context = context
 	try:
-		with acting_as(context.user or frappe.session.user):
+		with acting_as(context.user):
 			result = handler(spec, prepared.args, context)
 	finally:
 		frappe.flags.huf_tool_context = previous

@@ -55,7 +55,7 @@ def run_tool(tool: str, arguments: dict, user: str | None = None) -> Any:
 	"""The result of Agent Tool Function `tool` called with `arguments` as `user` (default: the session
 	user); raises PermissionError when that user lacks tools.use or may not read the tool, and what the
 	tool raises."""
-	with acting_as(user or frappe.session.user):
+	with acting_as(user):
 		if not frappe.db.exists("Agent Tool Function", tool):
 			frappe.throw(_("Agent Tool Function {0} does not exist.").format(tool), frappe.DoesNotExistError)
 		doc = frappe.get_doc("Agent Tool Function", tool)
