@@ -56,10 +56,13 @@ GUEST_ALLOWED = {
 	"huf.api.channels.elevenlabs_health": "answers {ok: true} and nothing else",
 	"huf.api.health": "answers guests {ok: true} and nothing else; the checks only to managers",
 	"huf.api.channels.elevenlabs_webhook": "ElevenLabs' post-call webhook; its HMAC signature and timestamp are checked (403)",
+	"huf.api.mcp_server.handle": "MCP clients; a guest is answered 401 whatever it asks (huf.ai.mcp_server.handler)",
 }
 
 # Functions that accept GET: they only read (a GET is not CSRF-checked, so it must never change state).
 READ_ONLY = {
+	# MCP's transport: GET (and DELETE) are answered 405 and change nothing; it acts on POST only
+	"huf.api.mcp_server.handle",
 	"huf.api.integrations.list_integrations",
 	# Google redirects here with GET; it acts only with the one-time state issued to the same user
 	"huf.api.integrations.oauth_callback",

@@ -5,6 +5,7 @@ import { Badge, EmptyState, ErrorBanner, Input, PageHeader, Spinner, Table } fro
 import { errorMessage, getList } from "../lib/api";
 import { can } from "../lib/boot";
 import { formatDate } from "../lib/format";
+import { McpConnectPanel } from "../mcp/McpConnectPanel";
 
 interface AgentRow {
   name: string;
@@ -78,6 +79,7 @@ export default function Agents() {
           ))}
         </Table>
       )}
+      {can("Agent Conversation", "create") && <McpConnectPanel />}
     </div>
   );
 }
