@@ -97,7 +97,9 @@ class TestMcpServer(ToolTestCase):
 		async def work(session):
 			return sdk.wire(await session.call_tool(name, arguments))
 
-		return self.with_session(user, work)[1]
+		result = self.with_session(user, work)[1]
+		frappe.db.commit()  # a new read snapshot: MariaDB's repeatable read would hide what the call wrote
+		return result
 
 	def rpc(self, body, user: str | None = ADA, method: str = "POST", **headers) -> httpx.Response:
 		if user:
