@@ -5,25 +5,31 @@ import { MasterDetail } from "../components/MasterDetail";
 import { RecordEditor } from "../components/RecordEditor";
 import { SecretHeaderRows } from "../components/SecretHeaderRows";
 import { Badge, Toggle } from "../components/ui";
-import { can } from "../lib/boot";
+import { can, getBoot } from "../lib/boot";
 import { formatDate } from "../lib/format";
 import type { FieldDef } from "../lib/forms";
 import type { SecretRow } from "../lib/secretRows";
 import { syncMcpServerTools, testMcpConnection } from "./mcpApi";
 
-const authIn = (...types: string[]) => (doc: Record<string, unknown>) => types.includes(String(doc.auth_type ?? ""));
+const isStdio = (doc: Record<string, unknown>) => doc.transport_type === "stdio";
+const authIn = (...types: string[]) => (doc: Record<string, unknown>) => !isStdio(doc) && types.includes(String(doc.auth_type ?? ""));
+
+/** stdio (a server of the site config's allow-list run as a child process) is for System Managers only. */
+const TRANSPORTS = getBoot().roles.includes("System Manager") ? ["http", "sse", "stdio"] : ["http", "sse"];
 
 const FIELDS: FieldDef[] = [
   { fieldname: "server_name", label: "Server Name", type: "data", required: true, help: "Letters, digits, dots, dashes and underscores." },
-  { fieldname: "server_url", label: "Server URL", type: "data", required: true, help: "For example https://mcp.example.com/mcp" },
+  { fieldname: "server_url", label: "Server URL", type: "data", required: true, showIf: (d) => !isStdio(d), help: "For example https://mcp.example.com/mcp" },
   { fieldname: "description", label: "Description", type: "text" },
-  { fieldname: "transport_type", label: "Connection type", type: "select", options: ["http", "sse"], optionLabels: { http: "HTTP (recommended)", sse: "Event stream (older servers)" } },
+  { fieldname: "transport_type", label: "Connection type", type: "select", options: TRANSPORTS, optionLabels: { http: "HTTP (recommended)", sse: "Event stream (older servers)", stdio: "Local process (stdio)" } },
+  { fieldname: "stdio_server", label: "stdio server", type: "data", required: true, showIf: isStdio, help: "A key of huf_mcp_stdio_servers in the site config, which holds the command to run." },
   { fieldname: "timeout_seconds", label: "Timeout (seconds)", type: "int" },
   { fieldname: "tool_namespace", label: "Tool name prefix", type: "data", help: "Added before the server's tool names to keep them apart." },
   {
     fieldname: "auth_type",
     label: "Authentication",
     type: "select",
+    showIf: (d) => !isStdio(d),
     options: ["none", "api_key", "bearer_token", "custom_header", "oauth"],
     optionLabels: { none: "None", api_key: "API key", bearer_token: "Bearer token", custom_header: "Custom header", oauth: "OAuth (set up in the full settings)" },
   },
@@ -47,7 +53,7 @@ export default function McpServers() {
       doctype="MCP Server"
       title="MCP servers"
       description="Outside servers that offer extra tools to your agents."
-      listFields={["enabled", "server_url", "last_sync"]}
+      listFields={["enabled", "server_url", "stdio_server", "last_sync"]}
       newLabel="New MCP server"
       emptyTitle="No MCP servers yet"
       emptyDescription="Connect a server to give agents its tools."
@@ -57,7 +63,7 @@ export default function McpServers() {
         <span className="flex items-center justify-between gap-2">
           <span className="min-w-0">
             <span className="block truncate font-medium">{row.name}</span>
-            <span className="block truncate text-xs text-slate-500">{String(row.server_url ?? "")}</span>
+            <span className="block truncate text-xs text-slate-500">{String(row.server_url || (row.stdio_server ? `stdio: ${row.stdio_server}` : ""))}</span>
           </span>
           <Badge>{row.enabled ? "Enabled" : "Disabled"}</Badge>
         </span>
@@ -95,15 +101,17 @@ export default function McpServers() {
             const tools = (Array.isArray(doc.tools) ? doc.tools : []) as ToolRow[];
             return (
               <div className="space-y-4">
-                <SecretHeaderRows
-                  title="Custom headers"
-                  help="Sent with every request to this server. Values are stored encrypted and never shown again."
-                  rows={(Array.isArray(doc.custom_headers) ? doc.custom_headers : []) as SecretRow[]}
-                  onChange={(rows) => set("custom_headers", rows)}
-                  readOnly={readOnly}
-                  keyField="header_name"
-                  valueField="header_value"
-                />
+                {!isStdio(doc) && (
+                  <SecretHeaderRows
+                    title="Custom headers"
+                    help="Sent with every request to this server. Values are stored encrypted and never shown again."
+                    rows={(Array.isArray(doc.custom_headers) ? doc.custom_headers : []) as SecretRow[]}
+                    onChange={(rows) => set("custom_headers", rows)}
+                    readOnly={readOnly}
+                    keyField="header_name"
+                    valueField="header_value"
+                  />
+                )}
                 <div className="space-y-2">
                   <h3 className="font-medium">Tools</h3>
                   <p className="text-xs text-slate-500">{doc.last_sync ? `Last refreshed ${formatDate(doc.last_sync)}` : "Not refreshed yet. Use “Sync tools” to fetch the server's tools."}</p>

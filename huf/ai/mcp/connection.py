@@ -34,16 +34,24 @@ class ServerConfig:
 	transport: str = "http"
 	timeout: float = DEFAULT_TIMEOUT
 	headers: dict[str, str] = field(default_factory=dict, repr=False)
+	stdio: Any = None  # a `stdio.StdioSpec` for transport "stdio"
 
 
 def server_config(server: Any) -> ServerConfig:
 	"""The connection settings of an MCP Server (name or document), secrets included."""
 	doc = server if not isinstance(server, str) else frappe.get_doc("MCP Server", server)
+	timeout = max(1, cint(doc.timeout_seconds) or DEFAULT_TIMEOUT)
+	if doc.transport_type == "stdio":
+		from huf.ai.mcp.stdio import spec_for
+
+		return ServerConfig(
+			name=doc.name, url="", transport="stdio", timeout=timeout, stdio=spec_for(doc.stdio_server)
+		)
 	return ServerConfig(
 		name=doc.name,
 		url=(doc.server_url or "").strip(),
 		transport=doc.transport_type or "http",
-		timeout=max(1, cint(doc.timeout_seconds) or DEFAULT_TIMEOUT),
+		timeout=timeout,
 		headers=auth_headers(doc),
 	)
 
@@ -103,8 +111,18 @@ class Trace:
 
 @asynccontextmanager
 async def open_session(config: ServerConfig, trace: Trace | None = None) -> AsyncIterator[Any]:
-	"""An initialized `mcp.ClientSession` over the server's transport; yields (session, initialize result)."""
+	"""An initialized `mcp.ClientSession` over the server's transport; yields (session, initialize result).
+
+	A stdio server's session is its worker's pooled process (`stdio.py`), kept open after the call.
+	"""
 	from huf.ai.mcp import sdk
+
+	if config.transport == "stdio":
+		from huf.ai.mcp.stdio import pooled_session
+
+		async with pooled_session(config.stdio, CLIENT_NAME) as opened:
+			yield opened
+		return
 
 	http = sdk.http_library()
 	trace = trace or Trace()
@@ -189,7 +207,7 @@ def call_tool(config: ServerConfig, name: str, arguments: dict) -> str:
 
 
 def _run(config: ServerConfig, function, action: str, *args: Any) -> Any:
-	if not config.url:
+	if not config.url and config.transport != "stdio":
 		raise MCPClientError(_("MCP server {0} has no Server URL.").format(config.name))
 	trace = Trace()
 	try:

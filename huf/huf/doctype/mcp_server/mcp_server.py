@@ -61,18 +61,23 @@ class MCPServer(Document):
 		oauth_token_expires_at: DF.Datetime | None
 		oauth_token_response_path: DF.Data | None
 		server_name: DF.Data
-		server_url: DF.Data
+		server_url: DF.Data | None
+		stdio_server: DF.Data | None
 		timeout_seconds: DF.Int
 		tool_namespace: DF.Data | None
 		tools: DF.Table[MCPServerTool]
-		transport_type: DF.Literal["http", "sse"]
+		transport_type: DF.Literal["http", "sse", "stdio"]
 	# end: auto-generated types
 
 	def validate(self) -> None:
 		self.server_name = (self.server_name or "").strip()
 		if not NAME_PATTERN.match(self.server_name):
 			frappe.throw(_("Server Name may contain only letters, digits, ., _ and - (at most 64)."))
-		self.server_url = validate_http_url(self.server_url, _("Server URL"))
+		self.check_stdio_writer()
+		if self.transport_type == "stdio":
+			self.validate_stdio()
+		else:
+			self.server_url = validate_http_url(self.server_url, _("Server URL"))
 		if self.tool_namespace and not NAMESPACE_PATTERN.match(self.tool_namespace):
 			frappe.throw(_("Tool Namespace may contain only letters, digits, _ and - (at most 32)."))
 		if not 1 <= cint(self.timeout_seconds or 30) <= 600:
@@ -82,6 +87,36 @@ class MCPServer(Document):
 		self.validate_auth()
 		throw_if_duplicate_rows(self.custom_headers, "header_name", _("Custom Headers"))
 		throw_if_duplicate_rows(self.tools, "tool_name", _("Tools"))
+
+	def validate_stdio(self) -> None:
+		"""A stdio server names a key of the site's allow-list (checked when set: a key dropped from the
+		allow-list later still lets the server be disabled); it has no URL, auth or headers."""
+		from huf.ai.mcp.stdio import check_allowed
+
+		self.stdio_server = (self.stdio_server or "").strip()
+		if (
+			self.is_new()
+			or self.has_value_changed("transport_type")
+			or self.has_value_changed("stdio_server")
+		):
+			check_allowed(self.stdio_server)
+		self.server_url = ""
+		if (self.auth_type or "none") != "none" or self.custom_headers:
+			frappe.throw(_("A stdio server takes no authentication or custom headers."))
+
+	def check_stdio_writer(self) -> None:
+		"""Only a System Manager creates a stdio server or changes a server's transport or allow-list key
+		to or from stdio (whatever the DocPerms or `ignore_permissions` say)."""
+		before = self.get_doc_before_save()
+		was_stdio = bool(before and before.transport_type == "stdio")
+		if self.transport_type != "stdio" and not was_stdio:
+			return
+		if was_stdio and not (
+			self.has_value_changed("transport_type") or self.has_value_changed("stdio_server")
+		):
+			return
+		if "System Manager" not in frappe.get_roles():
+			frappe.throw(_("Only a System Manager may set up a stdio MCP server."), frappe.PermissionError)
 
 	def on_update(self) -> None:
 		# the agents' rows show the URL and the number of enabled tools
