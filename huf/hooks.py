@@ -178,6 +178,7 @@ scheduler_events = {
 			"huf.ai.flows.starts.run_scheduled_flows",  # flows starting with trigger.schedule
 			"huf.ai.flows.approvals.expire_flow_approvals",  # human.approval past timeout_minutes
 			"huf.ai.runtime.approval_decisions.expire_tool_approvals",  # tool approvals past their deadline
+			"huf.ai.runtime.client_answers.expire_client_calls",  # client-side tool calls nobody answered
 			"huf.ai.orchestration.scheduler.process_orchestrations",  # steps of multi-run plans
 			"huf.api.health_checks.record_scheduler_tick",  # huf.api.health: the scheduler is alive
 		],

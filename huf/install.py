@@ -23,6 +23,7 @@ TOOL_TYPES = (
 	"Knowledge",
 	"Flow",
 	"Agent",
+	"Client Side",
 )
 
 
@@ -70,6 +71,20 @@ def seed() -> None:
 	create_huf_roles()
 	set_agent_settings_defaults()
 	seed_integration_services()
+	seed_example_flows()
+
+
+def seed_example_flows() -> None:
+	"""The example flows, each once per site (a deleted or edited one is left as it is); a failure is
+	logged, never fails the install or migrate."""
+	from huf.ai.flows.examples import seed_examples
+
+	frappe.db.savepoint("huf_example_flows")
+	try:
+		seed_examples()
+	except Exception:
+		frappe.db.rollback(save_point="huf_example_flows")
+		frappe.log_error(title="Huf example flows could not be seeded")
 
 
 def seed_integration_services() -> None:

@@ -1,9 +1,14 @@
 """Server-Sent Events for agent runs: `POST /huf/stream/<agent_name>`, a demo page at `/huf/stream`
 and a health check at `GET /huf/stream/ping` ("ping" is never taken as an agent's name).
 
-A run is started only by a POST (JSON or form: prompt, channel_id, external_id, conversation_id, attachments)
-authenticated by the session cookie plus its CSRF token, or by an API token; a GET never runs an
-agent. Frames are `data: {json}\\n\\n`, one per event of the agent loop (`huf.ai.runtime.events`).
+A run is started by a POST (JSON or form: prompt, channel_id, external_id, conversation_id, attachments)
+authenticated by the session cookie plus its CSRF token, or by an API token. A GET starts one only with
+a stream token a POST obtained (`huf.ai.runtime.stream_tokens`: `GET /huf/stream/<agent>?token=...`,
+what a browser's `EventSource` can send); `GET /huf/stream/<agent>?run=<id>` reads a run on. Frames are
+`id: <n>\\ndata: {json}\\n\\n`, one per event of the agent loop (`huf.ai.runtime.events`), numbered
+per run; a client that lost the connection sends the last id it got (`Last-Event-ID`, or the
+`last_event_id` parameter) and gets the rest (`huf.ai.runtime.event_log`). A client that goes away does
+not stop the run; the cancel endpoint does.
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from urllib.parse import unquote
 
 import frappe
 from frappe import _
+from frappe.utils import cint
 from frappe.website.page_renderers.base_renderer import BaseRenderer
 from werkzeug.wrappers import Response
 
-from huf.ai.runtime import events
+from huf.ai.runtime import event_log, events, stream_tokens
 from huf.ai.runtime.run_request import RunRequest
 from huf.ai.runtime.sse import encode_frame
 from huf.huf import guest_key
@@ -29,6 +35,7 @@ ROUTE = "huf/stream"
 PING_ROUTE = ROUTE + "/ping"  # a health check of the stream path, never an agent's stream
 DEMO_TEMPLATE = "huf/www/huf_stream.html"
 TOKEN_SCHEMES = ("token", "basic")  # both are verified by the framework before we get here
+RETRY_MS = 2000  # how long an EventSource waits before it reconnects
 STREAM_HEADERS = {
 	"Cache-Control": "no-cache",
 	"X-Accel-Buffering": "no",  # nginx: pass frames on at once
@@ -56,11 +63,15 @@ class AgentStreamRenderer(BaseRenderer):
 
 	def _render_agent_stream(self, agent_name: str) -> Response:
 		request = frappe.local.request
+		if request.method == "GET" and (frappe.form_dict.get("token") or frappe.form_dict.get("run")):
+			return self._render_get_stream(agent_name)
 		if request.method != "POST":
 			return error_response(
 				405,
 				"MethodNotAllowed",
-				_("Start a stream with a POST request (a GET never runs an agent)."),
+				_(
+					"Start a stream with a POST request, or with a GET carrying a stream token (a GET never runs an agent on its own)."
+				),
 				{"Allow": "POST"},
 			)
 		try:
@@ -85,6 +96,45 @@ class AgentStreamRenderer(BaseRenderer):
 		)
 		return Response(
 			stream,
+			status=200,
+			mimetype="text/event-stream",
+			headers=STREAM_HEADERS,
+			direct_passthrough=True,
+		)
+
+	def _render_get_stream(self, agent_name: str) -> Response:
+		"""`?token=`: start the run the token was issued for (or, once used, follow that run); `?run=`:
+		follow a run the caller may read. Both read on after `Last-Event-ID` / `last_event_id`; 204 when
+		the client has every event already."""
+		form, user = frappe.form_dict, frappe.session.user
+		after = last_event_id()
+		token = form.get("token")
+		try:
+			if token:
+				run_request, run = take_stream_token(token, agent_name)
+				if run_request is not None:
+					check_can_stream(run_request)
+					check_run_rate()
+			else:
+				run_request, run = None, check_can_follow(form.get("run"), agent_name, form.get("session_id"))
+		except Exception as e:
+			status = getattr(e, "http_status_code", None)
+			if not status:
+				raise
+			frappe.clear_messages()
+			return error_response(status, type(e).__name__, str(e) or _("Not permitted"))
+		if run_request is None and event_log.read_to_end(run, after):
+			return Response(status=204)  # nothing more will come: an EventSource stops reconnecting
+		set_nodelay(frappe.local.request.environ)
+		site, sites_path = frappe.local.site, frappe.local.sites_path
+		if run_request is not None:
+			lang = getattr(frappe.local, "lang", None)
+			stream = event_stream(site, sites_path, user, lang, run_request, None, token)
+		else:
+			guest = guest_key.current_hash() if user == "Guest" else None
+			stream = follow_stream(site, sites_path, user, run, after, guest)
+		return Response(
+			retry_frame(stream),
 			status=200,
 			mimetype="text/event-stream",
 			headers=STREAM_HEADERS,
@@ -190,6 +240,65 @@ def check_can_stream(request: RunRequest) -> None:
 		manager.get_conversation(request.conversation, "write")
 
 
+def last_event_id() -> int:
+	"""The last event the client got: the `Last-Event-ID` header (an EventSource reconnecting) or the
+	`last_event_id` parameter; 0 for none."""
+	value = frappe.get_request_header("Last-Event-ID") or frappe.form_dict.get("last_event_id")
+	return max(cint(value), 0) if str(value or "").strip().isdigit() else 0
+
+
+def take_stream_token(token: str, agent_name: str) -> tuple[RunRequest | None, str | None]:
+	"""The run request the token starts, or the run it started; refused for guests, other users, another
+	agent, and tokens that are unknown, used up or expired."""
+	user = frappe.session.user
+	if user == "Guest":
+		frappe.throw(_("Sign in to use a stream token."), frappe.PermissionError)
+	run_request, run = stream_tokens.take(str(token), user)
+	if run_request is not None and run_request.agent == agent_name:
+		return run_request, None
+	if run and frappe.db.get_value("Agent Run", run, "agent") == agent_name:
+		return None, run
+	frappe.throw(
+		_("The stream token is unknown, used up or expired. Ask for a new one."), frappe.PermissionError
+	)
+
+
+def check_can_follow(run: str | None, agent_name: str, session_id: str | None = None) -> str:
+	"""The run `run` of `agent_name` when the caller may read it (guests: with its session id)."""
+	from huf.huf.run_access import check_can_read_run
+
+	found = (
+		isinstance(run, str) and bool(run) and frappe.db.get_value("Agent Run", run, "agent") == agent_name
+	)
+	if not found:
+		frappe.throw(_("Agent Run not found or access denied."), frappe.PermissionError)
+	document = frappe.get_doc("Agent Run", run)
+	check_can_read_run(document, session_id)
+	return document.name
+
+
+def retry_frame(frames: Iterator[bytes]) -> Iterator[bytes]:
+	"""`frames` after a `retry:` field, which sets how soon an EventSource reconnects."""
+	yield b"retry: %d\n\n" % RETRY_MS
+	yield from frames
+
+
+def follow_stream(
+	site: str, sites_path: str, user: str, run: str, after: int, guest: str | None = None
+) -> Iterator[bytes]:
+	"""SSE frames of a run from the event after `after` to its end (`event_log.follow`), in a context of
+	its own; a comment line while nothing comes keeps proxies from closing the connection."""
+	frappe.init(site, sites_path=sites_path, force=True)
+	try:
+		frappe.connect(set_admin_as_user=False)
+		frappe.set_user(user)
+		guest_key.adopt(guest)
+		for item in event_log.follow(run, after):
+			yield b": waiting\n\n" if item is None else encode_frame(item[1], item[0])
+	finally:
+		frappe.destroy()
+
+
 def event_stream(
 	site: str,
 	sites_path: str,
@@ -197,9 +306,11 @@ def event_stream(
 	lang: str | None,
 	run_request: RunRequest,
 	guest: str | None = None,
+	token: str | None = None,
 ) -> Iterator[bytes]:
 	"""SSE frames of one run, produced in a context of its own (the request's is gone by then; a guest's
-	key hash `guest` is carried over)."""
+	key hash `guest` is carried over). With the stream `token` that started it, the token names the run
+	from its first event on."""
 	frappe.init(site, sites_path=sites_path, force=True)
 	run_events = None
 	run_id = None
@@ -211,12 +322,14 @@ def event_stream(
 			frappe.local.lang = lang
 		from huf.ai.runtime import front_door
 
-		run_events = front_door.stream(run_request)
-		for event in run_events:
+		run_events = front_door.stream_kept(run_request)
+		for event_id, event in run_events:
+			if token and run_id is None and event.get("agent_run_id"):
+				stream_tokens.bind(token, user, event["agent_run_id"])
 			run_id = event.get("agent_run_id") or run_id
-			yield encode_frame(event)
+			yield encode_frame(event, event_id)
 		frappe.db.commit()
-	except GeneratorExit:  # the client went away: let the run clean up, keep what it stored
+	except GeneratorExit:  # the client went away: the run goes on to its end (front_door.stream_kept)
 		_close(run_events)
 		frappe.db.commit()
 		raise

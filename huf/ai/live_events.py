@@ -22,6 +22,7 @@ KNOWLEDGE = "huf_knowledge_update"  # {source, status, error}: to the source's r
 TRIGGER = "huf_trigger_update"  # {trigger, agent_run, status}: to the trigger's room
 FLOW_RUN = "flow_run_status"  # the flow engine's, to the flow run's user
 FLOW_APPROVAL = "flow_approval_requested"  # to the approvers of a flow's approval step
+CLIENT_CALL = "huf_client_tool_call"  # a client-side tool call the run's user's browser runs: to that user
 
 # what the dashboard's `useHufEvents(kind, ...)` listens to
 KINDS = {
@@ -32,6 +33,7 @@ KINDS = {
 	FLOW_RUN: "flow",
 	KNOWLEDGE: "knowledge",
 	TRIGGER: "trigger",
+	CLIENT_CALL: "client",
 }
 # the documents whose rooms carry Huf events (their readers get them)
 DOC_ROOMS = {"Knowledge Source": KNOWLEDGE, "Agent Trigger": TRIGGER}

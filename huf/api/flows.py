@@ -1,6 +1,6 @@
 """Huf's flow endpoints beside the spec's (`huf.ai.flow_api`): create, list, duplicate, delete, export
 and import flows, check a definition or an expression, reset a webhook key, a run's timeline, cancel a
-run, and the caller's approvals inbox.
+run, and the caller's approvals inbox (approvals and input requests).
 
 Each checks access (huf.ai.flows.access) and delegates to huf.ai.flows (definitions, runs, approvals,
 timeline). Reads accept GET; everything that changes something is POST only. docs/flows.md "## API".
@@ -10,6 +10,7 @@ import frappe
 from frappe import _
 
 from huf.ai.flows import access, approvals, definitions, runs
+from huf.ai.flows.nodes import config_problems
 from huf.huf import safe_expression
 from huf.huf.flow_schema import flow_problems
 
@@ -100,6 +101,15 @@ def list_pending_approvals() -> list:
 	return approvals.pending_for(frappe.session.user)
 
 
+@frappe.whitelist()
+def list_pending_inputs(limit: int | None = None) -> list:
+	"""The runs waiting for input the caller may give (as an assignee, or any as a Huf Manager), each
+	with its form; answered through `huf.ai.flow_api.resume_flow_run`."""
+	from huf.ai.flows import inputs
+
+	return inputs.pending_for(frappe.session.user, limit)
+
+
 # --- checks and webhook keys ---------------------------------------------------------------------
 
 
@@ -108,7 +118,7 @@ def validate_flow_definition(definition_json: dict | str) -> dict:
 	"""Every problem of a definition, each naming its node or edge when it is about one; saves nothing."""
 	access.check_read_flows()
 	definition = definitions.parse_definition(definition_json)
-	return {"errors": flow_problems(definition)}
+	return {"errors": flow_problems(definition) + config_problems(definition)}
 
 
 @frappe.whitelist(methods=["POST"])

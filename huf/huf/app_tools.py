@@ -8,8 +8,9 @@ function returning either; entries may be nested lists of such paths:
 A definition has `tool_name`, `description`, `function_path`, `parameters` (rows like Agent Function
 Params: fieldname, label, type, required, description, options) and optionally `tool_type` and
 `pass_parameters_as_json`, and `requires_approval` (1: the tool deletes or sends outside the site, so when
-it is first synced its Requires Approval starts ticked). Only functions registered this way may back an
-"App Provided" tool.
+it is first synced its Requires Approval starts ticked), and `function_path_aliases` (other dotted paths
+that name the same function, e.g. where an earlier version of the app had it: a tool record with such a
+path resolves to this definition). Only functions registered this way may back an "App Provided" tool.
 """
 
 from collections.abc import Iterator
@@ -28,9 +29,14 @@ def get_registered_tools(app: str | None = None) -> list[tuple[str, dict]]:
 
 
 def find_registered_tool(function_path: str) -> tuple[str, dict] | None:
-	"""The (app, definition) that registers `function_path`, if any installed app does."""
-	for app, definition in get_registered_tools():
+	"""The (app, definition) that registers `function_path` (or names it among its `function_path_aliases`),
+	if any installed app does."""
+	registered = get_registered_tools()
+	for app, definition in registered:
 		if definition.get("function_path") == function_path:
+			return app, definition
+	for app, definition in registered:
+		if function_path in (definition.get("function_path_aliases") or ()):
 			return app, definition
 	return None
 

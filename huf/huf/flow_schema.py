@@ -15,11 +15,17 @@ NODE_TYPES = frozenset(
 		"tool.call",
 		"router.llm",
 		"human.approval",
+		"human.input",
 		"http_request",
 		"condition",
 		"transform",
 		"loop",
 		"end",
+		"trigger.app-event",
+		"code",
+		"email",
+		"file",
+		"date",
 	)
 )
 EDGE_TYPES = frozenset(("always", "on_success", "on_failure", "expression"))

@@ -41,6 +41,10 @@ FIELD_PARAMETER_TYPES = frozenset(
 	)
 )
 FUNCTION_TOOL_TYPES = frozenset(("Custom Function", "App Provided"))
+CLIENT_SIDE = "Client Side"  # the browser of the run's user answers the call (huf.ai.runtime.client_calls)
+CLIENT_FUNCTION_PATTERN = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$.]{0,139}$")
+# upstream's path: a Custom Function tool with it is a client-side tool
+UPSTREAM_CLIENT_FUNCTION = "huf.ai.cilent_side_tool.client_side_function"
 HTTP_TOOL_TYPES = frozenset(("GET", "POST"))
 
 

@@ -98,6 +98,7 @@ READ_ONLY = {
 	"huf.ai.flow_api.list_flow_runs",
 	"huf.api.flows.list_flows",
 	"huf.api.flows.list_pending_approvals",
+	"huf.api.flows.list_pending_inputs",
 	"huf.api.approvals.list_pending_tool_approvals",
 	"huf.api.approvals.list_tool_approval_grants",
 	"huf.ai.knowledge.retriever.knowledge_search",
@@ -133,6 +134,7 @@ EMPTY_FOR_NO_ROLES = {
 	"huf.ai.mcp_client.get_available_mcp_servers": "a permission-filtered list (frappe.get_list)",
 	"huf.ai.knowledge.retriever.knowledge_search": "searches only the Knowledge Sources the caller may read",
 	"huf.api.flows.list_pending_approvals": "only the runs waiting for the caller's own approval",
+	"huf.api.flows.list_pending_inputs": "only the input requests assigned to the caller",
 	"huf.ai.flow_api.get_pending_approvals": "upstream's name of list_pending_approvals: the caller's own",
 	"huf.api.approvals.list_pending_tool_approvals": "only the tool calls the caller may decide",
 }

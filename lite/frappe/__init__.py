@@ -1160,6 +1160,65 @@ def get_file_items(path: str, raise_not_found: bool = False, ignore_empty_lines:
 	]
 
 
+def sendmail(
+	recipients=None,
+	sender="",
+	subject="No Subject",
+	message="No Message",
+	as_markdown=False,
+	delayed=True,
+	reference_doctype=None,
+	reference_name=None,
+	*,
+	content=None,
+	doctype=None,
+	name=None,
+	reply_to=None,
+	cc=None,
+	bcc=None,
+	send_after=None,
+	now=None,
+):
+	"""Queue an email (an Email Queue) to `recipients` (a list, or addresses separated by commas), as
+	Frappe does; returns it, or None when there is nobody to send to. Frappe Lite has no outgoing mail
+	server: the email stays queued, and `now` / `delayed=False` are refused. The rest of Frappe's
+	parameters (attachments, unsubscribe links, ...) are not offered."""
+	from frappe.email.doctype.email_queue.email_queue import _queue
+	from frappe.exceptions import OutgoingEmailError
+	from frappe.utils import split_emails
+
+	if now or not delayed:
+		throw(_("Frappe Lite cannot send email now: it only queues it (Email Queue)."), OutgoingEmailError)
+
+	def addresses(value) -> list[str]:
+		if not value:
+			return []
+		return [a for a in (split_emails(value) if isinstance(value, str) else list(value)) if a]
+
+	to, copy, blind = addresses(recipients), addresses(cc), addresses(bcc)
+	if not (to or copy):
+		return None
+	message = content or message
+	if as_markdown:
+		from frappe.utils import md_to_html
+
+		message = md_to_html(message)
+	if not sender or sender == "Administrator":
+		sender = conf.get("auto_email_id") or "notifications@example.com"
+	return _queue(
+		to,
+		sender,
+		subject,
+		message,
+		copy,
+		blind,
+		reply_to,
+		doctype or reference_doctype,
+		name or reference_name,
+		send_after,
+	)
+
+
 def mock(type: str, size: int = 1, locale: str = "en"):  # noqa: A002
 	return generate_hash(length=10)
 

@@ -2,6 +2,7 @@
 
 permission_query_conditions = {
 	"File": "frappe.core.doctype.file.file.get_permission_query_conditions",
+	"Notification Log": "frappe.desk.doctype.notification_log.notification_log.get_permission_query_conditions",
 }
 
 has_permission = {

@@ -3,9 +3,11 @@ import { Link } from "react-router-dom";
 import { isWaiting } from "../lib/liveRuns";
 import { hasCapability } from "../lib/boot";
 import type { ApprovalWait } from "../lib/approvalWait";
+import ClientCallNotice from "../clientTools/ClientCallNotice";
 
 /** The chat's turn whose run waits for an approver (with the way to the inbox for those who may decide), or goes on after the decision. */
 export default function ApprovalWaitNotice({ wait }: { wait: ApprovalWait }) {
+  if (wait.client && isWaiting(wait.status)) return <ClientCallNotice tool={wait.tool} />;
   if (!isWaiting(wait.status)) {
     return (
       <p role="status" data-testid="run-activity" className="animate-pulse text-sm text-slate-600 dark:text-slate-300">

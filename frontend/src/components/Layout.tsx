@@ -27,7 +27,7 @@ import { useEffect } from "react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { fetchPendingToolApprovals, TOOL_APPROVALS_KEY } from "../approvals/toolApprovals";
 import { useLiveApprovals } from "../approvals/liveApprovals";
-import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
+import { fetchPendingApprovals, fetchPendingInputs, PENDING_APPROVALS_KEY, PENDING_INPUTS_KEY } from "../flows/pendingApprovals";
 import { call } from "../lib/api";
 import { can, getBoot, hasCapability } from "../lib/boot";
 import { liveInterval } from "../lib/hufEvents";
@@ -112,7 +112,8 @@ export function Layout() {
   const pending = useQuery({ queryKey: PENDING_APPROVALS_KEY, queryFn: fetchPendingApprovals, refetchInterval: liveInterval(connected, 60_000), retry: false });
   // tool calls only for those who may decide them (tools.approve): nobody else has any to see
   const tools = useQuery({ queryKey: TOOL_APPROVALS_KEY, queryFn: fetchPendingToolApprovals, refetchInterval: liveInterval(connected, 60_000), retry: false, enabled: hasCapability("tools.approve") });
-  const waiting = (pending.data?.length ?? 0) + (tools.data?.length ?? 0);
+  const inputs = useQuery({ queryKey: PENDING_INPUTS_KEY, queryFn: fetchPendingInputs, refetchInterval: 60_000, retry: false });
+  const waiting = (pending.data?.length ?? 0) + (tools.data?.length ?? 0) + (inputs.data?.length ?? 0);
   usePageTitle(location.pathname);
   useRouteFocus(location.pathname); // after useDrawer: a link followed in the drawer ends on the new page's h1
 

@@ -6,9 +6,12 @@ import { Badge, Button, cx, ErrorBanner, Select, Spinner, Textarea } from "../co
 import { errorMessage } from "../lib/api";
 import { formatDate } from "../lib/format";
 import { flowApi, flowKeys, type FlowRunView } from "./flowApi";
+import { InputRequestForm } from "./InputRequestForm";
 import { nodeTypeInfo } from "./nodeTypes";
+import { PENDING_INPUTS_KEY } from "./pendingApprovals";
 import { isLive, isWaiting, pollInterval, showValue, STEP_STATUS_LABEL, stepRun } from "./runState";
 import type { FlowNode } from "./serialize";
+import { requestOf } from "./userInput";
 
 /** The run being watched, read again while it is live (the dashboard has no socket client: it polls). */
 export function useFlowRun(runId: string | null) {
@@ -68,6 +71,28 @@ function StepDetails({ run, node }: { run: FlowRunView; node: FlowNode }) {
   );
 }
 
+/** The form the run waits for (a Wait for input step), answered here by an assignee or a manager. */
+function WaitingForInput({ run }: { run: FlowRunView }) {
+  const queryClient = useQueryClient();
+  const request = requestOf(run.flow_run_id, run.waiting);
+  const assignees = run.waiting?.assignees as { users?: string[]; roles?: string[] } | undefined;
+  const who = [...(assignees?.users ?? []), ...(assignees?.roles ?? [])].join(", ");
+  if (!request) return <p className="rounded-md bg-amber-50 p-2 text-xs text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">Waiting for input.</p>;
+  return (
+    <section aria-label="Input the run waits for" className="space-y-2 rounded-md border border-amber-300 bg-amber-50/50 p-2 dark:border-amber-800 dark:bg-amber-950/20">
+      {who && <p className="text-xs text-slate-600 dark:text-slate-300">Asked of {who}.</p>}
+      <InputRequestForm
+        request={request}
+        onAnswered={() => {
+          void queryClient.invalidateQueries({ queryKey: flowKeys.run(run.flow_run_id) });
+          void queryClient.invalidateQueries({ queryKey: flowKeys.runs(run.flow_id) });
+          void queryClient.invalidateQueries({ queryKey: PENDING_INPUTS_KEY });
+        }}
+      />
+    </section>
+  );
+}
+
 function RunSummary({ run }: { run: FlowRunView }) {
   const queryClient = useQueryClient();
   const cancel = async (reason: string) => {
@@ -112,6 +137,7 @@ function RunSummary({ run }: { run: FlowRunView }) {
           </Link>
         </p>
       )}
+      {run.status === "Waiting User" && <WaitingForInput run={run} />}
       {run.status === "Cancelled"
         ? run.last_error && <p className="text-xs text-slate-600 dark:text-slate-300">Reason: {run.last_error}</p>
         : run.last_error && <ErrorBanner title="The run failed" message={run.last_error} />}

@@ -3,6 +3,7 @@
 
 import { call } from "../lib/api";
 import type { Dict, FlowDefinition, Problem } from "./definition";
+import type { RequestField } from "./userInput";
 
 const M = "huf.ai.flow_api";
 const FLOWS = "huf.api.flows";
@@ -157,6 +158,8 @@ export interface TimelineStep {
   started_at: string | null;
   finished_at: string | null;
   duration_ms: number | null;
+  /** Who resumed the step: the approver who decided it, or whoever answered its form. */
+  by?: string;
   agent_runs: TimelineAgentRun[];
 }
 
@@ -195,6 +198,21 @@ export interface PendingApproval {
   context: Dict;
 }
 
+/** A form a Wait for input step waits for, in the inbox of whom may answer it (huf.api.flows.list_pending_inputs). */
+export interface PendingInput {
+  flow_run_id: string;
+  flow_id: string;
+  flow_name: string | null;
+  node_id: string | null;
+  title: string | null;
+  instructions: string | null;
+  fields: RequestField[];
+  assignees: { users: string[]; roles: string[] } | null;
+  since: string | null;
+  user: string | null;
+  payload: unknown;
+}
+
 export interface SaveArgs {
   flow_id: string;
   definition: FlowDefinition;
@@ -215,9 +233,35 @@ export const flowKeys = {
   allRuns: ["all-flow-runs"],
   allRunsPage: (filters: unknown, page: number) => ["all-flow-runs", filters, page],
   timeline: (runId: string | undefined) => ["flow-run-timeline", runId],
+  nodeSchemas: ["flow-node-schemas"],
 };
 
+/** One setting of a node type's form (huf/ai/flows/nodes/schema.py `setting`). */
+export interface NodeSetting {
+  name: string;
+  label: string;
+  type: string;
+  description: string;
+  required?: boolean;
+  default?: unknown;
+  options?: unknown[];
+  supports_variables?: boolean;
+  /** The setting applies only while each named setting has one of these values. */
+  depends_on?: Record<string, unknown[]>;
+}
+
+/** A node type as the server describes it (huf.ai.flow_api.get_node_schemas). */
+export interface NodeSchema {
+  label: string;
+  icon: string;
+  category: string;
+  description: string;
+  has_backend: boolean;
+  config_schema: NodeSetting[];
+}
+
 export const flowApi = {
+  nodeSchemas: () => call<Record<string, NodeSchema>>(`${M}.get_node_schemas`, {}, "GET"),
   list: (args: { search?: string; category?: string; status?: string } = {}) =>
     call<FlowSummary[]>(`${FLOWS}.list_flows`, args, "GET"),
   get: (flowId: string) => call<FlowRecord>(`${M}.get_flow_definition`, { flow_id: flowId }, "GET"),

@@ -4,6 +4,7 @@
  */
 
 import { configValue, isDict, nodeCondition, type Dict } from "./definition";
+import { inputProblems } from "./userInput";
 
 export interface FieldProblem {
   field: string;
@@ -113,7 +114,13 @@ export function configProblems(type: string, config: Dict): FieldProblem[] {
   switch (type) {
     case "trigger.schedule": {
       const cron = text(configValue(config, "cron", "cron_expression"));
-      if (cron) {
+      const at = text(configValue(config, "at"));
+      const inMinutes = configValue(config, "in_minutes");
+      if (inMinutes !== undefined && inMinutes !== "") {
+        if (!Number.isInteger(Number(inMinutes)) || Number(inMinutes) < 1) problems.push({ field: "in_minutes", message: "Give a whole number of minutes, at least 1." });
+      } else if (at) {
+        if (!/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/.test(at)) problems.push({ field: "at", message: "Give the date and time as YYYY-MM-DD HH:MM." });
+      } else if (cron) {
         if (!validCron(cron)) problems.push({ field: "cron", message: "A cron expression has five fields, e.g. 0 9 * * 1-5." });
       } else {
         const minutes = Number(configValue(config, "interval_minutes", "every_minutes"));
@@ -166,6 +173,9 @@ export function configProblems(type: string, config: Dict): FieldProblem[] {
       }
       break;
     }
+    case "human.input":
+      problems.push(...inputProblems(config));
+      break;
     case "condition":
       if (!text(nodeCondition({ data: config }))) problems.push({ field: "condition", message: "Write the condition." });
       break;

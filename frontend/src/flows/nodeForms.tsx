@@ -15,6 +15,8 @@ import { formatDate } from "../lib/format";
 import { CopyButton } from "./CopyButton";
 import { Dialog } from "./Dialog";
 import { flowApi, flowKeys, webhookUrl } from "./flowApi";
+import { SchemaForm } from "./SchemaForm";
+import { UserInputSettings } from "./UserInputSettings";
 
 export interface FormProps {
   config: Dict;
@@ -132,23 +134,34 @@ function NextRuns({ flow }: { flow: FlowContextInfo }) {
 
 function ScheduleForm({ config, set, problems, flow }: FormProps) {
   const usesCron = Boolean(str(configValue(config, "cron", "cron_expression")));
-  const [mode, setMode] = useState(usesCron ? "cron" : "interval");
+  const once = Boolean(str(configValue(config, "at")) || str(configValue(config, "in_minutes")));
+  const [mode, setMode] = useState(once ? "once" : usesCron ? "cron" : "interval");
   return (
     <div className="space-y-3">
       <SelectField
         label="Repeat"
         value={mode}
-        options={[["interval", "Every few minutes"], ["cron", "On a cron schedule"]]}
+        options={[["interval", "Every few minutes"], ["cron", "On a cron schedule"], ["once", "Once, then stop"]]}
         onChange={(value) => {
           setMode(value);
-          set(value === "cron" ? { interval_minutes: undefined, every_minutes: undefined, cron: str(config.cron) || "0 9 * * 1-5" } : { cron: undefined, cron_expression: undefined, interval_minutes: 60 }, "schedule");
+          const repeat = { at: undefined, in_minutes: undefined };
+          if (value === "once") set({ cron: undefined, cron_expression: undefined, interval_minutes: undefined, every_minutes: undefined, in_minutes: 60 }, "schedule");
+          else set(value === "cron" ? { ...repeat, interval_minutes: undefined, every_minutes: undefined, cron: str(config.cron) || "0 9 * * 1-5" } : { ...repeat, cron: undefined, cron_expression: undefined, interval_minutes: 60 }, "schedule");
         }}
       />
-      {mode === "cron" ? (
-        <TextField label="Cron expression" mono required value={str(configValue(config, "cron", "cron_expression"))} onChange={(v) => set({ cron: v, cron_expression: undefined }, "cron")} problem={problems.get("cron")} help="Minute, hour, day of month, month, day of week; e.g. 0 9 * * 1-5 is 9:00 on weekdays (server time)." />
+      {mode === "once" ? (
+        str(configValue(config, "in_minutes")) ? (
+          <TextField label="In (minutes)" type="number" required value={str(configValue(config, "in_minutes"))} onChange={(v) => set({ in_minutes: v === "" ? "" : Number(v), at: undefined }, "in_minutes")} problem={problems.get("in_minutes")} help="Counted from saving the flow: saving turns it into the date and time below." />
+        ) : (
+          <TextField label="At (YYYY-MM-DD HH:MM)" mono required value={str(configValue(config, "at"))} onChange={(v) => set({ at: v, in_minutes: undefined }, "at")} problem={problems.get("at")} help="The one run starts at or after this time (server time); then the schedule is done." />
+        )
+      ) : mode === "cron" ? (
+        <TextField label="Cron expression" mono required value={str(configValue(config, "cron", "cron_expression"))} onChange={(v) => set({ cron: v, cron_expression: undefined }, "cron")} problem={problems.get("cron")} help="Minute, hour, day of month, month, day of week; e.g. 0 9 * * 1-5 is 9:00 on weekdays (in the time zone below)." />
       ) : (
         <TextField label="Every (minutes)" type="number" required value={str(configValue(config, "interval_minutes", "every_minutes"))} onChange={(v) => set({ interval_minutes: v === "" ? "" : Number(v), every_minutes: undefined }, "interval_minutes")} problem={problems.get("interval_minutes")} />
       )}
+      {mode === "cron" && <TextField label="Time zone" value={str(configValue(config, "timezone", "time_zone"))} onChange={(v) => set({ timezone: v || undefined, time_zone: undefined }, "timezone")} placeholder="e.g. Europe/Berlin" help="The clock the cron expression is read on. Empty: the site's time zone." />}
+      <TextField label="Schedule name (optional)" value={str(config.schedule_name)} onChange={(v) => set({ schedule_name: v || undefined }, "schedule_name")} />
       <p className="text-xs text-slate-500 dark:text-slate-400">Schedules start only Active flows whose start step is this trigger.</p>
       <NextRuns flow={flow} />
     </div>
@@ -445,10 +458,17 @@ const FORMS: Record<string, (props: FormProps) => JSX.Element> = {
   "tool.call": ToolForm,
   http_request: HttpForm,
   "human.approval": ApprovalForm,
+  "human.input": UserInputSettings,
   condition: ConditionForm,
   transform: TransformForm,
   loop: LoopForm,
   end: EndForm,
+  // settings forms built from the server's node schemas (SchemaForm.tsx)
+  "trigger.app-event": (props) => <SchemaForm type="trigger.app-event" {...props} />,
+  code: (props) => <SchemaForm type="code" {...props} />,
+  email: (props) => <SchemaForm type="email" {...props} />,
+  file: (props) => <SchemaForm type="file" {...props} />,
+  date: (props) => <SchemaForm type="date" {...props} />,
 };
 
 /** The form of a node of `type`, with its problems by field. */

@@ -79,7 +79,7 @@ export function timelineRows(run: FlowRunTimeline, now: number): TimelineRow[] {
       kind: "step",
       depth: 0,
       label: step.label,
-      detail: step.type ?? "",
+      detail: [step.type ?? "", step.by ? `by ${step.by}` : ""].filter(Boolean).join(" · "),
       status: step.status,
       durationMs: step.duration_ms,
       ...place(step),

@@ -15,6 +15,8 @@ export interface ApprovalWait {
   tool: string;
   approvalId?: string | null;
   message: string;
+  /** The run waits for this browser to run a Client Side tool, not for an approver (../clientTools). */
+  client?: boolean;
 }
 
 /** What `get_agent_run_status` answers (the keys the chat reads). */
@@ -22,6 +24,8 @@ export interface RunStatusAnswer {
   agent_run_id: string;
   status: string;
   waiting_approval?: boolean;
+  /** The run waits for the browser of its user to answer a Client Side tool call. */
+  waiting_client?: boolean;
   approval_id?: string | null;
   tool_name?: string;
   message?: string;
@@ -38,6 +42,7 @@ export const statusOfWait = (wait: ApprovalWait): RunStatusAnswer => ({
   agent_run_id: wait.runId,
   status: wait.status,
   waiting_approval: isWaiting(wait.status),
+  waiting_client: wait.client,
   approval_id: wait.approvalId ?? null,
   tool_name: wait.tool,
   message: wait.message,
@@ -52,6 +57,7 @@ export function waitOf(answer: RunStatusAnswer | undefined): ApprovalWait | null
     tool: answer.tool_name ?? "",
     approvalId: answer.approval_id,
     message: answer.message ?? "",
+    ...(answer.waiting_client ? { client: true } : {}),
   };
 }
 

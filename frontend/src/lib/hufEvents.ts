@@ -10,7 +10,7 @@ import { useEffect, useRef, useSyncExternalStore } from "react";
 import { getBoot } from "./boot";
 import { connectSocket, socketUrls, type LiveSocket } from "./liveSocket";
 
-export type HufEventKind = "run" | "approval" | "knowledge" | "trigger" | "flow";
+export type HufEventKind = "run" | "approval" | "knowledge" | "trigger" | "flow" | "client";
 export type LiveTransport = "socket.io" | "sse";
 
 export interface HufEvent {

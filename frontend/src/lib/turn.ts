@@ -60,6 +60,13 @@ export function applyEvent(turn: LiveTurn, event: StreamEvent): LiveTurn {
         approval: { runId: event.agent_run_id, status: "Waiting Approval", tool: event.tool_name, approvalId: event.approval_id, message: event.content },
         tools: markWaiting(turn.tools, event.tool_name),
       };
+    case "client_call":
+      return {
+        ...turn,
+        state: "waiting",
+        runId: event.agent_run_id || turn.runId,
+        approval: { runId: event.agent_run_id, status: "Waiting Approval", tool: event.tool_name, message: event.content, client: true },
+      };
   }
 }
 

@@ -6,8 +6,9 @@ import CommentField from "../approvals/CommentField";
 import { errorMessage } from "../lib/api";
 import { can } from "../lib/boot";
 import { formatDate } from "../lib/format";
-import { flowApi, type NodeState, type PendingApproval } from "../flows/flowApi";
-import { fetchPendingApprovals, PENDING_APPROVALS_KEY } from "../flows/pendingApprovals";
+import { flowApi, type NodeState, type PendingApproval, type PendingInput } from "../flows/flowApi";
+import { InputRequestForm } from "../flows/InputRequestForm";
+import { fetchPendingApprovals, fetchPendingInputs, PENDING_APPROVALS_KEY, PENDING_INPUTS_KEY } from "../flows/pendingApprovals";
 import { showValue } from "../flows/runState";
 import ToolApprovalCard from "../approvals/ToolApprovalCard";
 import { fetchPendingToolApprovals, TOOL_APPROVALS_KEY } from "../approvals/toolApprovals";
@@ -82,7 +83,41 @@ function ApprovalCard({ item, onDecided }: { item: PendingApproval; onDecided: (
   );
 }
 
-/** /approvals: the tool calls and flow runs waiting for the signed-in user's decision. */
+/** A Wait for input step's form, for one of its assignees (or a manager) to fill in. */
+function InputCard({ item, onAnswered }: { item: PendingInput; onAnswered: (text: string) => void }) {
+  return (
+    <Card className="space-y-3">
+      <article aria-label={`Input for ${item.flow_name || item.flow_id}`} data-testid="input-request-card" data-flow-run={item.flow_run_id} className="space-y-3">
+        <header className="flex flex-wrap items-start justify-between gap-2">
+          <div>
+            <h2 className="font-semibold">{item.flow_name || item.flow_id}</h2>
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              Run {item.flow_run_id}
+              {item.node_id ? ` · step ${item.node_id}` : ""}
+              {item.user ? ` · started by ${item.user}` : ""}
+              {item.since ? ` · waiting since ${formatDate(item.since)}` : ""}
+            </p>
+          </div>
+          {can("Flow Definition") && (
+            <Link className="text-sm text-indigo-600 hover:underline dark:text-indigo-400" to={`/flows/${encodeURIComponent(item.flow_id)}`}>
+              Open the flow
+            </Link>
+          )}
+        </header>
+        <details>
+          <summary className="cursor-pointer text-sm text-slate-600 dark:text-slate-300">What the run received</summary>
+          <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">{showValue(item.payload ?? {})}</pre>
+        </details>
+        <InputRequestForm
+          request={{ flow_run_id: item.flow_run_id, title: item.title, instructions: item.instructions, fields: item.fields }}
+          onAnswered={() => onAnswered(`Answered: ${item.title || item.flow_name || item.flow_id} (run ${item.flow_run_id}).`)}
+        />
+      </article>
+    </Card>
+  );
+}
+
+/** /approvals: the tool calls and flow runs waiting for the signed-in user's decision or input. */
 export default function Approvals() {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
@@ -91,9 +126,12 @@ export default function Approvals() {
   const items = pending.data ?? [];
   const tools = useQuery({ queryKey: TOOL_APPROVALS_KEY, queryFn: fetchPendingToolApprovals, refetchInterval: liveInterval(connected, 15_000) });
   const toolItems = tools.data ?? [];
+  // input requests have no live event: read again every 15 s
+  const inputs = useQuery({ queryKey: PENDING_INPUTS_KEY, queryFn: fetchPendingInputs, refetchInterval: 15_000 });
+  const inputItems = inputs.data ?? [];
   return (
     <div className="max-w-3xl space-y-4">
-      <PageHeader title="Approvals" description="Tool calls and flow runs that wait for your decision." />
+      <PageHeader title="Approvals" description="Tool calls and flow runs that wait for your decision or input." />
       {notice && <Notice message={notice} />}
       {tools.error ? (
         <ErrorBanner title="The tool approvals could not be loaded" message={errorMessage(tools.error)} />
@@ -109,12 +147,26 @@ export default function Approvals() {
           />
         ))
       )}
+      {inputs.error ? (
+        <ErrorBanner title="The input requests could not be loaded" message={errorMessage(inputs.error)} />
+      ) : (
+        inputItems.map((item) => (
+          <InputCard
+            key={item.flow_run_id}
+            item={item}
+            onAnswered={(text) => {
+              setNotice(text);
+              void queryClient.invalidateQueries({ queryKey: PENDING_INPUTS_KEY });
+            }}
+          />
+        ))
+      )}
       {pending.error ? (
         <ErrorBanner title="The approvals could not be loaded" message={errorMessage(pending.error)} />
       ) : pending.isLoading ? (
         <Spinner />
-      ) : items.length === 0 && toolItems.length === 0 ? (
-        <EmptyState title="Nothing waits for you" description="When a tool call or a flow needs your approval, it shows up here." />
+      ) : items.length === 0 && toolItems.length === 0 && inputItems.length === 0 ? (
+        <EmptyState title="Nothing waits for you" description="When a tool call or a flow needs your approval or input, it shows up here." />
       ) : (
         items.map((item) => (
           <ApprovalCard

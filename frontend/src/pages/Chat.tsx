@@ -23,6 +23,7 @@ import { liveInterval, useHufEvents } from "../lib/hufEvents";
 import { ConversationFilters, ConversationList } from "../chat/ConversationList";
 import { agentConversationsKey, conversationsKey, createConversation, historyKey, listConversations, rateMessage } from "../chat/chatApi";
 import { isWaiting, pollWhileInFlight } from "../lib/liveRuns";
+import { useClientToolCalls } from "../clientTools/useClientToolCalls";
 
 function Feedback({ message }: { message: string }) {
   const [value, setValue] = useState<string | null>(null);
@@ -310,6 +311,7 @@ export default function Chat() {
   };
 
   const update = (turn: LiveTurn) => setTurns((all) => all.map((t) => (t.id === turn.id ? turn : t)));
+  const answerClientCall = useClientToolCalls(conversation); // Client Side tools: this browser answers them
 
   /** Send `prompt` with a new file, or again with a file already uploaded (`uploaded`, a retry). */
   const send = async (prompt: string, attach: File | null, uploaded?: string) => {
@@ -344,6 +346,7 @@ export default function Chat() {
         attachments: attachment ? [attachment] : undefined,
         signal: controller.signal,
         onEvent: (event) => {
+          answerClientCall(event);
           turn = applyEvent(turn, event);
           update(turn);
         },

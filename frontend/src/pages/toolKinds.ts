@@ -15,12 +15,13 @@ const CATEGORY: Record<string, string> = {
   POST: "HTTP",
   "Run Agent": "Agent",
   "Speech to Text": "Built-in",
+  "Client Side": "Client Side",
 };
 
 export const KINDS = Object.keys(CATEGORY);
 
 /** Kinds that work on no record type. */
-export const NO_RECORD_TYPE = ["Custom Function", "App Provided", "Run Agent", "GET", "POST", "Speech to Text", "Get Report Result"];
+export const NO_RECORD_TYPE = ["Custom Function", "App Provided", "Run Agent", "GET", "POST", "Speech to Text", "Get Report Result", "Client Side"];
 
 export function categoryFor(kind: string): string {
   return CATEGORY[kind] ?? "";

@@ -18,6 +18,7 @@ import {
   serializeDraft,
   validateDraft,
   type AttachmentRow,
+  type OnceMode,
   type TriggerDraft,
   type TriggerKind,
 } from "./triggerForm";
@@ -76,12 +77,30 @@ function KindFields({ draft, set, errors, readOnly }: { draft: TriggerDraft; set
             <Select id="trigger-interval" value={draft.scheduled_interval} disabled={readOnly} onChange={(e) => set({ scheduled_interval: e.target.value })}>
               {INTERVALS.map((i) => (
                 <option key={i} value={i}>
-                  {i === "Cron" ? "On a cron schedule" : i}
+                  {i === "Cron" ? "On a cron schedule" : i === "Once" ? "Once (then it disables itself)" : i}
                 </option>
               ))}
             </Select>
           </Labelled>
-          {draft.scheduled_interval === "Cron" ? (
+          {draft.scheduled_interval === "Once" ? (
+            <>
+              <Labelled id="trigger-once-mode" label="When">
+                <Select id="trigger-once-mode" value={draft.once_mode} disabled={readOnly} onChange={(e) => set({ once_mode: e.target.value as OnceMode })}>
+                  <option value="in">In a number of minutes</option>
+                  <option value="at">At a date and time</option>
+                </Select>
+              </Labelled>
+              {draft.once_mode === "at" ? (
+                <Labelled id="trigger-run-at" label="Run at" error={errors.run_at} help="In the site's time zone. After the run the trigger disables itself.">
+                  <Input id="trigger-run-at" type="datetime-local" value={draft.run_at} readOnly={readOnly} invalid={Boolean(errors.run_at)} onChange={(e) => set({ run_at: e.target.value })} />
+                </Labelled>
+              ) : (
+                <Labelled id="trigger-run-in" label="In (minutes)" error={errors.run_in_minutes} help="Counted from saving. After the run the trigger disables itself.">
+                  <Input id="trigger-run-in" type="number" min={1} step={1} value={draft.run_in_minutes} readOnly={readOnly} invalid={Boolean(errors.run_in_minutes)} onChange={(e) => set({ run_in_minutes: e.target.value })} />
+                </Labelled>
+              )}
+            </>
+          ) : draft.scheduled_interval === "Cron" ? (
             <Labelled id="trigger-cron" label="Cron expression" error={errors.cron_expression} help="Five fields: minute hour day month weekday, e.g. 0 9 * * 1-5.">
               <Input id="trigger-cron" className="font-mono" value={draft.cron_expression} readOnly={readOnly} invalid={Boolean(errors.cron_expression)} onChange={(e) => set({ cron_expression: e.target.value })} />
             </Labelled>

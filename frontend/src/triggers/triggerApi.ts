@@ -15,6 +15,7 @@ export interface TriggerSummary {
   scheduled_interval: string | null;
   interval_count: number | null;
   cron_expression: string | null;
+  run_at: string | null;
   app_name: string | null;
   event_name: string | null;
   webhook_slug: string | null;

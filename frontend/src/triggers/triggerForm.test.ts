@@ -20,6 +20,13 @@ describe("validateDraft", () => {
     expect(validateDraft({ ...cron, cron_expression: "0 9 * * 1-5" })).toEqual({});
     expect(validateDraft({ ...cron, cron_expression: "0 9 * *" }).cron_expression).toMatch(/five fields/);
   });
+  it("wants a time or a number of minutes for a one-shot schedule", () => {
+    const once = { ...emptyDraft("Schedule"), scheduled_interval: "Once" };
+    expect(validateDraft(once)).toEqual({});
+    expect(validateDraft({ ...once, run_in_minutes: "0" })).toHaveProperty("run_in_minutes");
+    expect(validateDraft({ ...once, once_mode: "at" as const })).toHaveProperty("run_at");
+    expect(validateDraft({ ...once, once_mode: "at" as const, run_at: "2026-12-24T09:30" })).toEqual({});
+  });
   it("needs a DocType and complete attachment rows for a doc event", () => {
     const errors = validateDraft({
       ...emptyDraft("Doc Event"),
@@ -42,6 +49,15 @@ describe("serializeDraft", () => {
   it("sends only the fields of the trigger's kind", () => {
     const draft = { ...emptyDraft("Schedule"), reference_doctype: "ToDo", webhook_slug: "x", interval_count: "3", scheduled_interval: "Weekly" };
     expect(serializeDraft(draft, "Bot")).toEqual({ agent: "Bot", trigger_type: "Schedule", disabled: 0, metadata: null, run_as: null, scheduled_interval: "Weekly", interval_count: 3 });
+  });
+  it("sends a one-shot as minutes from saving or as a date and time", () => {
+    const once = { ...emptyDraft("Schedule"), scheduled_interval: "Once", run_in_minutes: "30" };
+    expect(serializeDraft(once, "Bot")).toMatchObject({ scheduled_interval: "Once", run_in_minutes: 30 });
+    expect(serializeDraft(once, "Bot")).not.toHaveProperty("run_at");
+    const at = serializeDraft({ ...once, once_mode: "at", run_at: "2026-12-24T09:30" }, "Bot");
+    expect(at).toMatchObject({ run_at: "2026-12-24 09:30:00", run_in_minutes: 0 });
+    const stored = draftFromDoc({ trigger_type: "Schedule", scheduled_interval: "Once", run_at: "2026-12-24 09:30:00" });
+    expect([stored.once_mode, stored.run_at]).toEqual(["at", "2026-12-24T09:30"]);
   });
   it("keeps the other metadata keys and puts the prompt in metadata", () => {
     const draft = draftFromDoc({ trigger_type: "App Event", app_name: "shop", event_name: "order_paid", metadata: '{"prompt": "old", "x": 1}' });
@@ -71,6 +87,7 @@ describe("describeTrigger", () => {
     expect(describeTrigger({ trigger_type: "Schedule", scheduled_interval: "Daily", interval_count: 2 })).toBe("every 2 days");
     expect(describeTrigger({ trigger_type: "Schedule", scheduled_interval: "Cron", cron_expression: "0 9 * * *" })).toBe("cron 0 9 * * *");
     expect(describeTrigger({ trigger_type: "Doc Event", reference_doctype: "ToDo", doc_event: "after_insert" })).toBe("ToDo after_insert");
+    expect(describeTrigger({ trigger_type: "Schedule", scheduled_interval: "Once", run_at: "2026-12-24 09:30:00" })).toBe("once at 2026-12-24 09:30");
     expect(describeTrigger({ trigger_type: "Manual" })).toBe("by hand (Run now)");
   });
 });

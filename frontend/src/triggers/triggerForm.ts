@@ -5,14 +5,16 @@ export const TRIGGER_KINDS = ["Schedule", "Doc Event", "Webhook", "App Event", "
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 export const KIND_HELP: Record<TriggerKind, string> = {
-  Schedule: "Runs the agent every hour, day, week… or on a cron schedule.",
+  Schedule: "Runs the agent every hour, day, week…, on a cron schedule, or once at a set time.",
   "Doc Event": "Runs the agent when a document is created, saved, submitted… ",
   Webhook: "Runs the agent when another system POSTs to the trigger's URL with its key.",
   "App Event": "Runs the agent when an app calls huf.fire_app_event(app, event, payload).",
   Manual: "Runs the agent only when someone presses Run now.",
 };
 
-export const INTERVALS = ["Hourly", "Daily", "Weekly", "Monthly", "Yearly", "Cron"];
+export const INTERVALS = ["Hourly", "Daily", "Weekly", "Monthly", "Yearly", "Cron", "Once"];
+/** How a one-shot schedule (Once) is given: a date and time, or minutes from saving. */
+export type OnceMode = "at" | "in";
 /** The kinds whose runs act as Run As (or the trigger's owner) rather than the person who pressed Run now. */
 export const RUN_AS_KINDS: TriggerKind[] = ["Doc Event", "Schedule", "Webhook", "App Event"];
 /** What a prompt template of each kind may refer to. */
@@ -40,6 +42,10 @@ export interface TriggerDraft {
   scheduled_interval: string;
   interval_count: string;
   cron_expression: string;
+  once_mode: OnceMode;
+  /** A datetime-local value, YYYY-MM-DDTHH:MM (the site's time zone on the server). */
+  run_at: string;
+  run_in_minutes: string;
   webhook_slug: string;
   app_name: string;
   event_name: string;
@@ -61,6 +67,9 @@ export function emptyDraft(kind: TriggerKind = "Schedule"): TriggerDraft {
     scheduled_interval: "Daily",
     interval_count: "1",
     cron_expression: "",
+    once_mode: "in",
+    run_at: "",
+    run_in_minutes: "60",
     webhook_slug: "",
     app_name: "",
     event_name: "",
@@ -107,6 +116,8 @@ export function draftFromDoc(doc: Record<string, unknown>): TriggerDraft {
     scheduled_interval: str(doc.scheduled_interval) || "Daily",
     interval_count: doc.interval_count ? String(doc.interval_count) : "1",
     cron_expression: str(doc.cron_expression),
+    once_mode: doc.run_at ? "at" : "in",
+    run_at: str(doc.run_at).replace(" ", "T").slice(0, 16),
     webhook_slug: str(doc.webhook_slug),
     app_name: str(doc.app_name),
     event_name: str(doc.event_name),
@@ -124,7 +135,11 @@ export function validateDraft(draft: TriggerDraft): Record<string, string> {
   switch (draft.trigger_type) {
     case "Schedule":
       if (!INTERVALS.includes(draft.scheduled_interval)) errors.scheduled_interval = "Choose how often the agent runs.";
-      else if (draft.scheduled_interval === "Cron") {
+      else if (draft.scheduled_interval === "Once") {
+        if (draft.once_mode === "at" && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(draft.run_at)) errors.run_at = "Choose the date and time of the one run.";
+        const minutes = Number(draft.run_in_minutes);
+        if (draft.once_mode === "in" && (!Number.isInteger(minutes) || minutes < 1)) errors.run_in_minutes = "In must be a whole number of minutes, at least 1.";
+      } else if (draft.scheduled_interval === "Cron") {
         const parts = draft.cron_expression.trim().split(/\s+/).filter(Boolean);
         if (parts.length !== 5 || !parts.every((p) => CRON_FIELD.test(p)))
           errors.cron_expression = "A cron expression has five fields, e.g. 0 9 * * 1-5.";
@@ -171,7 +186,10 @@ export function serializeDraft(draft: TriggerDraft, agent: string): Record<strin
   switch (draft.trigger_type) {
     case "Schedule":
       out.scheduled_interval = draft.scheduled_interval;
-      if (draft.scheduled_interval === "Cron") out.cron_expression = draft.cron_expression.trim();
+      if (draft.scheduled_interval === "Once") {
+        if (draft.once_mode === "in") out.run_in_minutes = Number(draft.run_in_minutes);
+        else Object.assign(out, { run_at: `${draft.run_at.replace("T", " ").slice(0, 16)}:00`, run_in_minutes: 0 });
+      } else if (draft.scheduled_interval === "Cron") out.cron_expression = draft.cron_expression.trim();
       else out.interval_count = Number(draft.interval_count);
       break;
     case "Doc Event":
@@ -197,12 +215,13 @@ export function serializeDraft(draft: TriggerDraft, agent: string): Record<strin
   return out;
 }
 
-/** "every 2 days", "cron 0 9 * * 1-5", "ToDo on_update", "POST /…/slug", "my_app: order_paid", "by hand". */
+/** "every 2 days", "cron 0 9 * * 1-5", "once at 2026-12-24 09:00", "ToDo on_update", "POST /…/slug", "my_app: order_paid", "by hand". */
 export function describeTrigger(t: {
   trigger_type: string;
   scheduled_interval?: string | null;
   interval_count?: number | null;
   cron_expression?: string | null;
+  run_at?: string | null;
   reference_doctype?: string | null;
   doc_event?: string | null;
   webhook_slug?: string | null;
@@ -212,6 +231,7 @@ export function describeTrigger(t: {
   switch (t.trigger_type) {
     case "Schedule": {
       if (t.scheduled_interval === "Cron") return `cron ${t.cron_expression ?? ""}`.trim();
+      if (t.scheduled_interval === "Once") return t.run_at ? `once at ${t.run_at.slice(0, 16)}` : "once";
       const unit = { Hourly: "hour", Daily: "day", Weekly: "week", Monthly: "month", Yearly: "year" }[t.scheduled_interval ?? ""];
       if (!unit) return "schedule";
       const n = Number(t.interval_count) || 1;

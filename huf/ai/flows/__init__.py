@@ -6,9 +6,10 @@
 | `graph.py` | the definition as the engine reads it: nodes, their settings, edges in priority order |
 | `context.py` | the flow context, and what expressions and `{{ }}` templates see of it |
 | `edges.py` | which edge a run follows after a node (approval routing included) |
-| `nodes/` | one executor per node type |
+| `nodes/` | one executor per node type, its settings form and the checks of its settings on save |
 | `orchestrator.py` | agent runs of flow nodes, strict-JSON decisions of router.llm and the Agentic mode |
 | `starts.py` | flows started by webhooks, schedules and document events; who a triggered run acts as |
+| `app_events.py` | flows started by app events (`huf.fire_app_event`) |
 | `runs.py` | starting, viewing, listing and resuming runs for the API and the agents' flow tools |
 | `approvals.py` | approve / reject (one decision wins), the approvals inbox, expiry |
 | `definitions.py` | save, list, duplicate, delete, export and import of Flow Definitions |

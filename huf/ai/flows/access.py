@@ -5,8 +5,10 @@
 - Running a flow by hand needs read on the definition, flows.use and create on Flow Run (Huf User,
   Huf Manager, System Manager); the run acts as the caller. Draft and Active flows may be run by
   hand, Archived never.
-- A Flow Run is read by its user, its pending approvers, Huf Managers and System Managers
-  (huf.huf.flow_access); resuming one that waits for input needs write on it.
+- A Flow Run is read by its user, its pending approvers and input assignees, Huf Managers and System
+  Managers (huf.huf.flow_access). The input a human.input node waits for is given by one of the
+  assignees it recorded, or a Huf Manager / System Manager; a run that waits for input without
+  assignees (none recorded) is resumed by whoever has write on it.
 - Cancelling a run needs to be whom it acts as, who started it, or a Huf Manager / System Manager.
 - Starting a scheduled flow's run now (it acts as the flow's Run As, else its owner) needs write on
   the flow and to be that user or a System Manager.
@@ -24,7 +26,12 @@ from frappe import _
 from huf.ai.flows.engine import FlowRunError
 from huf.huf.capabilities import check_capability
 from huf.huf.capability_access import capability_for
-from huf.huf.flow_access import WAITING_APPROVAL, is_pending_approver
+from huf.huf.flow_access import (
+	WAITING_APPROVAL,
+	is_pending_approver,
+	is_pending_assignee,
+	pending_assignees,
+)
 from huf.huf.record_access import is_privileged
 
 FLOW = "Flow Definition"
@@ -102,7 +109,11 @@ def load_run(flow_run_id: str) -> Any:
 
 def can_read_run(run: Any, user: str | None = None) -> bool:
 	user = user or frappe.session.user
-	return frappe.has_permission(RUN, "read", doc=run, user=user) or is_pending_approver(run, user)
+	return (
+		frappe.has_permission(RUN, "read", doc=run, user=user)
+		or is_pending_approver(run, user)
+		or is_pending_assignee(run, user)
+	)
 
 
 def check_read_run(run: Any) -> None:
@@ -117,6 +128,13 @@ def check_read_run(run: Any) -> None:
 def check_resume(run: Any) -> None:
 	"""Throw unless the session user may give the input `run` waits for."""
 	check_read_run(run)
+	if pending_assignees(run) is not None:
+		if not (is_pending_assignee(run) or is_privileged()):
+			frappe.throw(
+				_("You are not an assignee of flow run {0}.").format(frappe.bold(run.name)),
+				frappe.PermissionError,
+			)
+		return
 	if not frappe.has_permission(RUN, "write", doc=run):
 		frappe.throw(
 			_("You are not allowed to resume flow run {0}.").format(frappe.bold(run.name)),

@@ -14,6 +14,7 @@ from typing import Any
 import frappe
 from frappe import _
 
+from huf.ai.flows.nodes import config_problems
 from huf.huf.engine_owned import engine_write
 from huf.huf.flow_schema import flow_errors
 
@@ -65,7 +66,7 @@ def parse_definition(value: Any) -> dict:
 
 def check_definition(definition: dict, flow_id: str) -> None:
 	"""Refuse `definition` with every problem listed (each names its node or edge)."""
-	errors = flow_errors(definition, flow_id)
+	errors = flow_errors(definition, flow_id) + [p["message"] for p in config_problems(definition)]
 	if errors:
 		frappe.throw(errors, InvalidFlowError, title=_("Invalid Flow"), as_list=True)
 

@@ -184,7 +184,7 @@ def step(run: Any, user: str) -> bool:
 	result = run_node(run, node, graph, context, resume, user)
 	run.hop_count = cint(run.hop_count) + 1
 	record(context, node, result)
-	log_step(context, node, result, started)
+	log_step(context, node, result, started, (resume or {}).get("by"))
 	if result.agent_run:
 		run.last_agent_run = result.agent_run
 	if result.status == WAITING:
@@ -283,9 +283,10 @@ def record(context: dict, node: dict, result: NodeResult) -> None:
 	context.pop("input", None)
 
 
-def log_step(context: dict, node: dict, result: NodeResult, started: Any) -> None:
+def log_step(context: dict, node: dict, result: NodeResult, started: Any, by: str | None = None) -> None:
 	"""Add the hop to the run's step log (`context["steps"]`, the newest MAX_STEP_LOG): when each node
-	ran, how long it took and how it ended; expressions do not see it (flow_context.names)."""
+	ran, how long it took, how it ended and, for a node resumed by a person, who (`by`: the approver or
+	whoever gave the input); expressions do not see it (flow_context.names)."""
 	finished = now_datetime()
 	entry = {
 		"node_id": node["id"],
@@ -297,6 +298,8 @@ def log_step(context: dict, node: dict, result: NodeResult, started: Any) -> Non
 	}
 	if result.agent_run:
 		entry["agent_run"] = result.agent_run
+	if by:
+		entry["by"] = by
 	steps = context.setdefault("steps", [])
 	steps.append(entry)
 	del steps[:-MAX_STEP_LOG]

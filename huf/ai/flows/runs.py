@@ -16,6 +16,7 @@ from frappe.utils import cint, flt, getdate, now_datetime
 from huf.ai.flows import access
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.engine import ENDED, FlowRunError, cancel_flow_run, resume_waiting_run, start_flow_run
+from huf.ai.flows.nodes.user_input import clean_answer
 
 MODES = ("Normal", "Agentic")
 CONVERSATION_MODES = ("shared", "new")
@@ -191,16 +192,22 @@ def add_totals(rows: list) -> None:
 
 
 def resume(run: Any, value: Any = None) -> dict:
-	"""Give `run` (Waiting User) the input it waits for and let it go on."""
+	"""Give `run` (Waiting User) the input it waits for and let it go on. The run's row is held until
+	the answer is committed (of two answers at once, one wins; the other finds the run Running). When
+	a human.input node waits, the answer is checked against its form first."""
+	current = frappe.db.get_value("Flow Run", run.name, ["status", "waiting"], as_dict=True, for_update=True)
+	run.status, run.waiting = current.status, current.waiting
 	if run.status != "Waiting User":
 		frappe.throw(
 			_("Flow Run {0} is {1}: it does not wait for input.").format(frappe.bold(run.name), run.status),
 			FlowRunError,
 		)
+	value = parse_payload(value)
+	fields = flow_context.loads(run.waiting).get("fields")
+	if isinstance(fields, list):
+		value = clean_answer(fields, value)
 	resume_waiting_run(
-		run,
-		{"input": parse_payload(value), "by": frappe.session.user, "at": str(now_datetime())},
-		"Waiting User",
+		run, {"input": value, "by": frappe.session.user, "at": str(now_datetime())}, "Waiting User"
 	)
 	return {"flow_run_id": run.name, "status": run.status}
 

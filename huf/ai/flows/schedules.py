@@ -11,6 +11,7 @@ Definition):
   node; a flow that starts with another trigger is refused (a flow has one start).
 - `remove_schedule`: the entry `trigger.schedule` node goes and the node it leads to becomes the entry.
 - `start_scheduled_run`: one Schedule run now, acting as the flow's acting user, as a due time would.
+- `settle_one_shots`: as a flow is saved, a schedule node's `in_minutes` becomes `at` (a one-shot).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from typing import Any
 
 import frappe
 from frappe import _
-from frappe.utils import get_system_timezone, now_datetime
+from frappe.utils import add_to_date, get_datetime, get_system_timezone, now_datetime
 
+from huf.ai.flows import context as flow_context
 from huf.ai.flows import definitions, starts
 from huf.ai.flows.acting import FlowStartRefused
 from huf.ai.flows.engine import FlowRunError
@@ -38,6 +40,8 @@ SCHEDULE_KEYS = (
 	"timezone",
 	"time_zone",
 	"schedule_name",
+	"at",
+	"in_minutes",
 )
 PLAIN_EDGES = ("always", "on_success")
 NEXT_RUNS = 3
@@ -142,22 +146,55 @@ def remove_schedule(flow: Any) -> dict:
 
 
 def describe(flow: Any) -> dict | None:
-	"""The schedule of `flow` (None when it starts without one): its node, cron or interval, time zone,
-	name, whether it runs (the flow is Active) and its next times."""
+	"""The schedule of `flow` (None when it starts without one): its node, cron, interval or one-shot
+	time, time zone, name, whether it runs (the flow is Active, a one-shot not fired yet) and its next times."""
 	node = starts.entry_of_type(flow, SCHEDULE)
 	if not node:
 		return None
 	config = node_config(node)
+	state = flow_context.loads(flow.trigger_state)
+	at = config_value(config, "at") or None
+	fired = bool(at) and bool(state.get("fired")) and state.get("fired") == state.get("schedule")
 	return {
 		"schedule_id": node.get("id"),
 		"flow_id": flow.name,
 		"cron": config_value(config, "cron", "cron_expression") or None,
 		"interval_minutes": config_value(config, "interval_minutes", "every_minutes") or None,
+		"at": at,
+		"fired_at": state.get("fired_at") if fired else None,
 		"timezone": config_value(config, "timezone", "time_zone") or get_system_timezone(),
 		"schedule_name": config_value(config, "schedule_name") or None,
-		"active": flow.status == "Active",
+		"active": flow.status == "Active" and not fired,
 		"next_runs": starts.next_scheduled_runs(flow.name, NEXT_RUNS),
 	}
+
+
+def settle_one_shots(definition: dict, now: Any = None) -> None:
+	"""A trigger.schedule node's `in_minutes` becomes `at` (that many minutes from `now`) as the flow is
+	saved, so the one-shot keeps its time whenever the flow is saved again."""
+	for node in definition.get("nodes") or []:
+		if not isinstance(node, dict) or node.get("type") != SCHEDULE:
+			continue
+		config = node_config(node)
+		minutes = config.get("in_minutes")
+		if minutes in (None, ""):
+			continue
+		try:
+			value = -1.0 if isinstance(minutes, bool) else float(minutes)
+		except (TypeError, ValueError):
+			value = -1.0
+		if value < 1 or value != int(value):
+			frappe.throw(
+				_(
+					"The in_minutes of schedule node {0} must be a whole number of minutes above 0, not {1}."
+				).format(node.get("id"), minutes),
+				frappe.ValidationError,
+			)
+		at = add_to_date(get_datetime(now) if now else now_datetime(), minutes=int(value))
+		node["data"] = {k: v for k, v in config.items() if k != "in_minutes"} | {
+			"at": at.strftime("%Y-%m-%d %H:%M:%S")
+		}
+		node.pop("config", None)
 
 
 def start_scheduled_run(flow: Any) -> dict:

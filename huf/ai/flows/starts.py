@@ -6,7 +6,9 @@ A flow starts this way when it is Active and its entry node is a trigger node:
   in the `X-Huf-Flow-Key` header; the JSON body is the payload.
 - `trigger.schedule` (`cron` with an optional `timezone`, or `interval_minutes`): `run_scheduled_flows`
   (every minute) starts one run per due time, without drift; the plan is kept in Flow Definition
-  `trigger_state`. The API sets and removes schedules through `huf.ai.flows.schedules`.
+  `trigger_state`. With `at` (a date and time; `in_minutes` becomes `at` when the flow is saved) it is
+  a one-shot: one run at or after that time, then the schedule is done (`fire_once`). The API sets and
+  removes schedules through `huf.ai.flows.schedules`.
 - `trigger.doc-event` (`doctype`, `event`, optional `condition` over `doc`): `run_hooked_flows`
   (doc_events "*") starts a run after the document's transaction commits; the payload is the
   document's snapshot.
@@ -22,6 +24,7 @@ import hmac
 import json
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 import frappe
 from frappe import _
@@ -31,7 +34,7 @@ from huf.ai.flows import context as flow_context
 from huf.ai.flows.acting import FlowStartRefused, acting_user
 from huf.ai.flows.engine import start_flow_run
 from huf.ai.flows.graph import FlowGraph, config_value, node_config
-from huf.huf import safe_expression
+from huf.huf import notifications, safe_expression
 from huf.huf.acting_users import run_as_user
 from huf.huf.doc_events import DOC_EVENTS
 from huf.huf.session_user import acting_as
@@ -67,6 +70,7 @@ UNTRIGGERABLE_DOCTYPES = frozenset(
 	)
 )
 STILL_RUNNING = ("Queued", "Running")
+ONE_SHOT = "at:"  # the schedule of a trigger.schedule node with `at`: one run, then done
 
 
 # --- who a triggered run acts as: huf/ai/flows/acting.py --------------------------------------------
@@ -210,6 +214,8 @@ def process_schedule(name: str, now: datetime) -> str | None:
 			save_state(name, {**state, "last_error": str(e)})
 			log_refusal(name, str(e))
 		return None
+	if schedule.startswith(ONE_SHOT):
+		return fire_once(flow, schedule, state, now)
 	planned = get_datetime(state["next_run"]) if state.get("next_run") else None
 	if planned is None or state.get("schedule") != schedule:
 		# New, or its schedule changed: plan the first run from now.
@@ -236,10 +242,57 @@ def process_schedule(name: str, now: datetime) -> str | None:
 	return run.name
 
 
+def fire_once(flow: Any, schedule: str, state: dict, now: datetime) -> str | None:
+	"""A one-shot schedule ("at:<time>"): start its one run at or after its time, then never again for
+	that time. The state records `fired` (committed under the row lock process_schedule took before the
+	run starts), so of two ticks at once only one starts it; a refused start is not retried and the
+	flow's owner is told."""
+	name = flow.name
+	if state.get("fired") == schedule:
+		return None  # done: the schedule disabled itself
+	due = next_time(schedule, now)
+	if state.get("schedule") != schedule:
+		state = {"schedule": schedule, "next_run": str(due)}
+		if due > now:
+			save_state(name, state)
+	if due > now:
+		return None
+	state.update(next_run=None, fired=schedule, fired_at=str(now), last_due=str(due))
+	save_state(name, state)
+	try:
+		run = start_triggered_run(flow, {"scheduled_for": str(due)}, "Schedule")
+	except FlowStartRefused as e:
+		frappe.db.rollback()
+		save_state(name, {**state, "last_error": str(e)})
+		log_refusal(name, str(e))
+		notifications.owner_of_disabled(
+			"Flow Definition",
+			name,
+			_("The one-shot schedule of flow {0} could not start").format(name),
+			_("{0} It will not try again: set a new time to schedule it again.").format(e),
+			f"/huf/flows/{quote(name, safe='')}",
+		)
+		frappe.db.commit()
+		return None
+	state.update(last_flow_run=run.name, last_error=None)
+	save_state(name, state)
+	return run.name
+
+
 def schedule_of(node: dict) -> str:
-	"""The schedule of a trigger.schedule node: "cron:<expression>" (with "|<time zone>" when its
-	`timezone` is not the site's), or "every:<minutes>"."""
+	"""The schedule of a trigger.schedule node: "at:<time>" (a one-shot, `at`), "cron:<expression>"
+	(with "|<time zone>" when its `timezone` is not the site's), or "every:<minutes>"."""
 	config = node_config(node)
+	at = str(config_value(config, "at", default="") or "").strip()
+	if at:
+		try:
+			return f"{ONE_SHOT}{get_datetime(at)}"
+		except Exception:
+			frappe.throw(
+				_("The schedule of node {0}: at {1} is not a date and time (YYYY-MM-DD HH:MM).").format(
+					node.get("id"), at
+				)
+			)
 	cron = str(config_value(config, "cron", "cron_expression", default="") or "").strip()
 	if cron:
 		if not valid_cron(cron):
@@ -290,6 +343,8 @@ def available_zones() -> frozenset:
 def next_time(schedule: str, after: datetime) -> datetime:
 	"""The first time of `schedule` after `after` (both in the site's time zone)."""
 	kind, _sep, value = schedule.partition(":")
+	if kind == "at":
+		return get_datetime(value)  # a one-shot is due from its time on, however late the tick
 	if kind == "cron":
 		from croniter import croniter
 
@@ -324,6 +379,8 @@ def next_scheduled_runs(flow_id: str, count: int = 5) -> list[str]:
 		frappe.throw(_("Flow {0} does not start with a schedule trigger.").format(flow.name))
 	schedule = schedule_of(node)
 	state = flow_context.loads(flow.trigger_state)
+	if schedule.startswith(ONE_SHOT):
+		return [] if state.get("fired") == schedule else [str(next_time(schedule, now_datetime()))]
 	now = now_datetime()
 	planned = get_datetime(state["next_run"]) if state.get("next_run") else None
 	if not (planned and planned > now and state.get("schedule") == schedule):

@@ -2,7 +2,8 @@
 its Agent Runs with their LLM calls and tool calls, each with a start and a latency.
 
 Built from what the engine and the agent loop record, nothing more:
-- the steps come from the run's step log (`context["steps"]`, one entry per hop: engine.log_step); a run
+- the steps come from the run's step log (`context["steps"]`, one entry per hop: engine.log_step, with
+  `by` for a hop a person resumed: who approved, rejected or answered); a run
   recorded before the log existed gets one step per node it ran, timed by its Agent Runs when it had any;
 - an LLM call ends when its answer was stored (the Agent Message of the run's answer or tool calls) and
   starts when the run's previous record was stored (its prompt, or the last tool result);
@@ -105,7 +106,7 @@ def step_log(context: dict, agent_runs: list[dict]) -> list[dict]:
 
 def step_view(entry: dict, labels: dict) -> dict:
 	label, node_type = labels.get(entry["node_id"], (entry["node_id"], entry.get("type")))
-	return {
+	view = {
 		"node_id": entry["node_id"],
 		"label": label,
 		"type": entry.get("type") or node_type,
@@ -115,6 +116,9 @@ def step_view(entry: dict, labels: dict) -> dict:
 		"duration_ms": span_ms(entry.get("started_at"), entry.get("finished_at")),
 		"agent_runs": [],
 	}
+	if entry.get("by"):
+		view["by"] = entry["by"]  # who decided the approval or gave the input that resumed the node
+	return view
 
 
 def current_step(run: Any, steps: list[dict], labels: dict) -> dict:

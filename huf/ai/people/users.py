@@ -6,6 +6,7 @@ from frappe.utils import validate_email_address
 
 from huf.frappe_compat import save_user
 from huf.huf.capabilities import has_capability
+from huf.huf.notifications import can_send_email
 from huf.huf.role_grants import check_can_assign, check_can_touch_user
 
 HIDDEN_USERS = ("Guest",)
@@ -44,11 +45,6 @@ def require_huf_role(huf_role: str) -> None:
 		frappe.throw(
 			_("Huf Role {0} does not exist.").format(frappe.bold(huf_role)), frappe.DoesNotExistError
 		)
-
-
-def can_send_email() -> bool:
-	"""Whether Frappe has a default outgoing Email Account to queue mail through."""
-	return bool(frappe.db.exists("Email Account", {"enable_outgoing": 1, "default_outgoing": 1}))
 
 
 def way_in(user: str) -> dict:

@@ -26,6 +26,7 @@ from frappe.utils import add_to_date, cint, now_datetime
 
 from huf.ai import live_events
 from huf.ai.runtime.tools import ToolOutcome
+from huf.huf import notifications
 from huf.huf.tool_approval_access import tool_approvers
 
 DOCTYPE = "Agent Tool Approval"
@@ -217,6 +218,16 @@ def park(run_name: str, context: dict, state: Parked) -> None:
 	"""Store the run's state, set it Waiting Approval (committed) and notify the approvers."""
 	from huf.ai.runtime import run_state
 
+	store_parked(run_name, context, state)
+	request = frappe.db.get_value(
+		DOCTYPE, state.request, ["name", "agent", "tool_name", "expires_at"], as_dict=True
+	)
+	run_state.publish_status(run_name, WAITING, approval_id=request.name, tool_name=request.tool_name)
+	notify_approvers(request, run_name)
+
+
+def store_parked(run_name: str, context: dict, state: Parked) -> None:
+	"""Store the run's state and set it Waiting Approval, committed (a decision or an answer resumes it)."""
 	context[PARKED_KEY] = {
 		"request": state.request,
 		"turn": state.turn,
@@ -240,15 +251,11 @@ def park(run_name: str, context: dict, state: Parked) -> None:
 	)
 	frappe.db.commit()
 	context.pop(PARKED_KEY, None)
-	request = frappe.db.get_value(
-		DOCTYPE, state.request, ["name", "agent", "tool_name", "expires_at"], as_dict=True
-	)
-	run_state.publish_status(run_name, WAITING, approval_id=request.name, tool_name=request.tool_name)
-	notify_approvers(request, run_name)
 
 
 def notify_approvers(request: Any, run_name: str) -> list[str]:
-	"""Tell the approvers in realtime (`tool_approval_requested`; no arguments in it). Returns who."""
+	"""Tell the approvers in realtime (`tool_approval_requested`; no arguments in it) and with one
+	Notification Log each (huf.huf.notifications). Returns who."""
 	try:
 		recipients = tool_approvers(request.agent)
 	except Exception:
@@ -262,6 +269,12 @@ def notify_approvers(request: Any, run_name: str) -> list[str]:
 		"expires_at": str(request.expires_at or ""),
 	}
 	live_events.publish_to_users(REQUEST_EVENT, event, recipients, after_commit=False)
+	notifications.approvers_waiting(
+		recipients,
+		_("Agent {0} waits for your approval to call {1}").format(request.agent, request.tool_name),
+		DOCTYPE,
+		request.name,
+	)
 	return recipients
 
 

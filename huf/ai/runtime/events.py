@@ -10,10 +10,13 @@
 | complete | full_response, agent_run_id, conversation_id, session_id, usage (dict), cost (float) |
 | error | content (readable message), agent_run_id |
 | approval_required | approval_id, tool_name, agent_run_id, content (readable message) |
+| client_call | call_id, tool_name, function_name, arguments (dict), agent_run_id, conversation_id, expires_at, content |
 
 A run ends with `complete` (success) or `error` (failure), each preceded by the final `run_status`.
 A run that waits for a tool approval ends its events with `run_status` Waiting Approval and
 `approval_required`; once decided it goes on in the background (`huf.ai.runtime.approval_gate`).
+A run that waits for its user's browser to answer a client-side tool call ends them the same way with
+`client_call` instead (`huf.ai.runtime.client_calls`); once answered it goes on in the background.
 An answer with content blocks sends them, in order, just before its final `run_status`.
 """
 
@@ -44,6 +47,16 @@ EVENT_SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
 		"approval_id": (str,),
 		"tool_name": (str,),
 		"agent_run_id": (str,),
+		"content": (str,),
+	},
+	"client_call": {
+		"call_id": (str,),
+		"tool_name": (str,),
+		"function_name": (str,),
+		"arguments": (dict,),
+		"agent_run_id": (str,),
+		"conversation_id": (str,),
+		"expires_at": (str,),
 		"content": (str,),
 	},
 }
@@ -103,6 +116,11 @@ def approval_required(approval_id: str, tool_name: str, agent_run_id: str) -> di
 		"agent_run_id": agent_run_id,
 		"content": _("The run waits for an approver to allow the call of {0}.").format(tool_name),
 	}
+
+
+def client_call(message: dict, content: str) -> dict:
+	"""A client-side call the run's user's browser is to run (`client_calls.event_message`) and why the run waits."""
+	return {"type": "client_call", **message, "content": content}
 
 
 def validate_event(event: Any) -> None:

@@ -4,6 +4,8 @@
   background (or, with `then`, a job of its own that hands the result to `then`).
 - `run_now(request)`: persisted and run here to its end, after the conversation's earlier runs.
 - `stream(request)`: persisted now (a refusal raises here); it runs as the returned events are read.
+- `stream_kept(request)`: `stream` whose events are numbered and kept (`event_log`) so a client that
+  lost its connection reads on; a reader that goes away does not stop the run.
 - `start(request)`: what REST and the chat do: `run_now` when the request says `now` or the agent
   has Run Immediately, else `enqueue`.
 
@@ -23,7 +25,7 @@ from frappe import _
 from frappe.utils import cint
 
 from huf.ai.conversation.manager import ConversationManager
-from huf.ai.runtime import approval_gate, events, locks, queue, run_state
+from huf.ai.runtime import approval_gate, client_calls, event_log, events, locks, queue, run_state
 from huf.ai.runtime.run_options import check_options
 from huf.ai.runtime.run_request import RunRequest
 from huf.huf import run_access
@@ -73,7 +75,7 @@ class RunResult:
 		result["error"] = self.error["content"] if self.error else _("The run did not finish.")
 		if self.status == approval_gate.WAITING:  # parked until an approver decides on a tool call
 			del result["error"]
-			result.update(approval_gate.waiting_answer(self.run))
+			result.update(client_calls.waiting_answer(self.run) or approval_gate.waiting_answer(self.run))
 		if self.status == "Cancelled":
 			result["cancelled"] = True
 		if self.status == "Queued":
@@ -137,6 +139,19 @@ def stream(request: RunRequest) -> Iterator[dict]:
 	with acting_as(request.user):
 		run = _persist(request, _agent(request), claim=True)
 	return _events(run, request.user)
+
+
+def stream_kept(request: RunRequest) -> Iterator[tuple[int, dict]]:
+	"""`stream`, as `(id, event)` pairs: each event is numbered and kept in the run's event log, which
+	`event_log.follow` reads (the SSE stream's resume).
+
+	Closing the iterator early does not stop the run: the closing call runs it on to its end, still
+	keeping its events, so the client can come back for them. Only a cancel (`huf.ai.runtime.cancel`)
+	stops it.
+	"""
+	with acting_as(request.user):
+		run = _persist(request, _agent(request), claim=True)
+	return _kept_events(run, request.user)
 
 
 def finish_in_job(run: str, then: str, then_kwargs: dict) -> None:
@@ -241,6 +256,42 @@ def _events(run: Any, user: str | None) -> Iterator[dict]:
 			queue.cancel_unstarted(run.name)
 			raise
 		yield from queue.run_inline(run.name, run.conversation, stream=True)
+
+
+def _kept_events(run: Any, user: str | None) -> Iterator[tuple[int, dict]]:
+	log = event_log.EventLog(run.name)
+	run_events = _events(run, user)
+	try:
+		for event in run_events:
+			event_id = log.append(event)
+			try:
+				yield event_id, event
+			except GeneratorExit:  # the reader went away: the run goes on without it
+				_keep_rest(run_events, log)
+				raise
+	except Exception:
+		failure = _failed(log)
+		yield log.last_id, failure
+	finally:
+		log.end()
+
+
+def _keep_rest(run_events: Iterator[dict], log: event_log.EventLog) -> None:
+	try:
+		for event in run_events:
+			log.append(event)
+	except Exception:
+		_failed(log)
+
+
+def _failed(log: event_log.EventLog) -> dict:
+	"""The `error` event (kept) of a run whose events broke off with an exception, which is logged."""
+	frappe.db.rollback()
+	frappe.log_error(title=f"Agent Run {log.run}: its stream failed")
+	frappe.db.commit()
+	failure = events.error(_("The agent run failed. The error was logged."), log.run)
+	log.append(failure)
+	return failure
 
 
 def _queued(run: Any) -> RunResult:

@@ -28,7 +28,7 @@ from huf.ai.conversation.usage import record_usage
 from huf.ai.observability import traces
 from huf.ai.providers import ProviderError
 from huf.ai.providers.types import Usage
-from huf.ai.runtime import approval_gate, events, locks, run_state
+from huf.ai.runtime import approval_gate, client_calls, events, locks, run_state
 from huf.ai.runtime.attachments import user_content
 from huf.ai.runtime.content_blocks import answer_blocks
 from huf.ai.runtime.tools import ToolContext, ToolOutcome, Toolset
@@ -227,7 +227,7 @@ class _Run:
 					).format(max_turns, names)
 				)
 			if (yield from self._run_tools(answer, state)):
-				return  # parked until an approver decides (approval_gate)
+				return  # parked until an approver decides (approval_gate) or the browser answers (client_calls)
 
 		self.response = final or ""
 		yield from self._finish_success(conversations, conversation, manager)
@@ -311,12 +311,12 @@ class _Run:
 		return (yield from self._execute_calls(calls, state))
 
 	def _execute_calls(self, calls, state: LoopState):
-		"""Execute `calls` in order; True when the run parked to wait for a tool approval."""
+		"""Execute `calls` in order; True when the run parked to wait for a tool approval or the browser."""
 		for index, call in enumerate(calls):
 			self._check_can_continue()
 			try:
 				outcome, record = self._execute_tool(call, state)
-			except approval_gate.ApprovalRequired as required:
+			except (approval_gate.ApprovalRequired, client_calls.ClientCallRequired) as required:
 				yield from self._park(required, state.messages, calls[index:])
 				return True
 			content, policy, artifact = self._fit_result(
@@ -354,21 +354,34 @@ class _Run:
 		return False
 
 	def _park(self, required, messages: list[dict], calls: list) -> Iterator[dict]:
-		"""Store where the run is, end it as Waiting Approval (no worker waits); a decision resumes it."""
+		"""Store where the run is, end it as Waiting Approval (no worker waits); a decision or the
+		browser's answer to a client-side call resumes it."""
 		self._stop_if_cancelled()
 		kept = messages[1:] if messages and messages[0].get("role") == "system" else messages
 		state = approval_gate.Parked(
 			required.request, self.turns, kept, calls, self.usage, self.cost, self.tool_calls
 		)
-		approval_gate.park(self.name, self.context, state)
+		if isinstance(required, client_calls.ClientCallRequired):
+			client_calls.park(self.name, self.context, state, required.pending)
+		else:
+			approval_gate.park(self.name, self.context, state)
 		self.status = approval_gate.WAITING
 		yield events.run_status(approval_gate.WAITING, self.name)
-		yield events.approval_required(required.request, required.tool_name, self.name)
+		if isinstance(required, client_calls.ClientCallRequired):
+			message = client_calls.event_message(required.pending)
+			yield events.client_call(message, client_calls.waiting_message(required.pending))
+		else:
+			yield events.approval_required(required.request, required.tool_name, self.name)
 
 	def _execute_tool(self, call, state: LoopState) -> tuple[ToolOutcome, str]:
 		toolset, tool_context = state.toolset, state.tool_context
 		tool = toolset.get(call.name)
-		refusal = approval_gate.check(tool, call, tool_context)  # raises ApprovalRequired: park the run
+		# a resumed run: the browser's answer to this client-side call (it passed the gate before it was asked)
+		decided = client_calls.answered(tool, call, self.context)
+		if decided is None:
+			decided = approval_gate.check(tool, call, tool_context)  # raises ApprovalRequired: park the run
+		if decided is None:
+			decided = client_calls.ask(tool, call, tool_context)  # raises ClientCallRequired: park the run
 		record = frappe.get_doc(
 			{
 				"doctype": "Agent Tool Call",
@@ -390,7 +403,7 @@ class _Run:
 		started = time.monotonic()
 		with traces.tool_span(call.name, call.id) as span:
 			try:
-				outcome = refusal or toolset.execute(call.name, call.arguments, tool_context)
+				outcome = decided or toolset.execute(call.name, call.arguments, tool_context)
 			finally:
 				self.tool_seconds += time.monotonic() - started
 			span.outcome(outcome.ok, outcome.error)

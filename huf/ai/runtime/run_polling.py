@@ -6,7 +6,7 @@ Runs start at `huf.ai.runtime.front_door`.
 import frappe
 from frappe import _
 
-from huf.ai.runtime import approval_gate, locks, queue, run_state
+from huf.ai.runtime import approval_gate, client_calls, locks, queue, run_state
 from huf.huf import run_access
 
 
@@ -38,7 +38,7 @@ def run_status_of(agent_run_id: str, session_id: str | None = None) -> dict:
 		"end_time": run.end_time,
 	}
 	if run.status == approval_gate.WAITING:
-		result.update(approval_gate.waiting_answer(run.name))
+		result.update(client_calls.waiting_answer(run.name) or approval_gate.waiting_answer(run.name))
 	if run.status == "Queued":
 		waiting = [r.name for r in queue.queued_runs(run.conversation)]
 		result["queue_position"] = waiting.index(run.name) + 1 if run.name in waiting else None

@@ -68,6 +68,7 @@ class Tool:
 	is_mcp_tool: bool = False
 	mcp_server: str | None = None
 	requires_approval: bool = False  # each call waits for an approver (huf.ai.runtime.approval_gate)
+	client_function: str | None = None  # set: the browser answers each call (huf.ai.runtime.client_calls)
 
 	def schema(self) -> dict:
 		"""The tool in OpenAI's function format."""

@@ -31,6 +31,7 @@ class FunctionTool(Tool):
 			description=spec.description,
 			parameters=spec.parameters,
 			requires_approval=spec.requires_approval,
+			client_function=spec.client_function,
 		)
 		self.spec = spec
 

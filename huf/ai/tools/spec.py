@@ -7,7 +7,7 @@ from typing import Any
 
 from frappe.utils import cint
 
-from huf.huf.tool_schema import build_parameters
+from huf.huf.tool_schema import CLIENT_SIDE, UPSTREAM_CLIENT_FUNCTION, build_parameters
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class ToolSpec:
 	base_url: str | None = None
 	record: str | None = None  # the Agent Tool Function
 	requires_approval: bool = False
+	client_function: str | None = None  # set: the browser of the run's user answers each call
 
 	@classmethod
 	def from_doc(cls, doc: Any) -> ToolSpec:
@@ -42,4 +43,16 @@ class ToolSpec:
 			base_url=doc.get("base_url"),
 			record=doc.name,
 			requires_approval=bool(cint(doc.get("requires_approval"))),
+			client_function=client_function(doc),
 		)
+
+
+def client_function(doc: Any) -> str | None:
+	"""The browser function a client-side tool calls: its Function Path, else its name ("" for upstream's
+	`client_side_function` path: the call's own `function_name` argument says which); None for other tools."""
+	path = (doc.get("function_path") or "").strip()
+	if doc.types == CLIENT_SIDE:
+		return path or doc.tool_name or doc.name
+	if doc.types == "Custom Function" and path == UPSTREAM_CLIENT_FUNCTION:
+		return ""
+	return None

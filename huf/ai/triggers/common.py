@@ -8,6 +8,7 @@ conversation `history_external_id` names (per initiating user, or one shared his
 
 import sys
 from typing import Any
+from urllib.parse import quote
 
 import frappe
 from frappe import _
@@ -15,7 +16,7 @@ from frappe.utils import cint, strip_html
 
 from huf.ai.runtime.run_request import RunRequest
 from huf.ai.triggers.rules import clear_doc_event_agents_cache, is_system_manager
-from huf.huf import run_access
+from huf.huf import notifications, run_access
 from huf.huf.acting_users import can_act, run_as_user
 
 CHANNEL = "trigger"
@@ -123,7 +124,20 @@ def disable_trigger(name: str, reason: str) -> None:
 		reference_name=name,
 	)
 	clear_doc_event_agents_cache()
+	notify_disabled(name, reason)
 	frappe.db.commit()
+
+
+def notify_disabled(name: str, reason: str) -> None:
+	"""Tell the trigger's owner that it disabled itself, and why (linking its agent's triggers)."""
+	agent = frappe.db.get_value("Agent Trigger", name, "agent") or ""
+	notifications.owner_of_disabled(
+		"Agent Trigger",
+		name,
+		_("Agent Trigger {0} disabled itself").format(name),
+		reason,
+		f"/huf/triggers/{quote(agent, safe='')}",
+	)
 
 
 def trigger_values(trigger: Any) -> dict:

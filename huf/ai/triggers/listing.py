@@ -22,6 +22,7 @@ LIST_FIELDS = [
 	"scheduled_interval",
 	"interval_count",
 	"cron_expression",
+	"run_at",
 	"app_name",
 	"event_name",
 	"webhook_slug",

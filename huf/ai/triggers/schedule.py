@@ -1,7 +1,12 @@
 """Schedule triggers: queue the runs that are due, keep the schedule without drift, back off on failures.
 
 State kept in the trigger's `metadata` (JSON): `last_run` (the Agent Run last queued), `failures`
-(consecutive failed runs), `backoff_until`, `last_error`.
+(consecutive failed runs), `backoff_until`, `last_error`, `fired_at` (when a one-shot fired).
+
+A one-shot (Scheduled Interval Once) is due at its Run At, however late the scheduler looks; it is
+disabled (with the reason, committed under its row lock) before its one run is queued, so it never
+fires twice. When a trigger disables itself after failures its owner gets a Notification Log
+(`common.notify_disabled`).
 
 A run acts as `acting_user(trigger)` (Run As, else the owner); when that user may not run it (disabled,
 lost access) the trigger is disabled at once with the reason as its Disabled Reason.
@@ -23,6 +28,7 @@ from huf.ai.triggers.common import (
 	disable_trigger,
 	history_external_id,
 	log_trigger_error,
+	notify_disabled,
 	trigger_request,
 )
 from huf.ai.triggers.rules import trigger_metadata
@@ -30,6 +36,7 @@ from huf.ai.triggers.rules import trigger_metadata
 BACKOFF_MINUTES = (1, 5, 15, 60)  # after 1, 2, 3, 4 consecutive failures
 MAX_FAILURES = 5  # the fifth consecutive failure disables the trigger
 FINISHED_BAD = ("Failed", "Cancelled")
+ONCE = "Once"  # Scheduled Interval of a one-shot trigger
 
 
 def run_scheduled_agents(now: Any = None) -> None:
@@ -76,6 +83,8 @@ def process_trigger(name: str, now: Any) -> None:
 			_save(name, state, values)
 		return
 
+	if trigger.scheduled_interval == ONCE:
+		return fire_once(trigger, state, planned, now)
 	values["next_execution"] = next_after(trigger, planned, now)
 	values["last_execution"] = now
 	if state.get("last_run"):
@@ -103,6 +112,43 @@ def process_trigger(name: str, now: Any) -> None:
 		frappe.db.rollback()
 		log_trigger_error(_("Scheduled Agent Trigger {0} could not run").format(name), name)
 		_record_failure(trigger, state, values, str(e), now)
+	_save(name, state, {})
+
+
+def fire_once(trigger: Any, state: dict, planned: Any, now: Any) -> None:
+	"""Queue the one run of a one-shot trigger, disabled first under its row lock and committed: of two
+	scheduler ticks (or workers) at once, one fires it and the other finds it disabled."""
+	name = trigger.name
+	if frappe.db.get_value("Agent Trigger", name, "disabled", for_update=True):
+		frappe.db.rollback()
+		return
+	reason = _("Ran once at {0} (planned for {1}): a one-shot schedule disables itself after it fires.")
+	state.update(fired_at=str(now), backoff_until=None)
+	values = {
+		"disabled": 1,
+		"disabled_reason": reason.format(now, planned),
+		"last_execution": now,
+		"next_execution": None,
+	}
+	_save(name, state, values)
+	try:
+		acting = acting_user(trigger)
+		request = trigger_request(
+			trigger.agent,
+			scheduled_prompt(trigger, planned),
+			name,
+			external_id=history_external_id(trigger.agent, acting),
+			user=acting,
+		)
+		state["last_run"] = front_door.enqueue(request).run
+	except RunRefused as e:
+		disable_trigger(name, str(e))  # the reason replaces "Ran once", the owner is told
+		state["last_error"] = str(e)[:500]
+	except Exception as e:
+		frappe.db.rollback()
+		log_trigger_error(_("Scheduled Agent Trigger {0} could not run").format(name), name)
+		state["last_error"] = str(e)[:500]
+		notify_disabled(name, _("Its one run could not start: {0}").format(state["last_error"]))
 	_save(name, state, {})
 
 
@@ -134,6 +180,7 @@ def _record_failure(trigger: Any, state: dict, values: dict, error: str | None, 
 		values["disabled_reason"] = _(
 			"Disabled automatically after {0} failed runs in a row. Last error: {1}"
 		).format(failures, state["last_error"] or _("unknown"))
+		notify_disabled(trigger.name, values["disabled_reason"])
 		_save(trigger.name, state, values)
 		return True
 	minutes = BACKOFF_MINUTES[min(failures, len(BACKOFF_MINUTES)) - 1]

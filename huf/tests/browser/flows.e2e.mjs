@@ -188,7 +188,20 @@ try {
     apart: Object.entries(placed).every(([other, b]) => other === id || !overlap(placed[id], b)),
     ...seenWhenAdded[id],
   }));
-  for (let i = 0; i < 3; i++) await page.keyboard.press("Control+z");
+
+  step("a Date step's form comes from the server's schema: the fields its operation needs, marked until filled");
+  await page.getByRole("button", { name: "Add Date step" }).click();
+  const dateForm = page.locator('[data-testid="schema-form"][data-node-type="date"]');
+  await dateForm.waitFor();
+  const dateFields = async () => (await dateForm.locator("label").allTextContents()).map((text) => text.trim());
+  result.date_fields_format = await dateFields();
+  await dateForm.getByLabel("Operation", { exact: true }).selectOption("add");
+  await dateForm.getByLabel("Amount *", { exact: true }).waitFor();
+  result.date_fields_add = await dateFields();
+  result.date_amount_marked = await dateForm.getByText("Amount is required.").count();
+  await shot(page, "03-date-step");
+  await page.locator(".react-flow__pane").click({ position: { x: 40, y: 40 } });
+  for (let i = 0; i < 5; i++) await page.keyboard.press("Control+z"); // the operation, the Date step, three transforms
   result.after_placement_undo = await settle(page, { nodes: 5, edges: 4 });
 
   step("Arrange lays the flow out from the start down, at a readable zoom");

@@ -109,6 +109,10 @@ class TestFlowCanvasInBrowser(BrowserTestCase):
 			self.assertEqual(
 				placed, {"id": placed["id"], "apart": True, "in_view": True, "clear_of_map": True}
 			)
+		# a Date step's form is the server's schema: the fields of its operation, required ones marked
+		self.assertEqual(result["date_fields_format"], ["Operation", "Date", "Format"])
+		self.assertEqual(result["date_fields_add"], ["Operation", "Date", "Amount *", "Unit"])
+		self.assertEqual(result["date_amount_marked"], 1)
 		self.assertEqual(result["after_placement_undo"], {"nodes": 5, "edges": 4})
 		# Arrange: from the start down, nothing stacked, at a zoom that keeps the labels readable
 		self.assertTrue(result["arranged_order"])

@@ -16,6 +16,16 @@ declares `SCHEMAS = {"type": node_schema(...)}` (huf/ai/flows/nodes/schema.py): 
 | `agent` | agent.run (through the queue-first run path) |
 | `router` | router.llm (the LLM picks among the candidate edges) |
 | `approval` | human.approval |
+| `user_input` | human.input (Wait for input: a form an assignee answers) |
+| `app_event` | trigger.app-event (the run's start: an app event's payload; huf/ai/flows/app_events.py starts it) |
+| `script` | code (a script in the safe expression language, or Python through Frappe's safe_exec) |
+| `mail` | email (queued through Frappe's email queue) |
+| `files` | file (read, write or delete a Frappe File) |
+| `dates` | date (now, today, format, add, subtract, difference) |
+
+A module may also declare `CHECKS = {"type": check(node_id, config) -> list of problems}`: what is wrong
+with a node's settings (schema.py `problem`), checked when a definition is saved or validated
+(`config_problems`).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import copy
 import importlib
 from collections.abc import Callable
 
+from huf.ai.flows.graph import node_config
 from huf.ai.flows.nodes.base import EDGES, NodeCall, NodeResult
 
 MODULES = {
@@ -39,6 +50,12 @@ MODULES = {
 	"agent.run": "agent",
 	"router.llm": "router",
 	"human.approval": "approval",
+	"human.input": "user_input",
+	"trigger.app-event": "app_event",
+	"code": "script",
+	"email": "mail",
+	"file": "files",
+	"date": "dates",
 }
 
 
@@ -79,3 +96,21 @@ def schemas() -> dict:
 		}
 		out[node_type] = {**copy.deepcopy(schema), "has_backend": executor_for(node_type) is not None}
 	return out
+
+
+def config_problems(definition: dict) -> list[dict]:
+	"""What is wrong with the settings of each node whose module checks them (its CHECKS): `{"message",
+	"node_id", "field"?}`, beside the structural checks of huf.huf.flow_schema."""
+	problems: list[dict] = []
+	nodes = definition.get("nodes") if isinstance(definition, dict) else None
+	for node in nodes if isinstance(nodes, list) else []:
+		if not isinstance(node, dict) or not node.get("id"):
+			continue
+		module = MODULES.get(node.get("type") or "")
+		if not module:
+			continue
+		checks = getattr(importlib.import_module(f"huf.ai.flows.nodes.{module}"), "CHECKS", {})
+		check = checks.get(node["type"])
+		if check:
+			problems.extend(check(str(node["id"]), node_config(node)))
+	return problems

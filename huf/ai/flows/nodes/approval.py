@@ -5,9 +5,9 @@ Config: the approvers, users and/or roles: `approvers: {"users": [...], "roles":
 ("user"/"users", "role"/"roles": synonyms); `message` (a `{{ }}` template shown to the approvers);
 optional `timeout_minutes`.
 
-First visit: the approvers get the realtime event `flow_approval_requested` (and the run appears in
-their inbox, `list_pending_approvals`); the run waits (Waiting Approval) with the approvers, the
-message and the deadline in its `waiting`. A decision (`huf.ai.flows.approvals`) runs the node again:
+First visit: the approvers get the realtime event `flow_approval_requested` and a Notification Log
+(the run appears in their inbox, `list_pending_approvals`); the run waits (Waiting Approval) with the
+approvers, the message and the deadline in its `waiting`. A decision (`huf.ai.flows.approvals`) runs the node again:
 it returns outcome = the decision and output {decision, by, comment, at}. A timeout decides
 "rejected" by "timeout"; the node's `meta.outcome: timeout` edge wins over the rejected path.
 """
@@ -24,6 +24,7 @@ from huf.ai.flows import context as flow_context
 from huf.ai.flows.graph import edge_outcome
 from huf.ai.flows.nodes.base import FAILURE, OUTCOME, WAITING, NodeCall, NodeResult
 from huf.ai.flows.nodes.schema import node_schema, setting
+from huf.huf import notifications
 
 APPROVED, REJECTED, TIMEOUT = "approved", "rejected", "timeout"
 DECISIONS = (APPROVED, REJECTED)
@@ -128,7 +129,8 @@ def deadline(config: dict, node_id: str) -> str | None:
 
 
 def notify(call: NodeCall, approvers: dict, message: str, timeout_at: str | None) -> list[str]:
-	"""Tell the approvers (listed users, enabled holders of listed roles) in realtime; returns who."""
+	"""Tell the approvers (listed users, enabled holders of listed roles) in realtime and with one
+	Notification Log each (huf.huf.notifications); returns who."""
 	recipients = list(approvers["users"])
 	if approvers["roles"]:
 		holders = frappe.get_all(
@@ -154,6 +156,13 @@ def notify(call: NodeCall, approvers: dict, message: str, timeout_at: str | None
 	}
 	for user in recipients:
 		frappe.publish_realtime(APPROVAL_EVENT, event, user=user, after_commit=True)
+	notifications.approvers_waiting(
+		recipients,
+		_("Flow {0} waits for your approval").format(call.run.flow_id),
+		"Flow Run",
+		call.run.name,
+		message,
+	)
 	return recipients
 
 

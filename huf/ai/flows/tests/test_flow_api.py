@@ -410,17 +410,20 @@ class TestFlowRunsAPI(FlowAPITestCase):
 			"does not wait for input",
 			self.refused(MANAGER, flow_api.resume_flow_run, run.name, exc=FlowRunError),
 		)
-		# a node that waits for input (none of the built-in types does yet): the run paused at `done`
-		frappe.db.set_value(
-			"Flow Run",
-			run.name,
-			{
-				"status": "Waiting User",
-				"current_node_id": "done",
-				"waiting": json.dumps({"kind": "user", "node_id": "done"}),
-			},
+		# a Wait for input node (assigned to nobody: the run's user, and managers, answer it)
+		asking = make_flow(
+			self,
+			[
+				node("start", "trigger.webhook"),
+				node(
+					"ask", "human.input", fields=[{"fieldname": "answer", "fieldtype": "Int", "required": 1}]
+				),
+				node("done", "end", output="{{ nodes.ask.output.values.answer }}"),
+			],
+			[edge("start", "ask"), edge("ask", "done")],
 		)
-		frappe.db.commit()
+		run = run_flow_now(asking, {"n": 4}, user=MANAGER)
+		self.assertEqual((run.status, run.current_node_id), ("Waiting User", "ask"))
 		for user in (USER, VIEWER, NO_ROLES):
 			self.refused(user, flow_api.resume_flow_run, run.name, {"answer": 42})
 		self.refused(USER, flow_api.handle_resume_flow_run, run.name, {"answer": 42})
@@ -429,6 +432,7 @@ class TestFlowRunsAPI(FlowAPITestCase):
 		self.assertEqual(answer["flow_run_id"], run.name)
 		run = wait_for_flow_run(run.name, until=("Success", "Failed"))
 		self.assertEqual((run.status, run.waiting), ("Success", None))
+		self.assertEqual(flow_context(run)["result"], 42)
 
 
 class TestFlowAPIOverHTTP(FlowAPITestCase):

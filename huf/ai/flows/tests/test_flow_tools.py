@@ -1,8 +1,6 @@
 """The agents' flow tools end to end: an agent driven by the scripted LLM runs a flow, reads its run,
 approves it and resumes it, as its user, with the same refusals as the REST API."""
 
-import json
-
 import frappe
 
 from huf.ai.flow_tools import get_flow_tools
@@ -128,22 +126,22 @@ class TestFlowTools(ToolTestCase):
 		)
 
 	def test_resume_flow_run_gives_a_waiting_run_its_input(self):
-		run = run_flow_now(self.flow, {"name": "Cy"}, user=MANAGER)
-		# a node that waits for input (none of the built-in types does yet): the run paused at `done`
-		frappe.db.set_value(
-			"Flow Run",
-			run.name,
-			{
-				"status": "Waiting User",
-				"current_node_id": "done",
-				"waiting": json.dumps({"kind": "user", "node_id": "done"}),
-			},
+		asking = make_flow(
+			self,
+			[
+				node("start", "trigger.webhook"),
+				node("ask", "human.input", fields=[{"fieldname": "answer", "fieldtype": "Data"}]),
+				node("done", "end", output="{{ payload.name }}: {{ nodes.ask.output.values.answer }}"),
+			],
+			[edge("start", "ask"), edge("ask", "done")],
 		)
-		frappe.db.commit()
+		run = run_flow_now(asking, {"name": "Cy"}, user=MANAGER)
+		self.assertEqual(run.status, "Waiting User")
 		arguments = {"flow_run_id": run.name, "payload": {"answer": "yes"}}
 		refused = self.call_tool(self.agent, "resume_flow_run", arguments, USER)
 		self.assertEqual(refused["record"].status, "Failed")
 		self.assertIn("not allowed to see flow run", refused["content"])
 		resumed = self.call_tool(self.agent, "resume_flow_run", arguments, MANAGER)
 		self.assertEqual(resumed["record"].status, "Completed", resumed["content"])
-		self.assertEqual(wait_for_flow_run(run.name, until=DONE).status, "Success")
+		run = wait_for_flow_run(run.name, until=DONE)
+		self.assertEqual((run.status, flow_context(run)["result"]), ("Success", "Cy: yes"))

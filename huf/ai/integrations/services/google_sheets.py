@@ -1,4 +1,4 @@
-"""Google Sheets tools: create spreadsheets, read and append rows through the Sheets API v4 (OAuth 2.0)."""
+"""Google Sheets tools: create spreadsheets, read, append and overwrite rows through the Sheets API v4 (OAuth 2.0)."""
 
 from urllib.parse import quote
 
@@ -47,6 +47,25 @@ def google_sheets_append_rows(
 	}
 
 
+def gsheets_update(spreadsheet_id: str, range: str, data: list | str, settings: str | None = None) -> dict:
+	"""Overwrite the cells of `range` with `data` (rows of values), entered as a user would type them."""
+	values = json_arg(data, "data", (list,))
+	values = [row if isinstance(row, list) else [row] for row in values]
+	require(values, "data")
+	answer = service_client(SERVICE, settings).request(
+		"PUT",
+		_values_path(spreadsheet_id, range),
+		params={"valueInputOption": "USER_ENTERED"},
+		json={"range": range, "majorDimension": "ROWS", "values": values},
+	)
+	return {
+		"updated": True,
+		"updated_range": answer.get("updatedRange"),
+		"updated_rows": answer.get("updatedRows"),
+		"updated_cells": answer.get("updatedCells"),
+	}
+
+
 def gsheets_create(title: str, settings: str | None = None) -> dict:
 	"""A new, empty spreadsheet in the connected account's Drive."""
 	created = service_client(SERVICE, settings).request(
@@ -79,6 +98,16 @@ TOOLS = [
 			param("spreadsheet_id", "string", "Spreadsheet id (from its URL).", 1),
 			param("range", "string", "A1 range of the table, e.g. Sheet1!A:D.", 1),
 			param("rows", "array", "Rows to append, each a list of cell values.", 1),
+		],
+	),
+	tool(
+		"gsheets_update",
+		_PATH + "gsheets_update",
+		"Overwrite the cells of a Google Sheets range; values are parsed as if typed (numbers, dates, formulas).",
+		[
+			param("spreadsheet_id", "string", "Spreadsheet id (from its URL).", 1),
+			param("range", "string", "A1 range to overwrite, e.g. Sheet1!A2:C3.", 1),
+			param("data", "array", 'Rows of cell values, e.g. [["Anna", 12], ["Bob", 7]].', 1),
 		],
 	),
 	tool(

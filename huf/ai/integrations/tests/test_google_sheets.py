@@ -8,6 +8,7 @@ from huf.ai.integrations.services.google_sheets import (
 	google_sheets_append_rows,
 	google_sheets_read_rows,
 	gsheets_create,
+	gsheets_update,
 )
 from huf.tests.support.http_service import reply
 from huf.tests.support.service_tools import GOOGLE_APP, ServiceToolTestCase, oauth_values
@@ -119,3 +120,23 @@ class TestGoogleSheetsTools(ServiceToolTestCase):
 		self.assertEqual((request["method"], request["path"]), ("POST", "/v4/spreadsheets"))
 		self.assertEqual(request["json"], {"properties": {"title": "Leads Q1"}})
 		self.assertEqual(request["headers"]["authorization"], f"Bearer {TOKEN}")
+
+	def test_update_overwrites_a_range_as_user_entered(self):
+		self.api.queue(
+			{"spreadsheetId": SHEET, "updatedRange": "Sheet1!A2:B3", "updatedRows": 2, "updatedCells": 4}
+		)
+		result = gsheets_update(spreadsheet_id=SHEET, range="Sheet1!A2:B3", data='[["Anna", 12], ["Bob", 7]]')
+		self.assertEqual(
+			result, {"updated": True, "updated_range": "Sheet1!A2:B3", "updated_rows": 2, "updated_cells": 4}
+		)
+		[request] = self.api.requests
+		self.assertEqual(
+			(request["method"], request["path"]), ("PUT", f"/v4/spreadsheets/{SHEET}/values/Sheet1!A2:B3")
+		)
+		self.assertEqual(request["query"], {"valueInputOption": "USER_ENTERED"})
+		self.assertEqual(
+			request["json"],
+			{"range": "Sheet1!A2:B3", "majorDimension": "ROWS", "values": [["Anna", 12], ["Bob", 7]]},
+		)
+		with self.assertRaises(frappe.ValidationError):
+			gsheets_update(spreadsheet_id=SHEET, range="A1", data='{"a": 1}')

@@ -19,6 +19,7 @@ UPSTREAM_PREFIXES = {
 APPROVAL_TOOLS = {
 	"slack_send_message",
 	"slack_reply_in_thread",
+	"slack_send_thread_reply",  # upstream's name of slack_reply_in_thread
 	"discord_send_message",
 	"discord_reply_to_message",
 	"discord_delete_message",

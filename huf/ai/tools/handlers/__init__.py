@@ -11,6 +11,7 @@ cleaned and coerced `args` and dispatches by type through `HANDLERS`.
 | `media` | Speech to Text, and the built-in media tools' entry points |
 | `agents` | Run Agent (sub-agent runs) |
 | `integrations` | Custom Function, App Provided (functions of installed apps) |
+| `client_side` | Client Side outside a run (in a run the browser answers: `huf.ai.runtime.client_calls`) |
 """
 
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from typing import Any
 
 from huf.ai.runtime.tools import ToolContext
 from huf.ai.tools.handlers.agents import run_agent
+from huf.ai.tools.handlers.client_side import client_side
 from huf.ai.tools.handlers.documents import (
 	attach_file_to_document,
 	cancel_document,
@@ -64,4 +66,5 @@ HANDLERS: dict[str, Callable[[ToolSpec, dict, ToolContext], Any]] = {
 	"POST": http_request,
 	"Run Agent": run_agent,
 	"Speech to Text": speech_to_text,
+	"Client Side": client_side,
 }

@@ -52,5 +52,5 @@ def app_provided(spec: ToolSpec, args: dict, context: ToolContext) -> Any:
 			_("Tool {0} is no longer provided by any installed app.").format(spec.name),
 			frappe.PermissionError,
 		)
-	function = _resolve(spec.function_path, spec.name)
+	function = _resolve(registered[1]["function_path"], spec.name)
 	return call_function(function, args, spec.pass_parameters_as_json)

@@ -12,6 +12,8 @@ from huf.huf.row_secrets import forget_removed_row_secrets, forget_row_secrets
 from huf.huf.tool_approval_defaults import FIELD as REQUIRES_APPROVAL
 from huf.huf.tool_approval_defaults import apply_default as apply_approval_default
 from huf.huf.tool_schema import (
+	CLIENT_FUNCTION_PATTERN,
+	CLIENT_SIDE,
 	DOCTYPE_TOOL_TYPES,
 	ENUM_TYPES,
 	FIELD_PARAMETER_TYPES,
@@ -86,6 +88,7 @@ class AgentToolFunction(Document):
 			"POST",
 			"Run Agent",
 			"Speech to Text",
+			"Client Side",
 		]
 	# end: auto-generated types
 
@@ -127,6 +130,14 @@ class AgentToolFunction(Document):
 		elif self.types == "Run Agent":
 			if not self.agent:
 				frappe.throw(_("Agent is required for a Run Agent tool."))
+		elif self.types == CLIENT_SIDE:
+			self.function_path = (self.function_path or "").strip() or None
+			if self.function_path and not CLIENT_FUNCTION_PATTERN.match(self.function_path):
+				frappe.throw(
+					_(
+						"Function Path of a Client Side tool is the name of a browser function (letters, digits, _ and .), not {0}."
+					).format(frappe.bold(self.function_path))
+				)
 		elif self.types in HTTP_TOOL_TYPES:
 			if self.base_url:
 				self.base_url = validate_http_url(self.base_url, _("Base URL"))
@@ -150,6 +161,9 @@ class AgentToolFunction(Document):
 					frappe.PermissionError,
 				)
 			app = registered[0]
+			self.function_path = registered[1][
+				"function_path"
+			]  # an alias (e.g. upstream's path) becomes the path
 			if self.provider_app and self.provider_app != app:
 				frappe.throw(
 					_("{0} is registered by the app {1}, not {2}.").format(

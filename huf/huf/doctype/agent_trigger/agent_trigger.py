@@ -14,6 +14,7 @@ from huf.ai.triggers.rules import (
 	trigger_metadata,
 )
 from huf.huf import safe_expression
+from huf.huf.app_events import EVENT_NAME_PATTERN
 from huf.huf.doc_events import DOC_EVENTS
 
 INTERVAL_UNITS = {
@@ -24,7 +25,15 @@ INTERVAL_UNITS = {
 	"Yearly": "years",
 }
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
-SCHEDULE_FIELDS = ("trigger_type", "scheduled_interval", "interval_count", "cron_expression", "disabled")
+SCHEDULE_FIELDS = (
+	"trigger_type",
+	"scheduled_interval",
+	"interval_count",
+	"cron_expression",
+	"run_at",
+	"disabled",
+)
+ONCE = "Once"  # a one-shot schedule: runs at Run At, then disables itself (huf.ai.triggers.schedule)
 # What decides what a run of a Run As kind does: only the user it acts as, or a System Manager, may change it.
 RUN_DEFINING_FIELDS = (
 	"agent",
@@ -42,7 +51,6 @@ TEMPLATE_NAMES = {
 	"Webhook": ("payload", "trigger"),
 	"App Event": ("payload", "trigger"),
 }
-EVENT_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.:/-]{1,140}$")
 CONDITION_NAMES = ("doc",)
 
 
@@ -84,7 +92,9 @@ class AgentTrigger(Document):
 		next_execution: DF.Datetime | None
 		reference_doctype: DF.Link | None
 		run_as: DF.Link | None
-		scheduled_interval: DF.Literal["", "Hourly", "Daily", "Weekly", "Monthly", "Yearly", "Cron"]
+		run_at: DF.Datetime | None
+		run_in_minutes: DF.Int
+		scheduled_interval: DF.Literal["", "Hourly", "Daily", "Weekly", "Monthly", "Yearly", "Cron", "Once"]
 		source_system: DF.Data | None
 		trigger_name: DF.Data | None
 		trigger_type: DF.Literal["", "Schedule", "Doc Event", "Webhook", "App Event", "Manual"]
@@ -227,7 +237,9 @@ class AgentTrigger(Document):
 	def validate_schedule(self) -> None:
 		if not self.scheduled_interval:
 			frappe.throw(_("Scheduled Interval is required for a Schedule trigger."))
-		if self.scheduled_interval == "Cron":
+		if self.scheduled_interval == ONCE:
+			self.validate_once()
+		elif self.scheduled_interval == "Cron":
 			self.cron_expression = (self.cron_expression or "").strip()
 			if not self.cron_expression or not _valid_cron(self.cron_expression):
 				frappe.throw(
@@ -247,9 +259,33 @@ class AgentTrigger(Document):
 		if changed or not self.next_execution:
 			self.next_execution = self.compute_next_execution()
 
+	def validate_once(self) -> None:
+		"""Run In (minutes) becomes Run At (from now); an enabled one-shot needs a Run At still to come
+		when it is new, re-enabled or moved."""
+		minutes = cint(self.run_in_minutes)
+		if minutes < 0:
+			frappe.throw(_("Run In (minutes) must be 0 or more."))
+		if minutes:
+			self.run_at = add_to_date(now_datetime(), minutes=minutes)
+			self.run_in_minutes = 0
+		if not self.run_at:
+			frappe.throw(_("A one-shot schedule needs Run At, or Run In (minutes)."))
+		before = self.get_doc_before_save()
+		moved = not before or any(before.get(f) != self.get(f) for f in SCHEDULE_FIELDS)
+		if (
+			not self.disabled
+			and moved
+			and get_datetime(self.run_at) < add_to_date(now_datetime(), minutes=-1)
+		):
+			frappe.throw(
+				_("Run At {0} has passed: pick a time to come, or Run In (minutes).").format(self.run_at)
+			)
+
 	def compute_next_execution(self, after=None):
-		"""The first run time after `after` (default: now)."""
+		"""The first run time after `after` (default: now); a one-shot's Run At."""
 		after = get_datetime(after) if after else now_datetime()
+		if self.scheduled_interval == ONCE:
+			return get_datetime(self.run_at)  # due from then on, however late the scheduler looks
 		if self.scheduled_interval == "Cron":
 			from croniter import croniter
 

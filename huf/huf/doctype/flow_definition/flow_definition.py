@@ -6,9 +6,11 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint, escape_html, now_datetime
 
+from huf.ai.flows.nodes import config_problems
+from huf.ai.flows.schedules import settle_one_shots
 from huf.huf.flow_schema import entry_node_id, flow_errors
 
-TRIGGER_NODE_TYPES = ("trigger.webhook", "trigger.schedule", "trigger.doc-event")
+TRIGGER_NODE_TYPES = ("trigger.webhook", "trigger.schedule", "trigger.doc-event", "trigger.app-event")
 # What decides what a triggered run does: only the user it acts as, or a System Manager, may change it.
 RUN_DEFINING_FIELDS = ("definition_json", "run_as", "owner", "status")
 
@@ -45,7 +47,8 @@ class FlowDefinition(Document):
 		if not FLOW_ID_PATTERN.match(self.flow_id):
 			frappe.throw(_("Flow ID may contain only letters, digits, - and _."))
 		definition = self.get_definition()
-		errors = flow_errors(definition, self.flow_id)
+		settle_one_shots(definition)  # a schedule's in_minutes becomes its `at`
+		errors = flow_errors(definition, self.flow_id) + [p["message"] for p in config_problems(definition)]
 		if errors:
 			frappe.throw(
 				_("The flow definition is not valid:")

@@ -33,7 +33,7 @@ class FlowRun(Document):
 			"Queued", "Running", "Waiting Approval", "Waiting User", "Success", "Failed", "Cancelled"
 		]
 		trigger_payload: DF.JSON | None
-		trigger_type: DF.Literal["Manual", "Webhook", "Schedule", "Doc Event"]
+		trigger_type: DF.Literal["Manual", "Webhook", "Schedule", "Doc Event", "App Event"]
 		user: DF.Link | None
 		waiting: DF.JSON | None
 	# end: auto-generated types
