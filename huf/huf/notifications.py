@@ -24,7 +24,10 @@ DEFAULT_TYPE, ALERT_TYPE = "", "Alert"  # Frappe emails a log of its default typ
 
 
 def can_send_email() -> bool:
-	"""Whether Frappe has a default outgoing Email Account to queue mail through."""
+	"""Whether Frappe has an outgoing account to queue mail through: a default outgoing Email Account, or
+	the mail server of the site config (`mail_server`, Frappe's account from config)."""
+	if frappe.conf.get("mail_server"):
+		return True
 	return bool(frappe.db.exists("Email Account", {"enable_outgoing": 1, "default_outgoing": 1}))
 
 

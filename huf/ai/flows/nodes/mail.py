@@ -24,6 +24,7 @@ from huf.ai.flows import context as flow_context
 from huf.ai.flows.nodes.base import NodeCall, NodeResult
 from huf.ai.flows.nodes.schema import missing_settings, node_schema, problem, setting
 from huf.huf.capabilities import has_capability
+from huf.huf.notifications import can_send_email
 
 MAX_RECIPIENTS = 50
 SEND_WITHOUT_DOCUMENT = "flows.manage"
@@ -50,6 +51,12 @@ def email_node(call: NodeCall) -> NodeResult:
 	subject = text(values["subject"])
 	if not subject:
 		raise EmailNodeError(_("{0}: the subject is empty.").format(label))
+	if not can_send_email():
+		raise EmailNodeError(
+			_("{0}: the site has no outgoing Email Account (set a default one up in Email Account).").format(
+				label
+			)
+		)
 	try:
 		queued = frappe.sendmail(
 			recipients=recipients,

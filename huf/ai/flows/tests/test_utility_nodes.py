@@ -209,8 +209,14 @@ class TestFileNode(UtilityNodeCase):
 class TestEmailNode(UtilityNodeCase):
 	def setUp(self):
 		super().setUp()
-		set_site_config("mute_emails", 1)  # Frappe queues without an Email Account; nothing is sent
-		self.addCleanup(set_site_config, "mute_emails", None)
+		# an outgoing account from the site config, muted: Frappe queues and sends nothing
+		for key, value in (
+			("mail_server", "127.0.0.1"),
+			("auto_email_id", "flows@flow-mail.example.com"),
+			("mute_emails", 1),
+		):
+			set_site_config(key, value)
+			self.addCleanup(set_site_config, key, None)
 		self.addCleanup(self.delete_queue)
 
 	def delete_queue(self):
@@ -262,6 +268,25 @@ class TestEmailNode(UtilityNodeCase):
 		)
 		self.assertIn("Order SO-7 shipped", queued.message)
 		self.assertEqual(len(self.queued_to("boss@flow-mail.example.com")), 1)
+
+	def test_a_site_without_an_outgoing_account_is_told_so(self):
+		# the node itself, in this process: a test worker may hold the site config of a moment ago
+		from huf.ai.flows.nodes.mail import EmailNodeError, email_node
+
+		if frappe.db.exists("Email Account", {"enable_outgoing": 1, "default_outgoing": 1}):
+			self.skipTest("this site has a default outgoing Email Account")
+		set_site_config("mail_server", None)
+		call = NodeCall(
+			run=None,
+			node={"id": "mail"},
+			config={"recipients": "ada@flow-mail.example.com", "subject": "Hi", "message": "Hi"},
+			context={"payload": {}, "vars": {}, "nodes": {}, "last": None},
+			graph=None,
+			user=MANAGER,
+		)
+		with self.assertRaisesRegex(EmailNodeError, "the site has no outgoing Email Account"):
+			email_node(call)
+		self.assertEqual(self.queued_to("ada@flow-mail.example.com"), [])
 
 	def test_who_may_send_and_bad_addresses(self):
 		flow = chain(
