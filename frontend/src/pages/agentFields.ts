@@ -40,7 +40,18 @@ export const AGENT_TABS: Array<{ key: string; label: string; fields: FieldDef[] 
       { fieldname: "instructions", label: "Instructions", type: "code", showIf: (doc) => !isTemplate(doc), help: "What the agent should do and how it should answer." },
     ],
   },
-  { key: "tools", label: "Tools and MCP", fields: [] },
+  {
+    key: "tools",
+    label: "Tools and MCP",
+    fields: [
+      {
+        fieldname: "mcp_expose_tools",
+        label: "Offer these tools over MCP",
+        type: "check",
+        help: "People who may run this agent can call its tools one by one from an MCP client, as themselves. Each call is recorded as a run of this agent; approvals apply.",
+      },
+    ],
+  },
   {
     key: "knowledge",
     label: "Knowledge",
@@ -126,6 +137,7 @@ export const NEW_AGENT: Record<string, unknown> = {
   enable_conversation_data: 0,
   inject_conversation_data: 1,
   allow_guest: 0,
+  mcp_expose_tools: 0,
   agent_tool: [],
   agent_mcp_server: [],
   agent_knowledge: [],

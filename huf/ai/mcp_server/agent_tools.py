@@ -1,4 +1,5 @@
 """The `ask_<agent>` tools: one per agent the caller may run; a call is a run through the front door.
+(`huf.ai.mcp_server.catalog` lists them with the agents' own tools, `own_tools`.)
 
 A call runs the agent as the caller, inline (`RunRequest(now=True)` through `front_door.start`), so
 everything a run from REST gets applies: the run checks (`huf.huf.run_access`), the runs-per-minute
@@ -37,15 +38,23 @@ PREFIX = "ask_"
 MAX_NAME = 64  # what model APIs accept as a function name (Anthropic, OpenAI): [a-zA-Z0-9_-]{1,64}
 
 
-def tool_name(agent: str, hashed: bool = False) -> str:
-	"""`ask_` + the agent's name in lower case with every run of other characters as `_`; a name too
-	long (or, with `hashed`, one another agent already has) is cut and ends with a short hash of the
-	agent's name."""
-	slug = re.sub(r"[^a-z0-9]+", "_", agent.lower()).strip("_") or "agent"
-	name = PREFIX + slug
+def slug(text: str) -> str:
+	"""`text` in lower case with every run of other characters than a-z and 0-9 as `_`."""
+	return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def fitted(name: str, key: str, hashed: bool = False) -> str:
+	"""`name` as a tool name: cut, ending with `_` and eight hex digits of a hash of `key`, when it is
+	longer than MAX_NAME or `hashed` (another tool already has it)."""
 	if hashed or len(name) > MAX_NAME:
-		name = name[: MAX_NAME - 9] + "_" + hashlib.sha256(agent.encode()).hexdigest()[:8]
+		return name[: MAX_NAME - 9] + "_" + hashlib.sha256(key.encode()).hexdigest()[:8]
 	return name
+
+
+def tool_name(agent: str, hashed: bool = False) -> str:
+	"""`ask_` + the agent's name as a `slug`; a name too long (or, with `hashed`, one another agent
+	already has) is cut and ends with a short hash of the agent's name."""
+	return fitted(PREFIX + (slug(agent) or "agent"), agent, hashed)
 
 
 def runnable_agents() -> dict[str, dict]:
@@ -55,7 +64,7 @@ def runnable_agents() -> dict[str, dict]:
 	rows = frappe.get_list(
 		"Agent",
 		filters={"disabled": 0},
-		fields=["name", "description"],
+		fields=["name", "description", "mcp_expose_tools"],
 		order_by="name asc",
 		limit_page_length=0,
 	)
@@ -73,22 +82,9 @@ def runnable_agents() -> dict[str, dict]:
 	return tools
 
 
-def list_tools() -> dict:
-	"""The `tools/list` result."""
-	tools = [_describe(name, row) for name, row in runnable_agents().items()]
-	return checked("ListToolsResult", {"tools": tools})
-
-
-def call_tool(params: dict) -> dict:
-	"""The `tools/call` result of an `ask_<agent>` tool; an unknown tool (or an agent the caller may not
-	run, which is not listed either) or bad arguments are a JSON-RPC error."""
-	name = params.get("name")
-	arguments = params.get("arguments") or {}
-	row = runnable_agents().get(name) if isinstance(name, str) else None
-	if row is None:
-		raise RpcError(INVALID_PARAMS, _("Unknown tool: {0}").format(str(name)[:100]))
-	if not isinstance(arguments, dict):
-		raise RpcError(INVALID_PARAMS, _("The arguments of {0} must be an object.").format(name))
+def call(row: Any, name: str, arguments: dict) -> dict:
+	"""The `tools/call` result of the `ask_<agent>` tool `name` of the agent `row`; bad arguments are
+	a JSON-RPC error."""
 	prompt, conversation = arguments.get("prompt"), arguments.get("conversation_id")
 	if not isinstance(prompt, str) or not prompt.strip():
 		raise RpcError(INVALID_PARAMS, _("{0} needs a prompt (a non-empty string).").format(name))
@@ -102,19 +98,26 @@ def call_tool(params: dict) -> dict:
 		channel=CHANNEL,
 		now=True,
 	)
+	return start(request, row.name)
+
+
+def start(request: RunRequest, agent: str, tool: str | None = None) -> dict:
+	"""The `CallToolResult` of the run `request` of `agent` (with `tool`: a tool run calling it),
+	started through the front door; a refusal or an error is a result with `isError`."""
 	try:
 		answer = front_door.start(request).as_response()
 	except Exception as e:
 		frappe.db.rollback()
 		if not isinstance(e, frappe.ValidationError | frappe.PermissionError | frappe.TooManyRequestsError):
-			frappe.log_error(title=_("MCP call of agent {0} failed").format(row.name))
+			frappe.log_error(title=_("MCP call of agent {0} failed").format(agent))
 		frappe.clear_messages()
-		text = strip_html(str(e)) or _("Agent {0} could not be run.").format(row.name)
+		text = strip_html(str(e)) or _("Agent {0} could not be run.").format(agent)
 		return checked("CallToolResult", {"content": [text_content(text)], "isError": True})
-	return checked("CallToolResult", _call_result(row.name, answer))
+	return checked("CallToolResult", _call_result(agent, answer, tool))
 
 
-def _describe(name: str, row: Any) -> dict:
+def describe(name: str, row: Any) -> dict:
+	"""The `ask_<agent>` tool `name` of the agent `row`, as `tools/list` lists it."""
 	about = strip_html(row.description or "").strip()
 	description = _("Ask the Huf agent {0}.").format(row.name)
 	if about:
@@ -141,34 +144,39 @@ def _describe(name: str, row: Any) -> dict:
 	}
 
 
-def _call_result(agent: str, answer: dict) -> dict:
+def _call_result(agent: str, answer: dict, tool: str | None = None) -> dict:
+	"""The `CallToolResult` of a run's answer: of an `ask_<agent>` call, or of a tool run calling `tool`
+	(no conversation to continue; the result is the run's answer, `get_agent_run_status` reads it)."""
 	ids = {key: answer.get(key) for key in ("agent_run_id", "conversation_id")}
-	continue_with = _("conversation_id: {0} (pass it to continue this conversation)").format(
-		ids["conversation_id"]
-	)
+	run = ids["agent_run_id"]
+	if tool:
+		later = _("its result will then be the answer of the run (get_agent_run_status).")
+		waiting_prefix, more = _("Not run yet:"), []
+	else:
+		later = _("its answer will be in the conversation.")
+		waiting_prefix = _("Not answered yet:")
+		more = [
+			_("conversation_id: {0} (pass it to continue this conversation)").format(ids["conversation_id"])
+		]
 	if answer.get("success"):
-		texts, is_error, status = [answer.get("response") or "", continue_with], False, "Success"
+		texts, is_error, status = [answer.get("response") or "", *more], False, "Success"
 	elif answer.get("waiting_approval"):
 		texts = [
-			_(
-				"Not answered yet: {0} The run {1} of agent {2} goes on once an approver decides "
-				"(approval {3}); its answer will be in the conversation."
-			).format(answer.get("message"), ids["agent_run_id"], agent, answer.get("approval_id")),
-			continue_with,
+			_("{0} {1} The run {2} of agent {3} goes on once an approver decides (approval {4}); {5}").format(
+				waiting_prefix, answer.get("message"), run, agent, answer.get("approval_id"), later
+			),
+			*more,
 		]
 		is_error, status = False, answer.get("status")
 	elif answer.get("queued"):
-		texts = [
-			_("The run {0} of agent {1} was queued; its answer will be in the conversation.").format(
-				ids["agent_run_id"], agent
-			),
-			continue_with,
-		]
+		texts = [_("The run {0} of agent {1} was queued; {2}").format(run, agent, later), *more]
 		is_error, status = False, "Queued"
 	else:
 		reason = "Cancelled" if answer.get("cancelled") else "Failed"
 		texts, is_error, status = [strip_html(str(answer.get("error") or reason))], True, reason
 	structured = {**ids, "agent": agent, "status": status}
+	if tool:
+		structured["tool"] = tool
 	for key in ("approval_id", "tool_name"):
 		if answer.get(key):
 			structured[key] = answer[key]

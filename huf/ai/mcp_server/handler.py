@@ -7,7 +7,7 @@
   sends `Mcp-Session-Id` and the clients have nothing to end.
 - A guest gets 401 with a JSON-RPC error, whatever it asks (also `initialize`).
 
-Methods: initialize, ping, tools/list, tools/call (agent_tools), prompts/list, prompts/get
+Methods: initialize, ping, tools/list, tools/call (catalog), prompts/list, prompts/get
 (prompt_library); notifications (notifications/initialized, notifications/cancelled...) are accepted.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 import frappe
 from frappe import _
 
-from huf.ai.mcp_server import agent_tools, prompt_library
+from huf.ai.mcp_server import catalog, prompt_library
 from huf.ai.mcp_server.protocol import (
 	INTERNAL_ERROR,
 	INVALID_PARAMS,
@@ -100,9 +100,9 @@ def dispatch(method: str, params: dict) -> dict:
 	if method == "ping":
 		return checked("EmptyResult", {})
 	if method == "tools/list":
-		return agent_tools.list_tools()
+		return catalog.list_tools()
 	if method == "tools/call":
-		return agent_tools.call_tool(params)
+		return catalog.call_tool(params)
 	if method == "prompts/list":
 		return prompt_library.list_prompts()
 	if method == "prompts/get":
@@ -122,7 +122,8 @@ def initialize(params: dict) -> dict:
 			"serverInfo": {"name": SERVER_NAME, "title": "Huf", "version": str(__version__)},
 			"instructions": _(
 				"Each ask_<agent> tool asks one Huf agent of this site, as you. An answer ends with the "
-				"conversation_id to pass to continue that conversation."
+				"conversation_id to pass to continue that conversation. A tool named <agent>__<tool> "
+				"calls that tool of the agent directly, as you."
 			),
 		},
 	)

@@ -18,6 +18,7 @@
 | `stream_tokens.py` | single-use tokens that let a GET (`EventSource`) start a streamed run |
 | `content_blocks.py` | an answer's content blocks (`content_block_schemas.py`: their JSON Schemas and caps) |
 | `tools.py` | the tool seam: `Tool`, `ToolContext`, `Toolset`, tool providers (`huf_tool_providers` hook) |
+| `tool_runs.py` | tool runs: a run that calls one tool of its agent as asked, without a model (the loop runs the call) |
 | `client_calls.py`, `client_answers.py` | Client Side tool calls: the run parks until its user's browser answers (`answer`), or the call times out |
 | `knowledge.py` | the mandatory-knowledge seam (`huf_mandatory_knowledge` hook) |
 

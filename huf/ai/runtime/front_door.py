@@ -11,8 +11,9 @@
 
 The door owns what every entry point used to do by hand: the user the run acts as (`acting_as`,
 `request.user`), the checks before anything is written (prompt, the agent, another model, the
-options, the conversation), the queue-or-inline decision, and the per-run flags of a run that starts
-inside another one (a sub-agent, a flow's agent node), which are given back afterwards.
+options, a tool run's call (`tool_runs.check`), the conversation), the queue-or-inline decision,
+and the per-run flags of a run that starts inside another one (a sub-agent, a flow's agent node),
+which are given back afterwards.
 """
 
 from collections.abc import Iterator
@@ -25,7 +26,16 @@ from frappe import _
 from frappe.utils import cint
 
 from huf.ai.conversation.manager import ConversationManager
-from huf.ai.runtime import approval_gate, client_calls, event_log, events, locks, queue, run_state
+from huf.ai.runtime import (
+	approval_gate,
+	client_calls,
+	event_log,
+	events,
+	locks,
+	queue,
+	run_state,
+	tool_runs,
+)
 from huf.ai.runtime.run_options import check_options
 from huf.ai.runtime.run_request import RunRequest
 from huf.huf import run_access
@@ -204,6 +214,11 @@ def _persist(request: RunRequest, agent: Any, claim: bool = False) -> Any:
 			)
 		_check_model(provider or agent.provider, model or agent.model)
 	checked = check_options(agent, request.options)
+	run_values = {**checked.run_values, **request.run_fields}
+	tool_run = {}
+	if request.tool_call is not None:  # call one tool of the agent, ask no model
+		tool_run = {tool_runs.KEY: tool_runs.check(agent, request.tool_call)}
+		run_values["run_kind"] = tool_runs.RUN_KIND
 	conversation, manager = _conversation(request, agent)
 	context = {
 		"channel_id": manager.channel if manager else conversation.channel,
@@ -213,6 +228,7 @@ def _persist(request: RunRequest, agent: Any, claim: bool = False) -> Any:
 		"attachments": (_attachments(request.attachments) + checked.files)[:MAX_ATTACHMENTS],
 		**checked.context,
 		**request.context,
+		**tool_run,
 	}
 	return queue.create_run(
 		agent,
@@ -222,7 +238,7 @@ def _persist(request: RunRequest, agent: Any, claim: bool = False) -> Any:
 		model=model,
 		runtime_context=context,
 		claim=claim,
-		**{**checked.run_values, **request.run_fields},
+		**run_values,
 	)
 
 

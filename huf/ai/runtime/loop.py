@@ -3,8 +3,10 @@
 `execute_run(run_name, stream, lock)` takes a Queued Agent Run (the caller holds the conversation
 lock), marks it Started, asks the model, executes the tools it calls (several per answer, over up
 to Max Turns rounds), persists every message, sums usage and cost over the rounds, and ends the run
-as Success or Failed. It yields the events of `huf.ai.runtime.events`; the synchronous run drains
-it, the SSE stream renders it. There is no other copy of this loop.
+as Success or Failed. A tool run (`huf.ai.runtime.tool_runs`) asks no model: the one call it was
+asked to make takes the same tool path (record, approval gate, executor), and its result is the
+answer. It yields the events of `huf.ai.runtime.events`; the synchronous run drains it, the SSE
+stream renders it. There is no other copy of this loop.
 
 On SQLite a write transaction locks the whole database, so the loop commits after each write step
 and never holds a transaction open across a model or tool call.
@@ -28,7 +30,7 @@ from huf.ai.conversation.usage import record_usage
 from huf.ai.observability import traces
 from huf.ai.providers import ProviderError
 from huf.ai.providers.types import Usage
-from huf.ai.runtime import approval_gate, client_calls, events, locks, run_state
+from huf.ai.runtime import approval_gate, client_calls, events, locks, run_state, tool_runs
 from huf.ai.runtime.attachments import user_content
 from huf.ai.runtime.content_blocks import answer_blocks
 from huf.ai.runtime.tools import ToolContext, ToolOutcome, Toolset
@@ -161,6 +163,10 @@ class _Run:
 		frappe.flags.huf_agent_run = self.name
 
 		parked = approval_gate.take_parked(self.context)  # resumed after a tool approval decision
+		asked = tool_runs.asked_call(self.context)
+		if asked is not None:
+			yield from self._execute_tool_run(asked, parked, conversations, conversation, manager)
+			return
 		history = []
 		if cint(manager.agent.get("persist_conversation")) and parked is None:
 			history = conversations.get_conversation_history(conversation, agent_run=self.name)
@@ -186,12 +192,7 @@ class _Run:
 				},
 				update_modified=False,
 			)
-		tool_context = ToolContext(
-			agent=manager.agent.name,
-			agent_run=self.name,
-			conversation=conversation.name,
-			user=frappe.session.user,
-		)
+		tool_context = self._tool_context(manager, conversation)
 		toolset = manager.get_tools(tool_context)
 
 		messages = [{"role": "system", "content": system_prompt}] if system_prompt else []
@@ -231,6 +232,38 @@ class _Run:
 
 		self.response = final or ""
 		yield from self._finish_success(conversations, conversation, manager)
+
+	def _execute_tool_run(self, call, parked, conversations, conversation, manager) -> Iterator[dict]:
+		"""A tool run: its one call goes the way of a model's call (`_run_tools`: the Agent Tool Call,
+		the approval gate, which may park the run, the executor); its result is the run's answer, and a
+		failed call fails the run."""
+		tool_context = self._tool_context(manager, conversation)
+		toolset = manager.get_tools(tool_context)
+		state = LoopState(conversations, conversation, manager, toolset, tool_context, [])
+		self.turns = 1
+		if parked is None:
+			self._add_user_message(conversations, conversation, self.run.prompt)
+			answer = tool_runs.as_answer(call, manager.provider, manager.model)
+			waits = yield from self._run_tools(answer, state)
+		else:
+			state.messages, self.tool_calls = parked.messages, parked.tool_calls
+			waits = yield from self._execute_calls(parked.calls, state)
+		if waits:
+			return  # parked until an approver decides
+		ok, error = tool_runs.result_of(self.name, call)
+		if not ok:
+			raise RunStopped(error)
+		self.response = state.messages[-1]["content"]
+		yield from self._finish_success(conversations, conversation, manager)
+
+	def _tool_context(self, manager, conversation) -> ToolContext:
+		"""What a tool call of this run knows of it: the agent, the run, the conversation, its user."""
+		return ToolContext(
+			agent=manager.agent.name,
+			agent_run=self.name,
+			conversation=conversation.name,
+			user=frappe.session.user,
+		)
 
 	def _add_user_message(self, conversations, conversation, text: str) -> None:
 		if self.context.get("recovered") and frappe.db.exists(

@@ -64,6 +64,8 @@ class RunRequest:
 	- `context`: runtime context entries set by Huf's code (e.g. `orchestration_step`).
 	- `admitted_conversation`: a conversation document Huf's code already chose and checked (an
 	  orchestration's); it is used as it is.
+	- `tool_call`: {name, arguments}: call this tool of the agent instead of asking the model (a tool
+	  run, `huf.ai.runtime.tool_runs`, which builds such requests).
 	"""
 
 	agent: str
@@ -81,6 +83,7 @@ class RunRequest:
 	run_fields: dict = field(default_factory=dict)
 	context: dict = field(default_factory=dict)
 	admitted_conversation: Any = None
+	tool_call: dict | None = None
 
 
 def from_rest(arguments: dict) -> RunRequest:

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import AsyncExitStack
 
 import frappe
-import httpx
 
 from huf.ai.mcp import sdk
 from huf.ai.mcp_server.agent_tools import tool_name
+from huf.ai.mcp_server.tests.client import McpClientTestCase
 from huf.tests.support.config import set_site_config
 from huf.tests.support.factories import make_user
 from huf.tests.support.llm_server import Reply, tool_call
-from huf.tests.support.tools import ToolTestCase
-from huf.tests.support.web import api_token, serve_site
+from huf.tests.support.web import api_token
 
 ADA = "mcp-server-ada@example.com"
 MAX = "mcp-server-max@example.com"
@@ -32,18 +30,11 @@ LOCKED = "MCP Server Locked Agent"
 APPROVAL = "MCP Server Approval Agent"
 TOOL = "mcp_server_todo_create"
 MARK = "mcp-server:"
-PATH = "/api/method/huf.api.mcp_server.handle"
 
 
-class TestMcpServer(ToolTestCase):
+class TestMcpServer(McpClientTestCase):
 	users = ((ADA, ("Huf User",)), (MAX, ("Huf Manager",)), (BOB, ("Huf User",)), (NOBODY, ()))
-
-	@classmethod
-	def setUpClass(cls):
-		super().setUpClass()
-		cls.server, cls.base_url = serve_site()
-		cls.addClassCleanup(cls.server.shutdown)
-		cls.tokens = {user: api_token(user) for user, _roles in cls.users}
+	rpc_user = ADA
 
 	def setUp(self):
 		super().setUp()
@@ -63,53 +54,6 @@ class TestMcpServer(ToolTestCase):
 		super().tearDown()
 		frappe.db.delete("ToDo", {"description": ("like", f"{MARK}%")})
 		frappe.db.commit()
-
-	# --- helpers -----------------------------------------------------------------------------------
-
-	def with_session(self, user: str | None, work, timeout: float = 60):
-		"""`await work(session)` on an initialized SDK ClientSession signed in as `user` (None: a guest)."""
-		http = sdk.http_library()
-		headers = {"Authorization": self.tokens[user]} if user else {}
-
-		def client(headers=None, timeout=None, auth=None):
-			return http.AsyncClient(headers=headers, timeout=timeout or http.Timeout(60), auth=auth)
-
-		async def main():
-			async with AsyncExitStack() as stack:
-				read, write = await sdk.open_streams(
-					stack, self.base_url + PATH, "http", headers, timeout, client
-				)
-				session = await stack.enter_async_context(
-					sdk.client_session(read, write, timeout, "huf-mcp-server-test")
-				)
-				initialized = sdk.wire(await session.initialize())
-				return initialized, await work(session)
-
-		return asyncio.run(main())
-
-	def tools_of(self, user: str) -> dict:
-		async def work(session):
-			return sdk.wire(await session.list_tools())["tools"]
-
-		return {tool["name"]: tool for tool in self.with_session(user, work)[1]}
-
-	def call(self, user: str, name: str, arguments: dict) -> dict:
-		async def work(session):
-			return sdk.wire(await session.call_tool(name, arguments))
-
-		result = self.with_session(user, work)[1]
-		frappe.db.commit()  # a new read snapshot: MariaDB's repeatable read would hide what the call wrote
-		return result
-
-	def rpc(self, body, user: str | None = ADA, method: str = "POST", **headers) -> httpx.Response:
-		if user:
-			headers["Authorization"] = self.tokens[user]
-		content = body if isinstance(body, str) else json.dumps(body)
-		headers.setdefault("Content-Type", "application/json")
-		with httpx.Client(base_url=self.base_url, timeout=60) as client:
-			return client.request(
-				method, PATH, content=content if method == "POST" else None, headers=headers
-			)
 
 	# --- the SDK client -------------------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ class Agent(Document):
 		max_context_chars: DF.Int
 		max_knowledge_tokens: DF.Int
 		max_turns: DF.Int
+		mcp_expose_tools: DF.Check
 		model: DF.Link
 		persist_conversation: DF.Check
 		persist_user_history: DF.Check
