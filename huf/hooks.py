@@ -77,6 +77,9 @@ override_whitelisted_methods = {
 	"huf.ai.agent_hooks.handle_webhook": "huf.api.triggers.handle_webhook",
 	"huf.ai.integrations.channels.slack.handle_event": "huf.api.channels.slack_event",
 	"huf.ai.integrations.oauth.callback": "huf.api.integrations.oauth_callback",
+	# upstream's endpoints for its scheduler jobs: System Managers only (the jobs themselves are not endpoints)
+	"huf.ai.agent_scheduler.run_scheduled_agents": "huf.api.triggers.run_scheduled_agents",
+	"huf.ai.mcp_client.auto_sync_mcp_server_tools": "huf.api.mcp.auto_sync_mcp_server_tools",
 }
 
 # Row-level access: Huf Users and Viewers see only their own conversations, messages and runs.

@@ -26,5 +26,10 @@ def run_agent_sync_chat(
 	attachments: list | str | None = None,
 	**options: Any,
 ) -> dict:
-	"""Run an agent like `run_agent_sync`; `create_new=1` starts a new conversation."""
+	"""Run an agent like `run_agent_sync`; `create_new=1` starts a new conversation.
+
+	`options` are the fields of `huf.ai.runtime.run_request.RunOptions` (parent_run_id, orchestration_id,
+	response_format, flow_run_id, flow_node_id, run_kind, prompt_template, prompt_version,
+	parent_conversation_id, invoked_by_agent, prompt_cache_options, files); an unknown one is refused.
+	"""
 	return front_door.start(from_rest(locals())).as_response()

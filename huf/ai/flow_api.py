@@ -171,17 +171,23 @@ def get_flow_schedule(flow_id: str, count: int = 5) -> dict:
 
 
 @frappe.whitelist(allow_guest=True, methods=["POST"])
-def flow_webhook(flow_id: str | None = None) -> dict:
-	"""Start a webhook-triggered flow: the key in X-Huf-Flow-Key, the JSON body as payload.
+def flow_webhook(flow_id: str | None = None, webhook_key: str | None = None) -> dict:
+	"""Start a webhook-triggered flow: the key in X-Huf-Flow-Key (or upstream's `webhook_key` in the JSON
+	body, never in the URL, where logs keep it), the JSON body as payload.
 
 	The flow's id comes in the query string (`?flow_id=`: Frappe reads no query arguments beside a JSON
 	body) or in the body."""
 	from huf.ai.flows import starts
 
 	request = getattr(frappe.local, "request", None)
+	if request is not None and "webhook_key" in request.args:
+		frappe.throw(
+			_("Send the flow's webhook key in the X-Huf-Flow-Key header or the JSON body, never in the URL."),
+			frappe.PermissionError,
+		)
 	if not flow_id and request is not None:
 		flow_id = request.args.get("flow_id")
-	return starts.receive_flow_webhook(flow_id or "")
+	return starts.receive_flow_webhook(flow_id or "", webhook_key)
 
 
 # --- node types ----------------------------------------------------------------------------------
@@ -198,23 +204,29 @@ def get_node_schemas() -> dict:
 
 
 # --- the agents' flow tools (huf.ai.flow_tools): same checks, as the agent run's user ---------------
+# Upstream also answers them over REST (POST only, signed-in callers): the same checks as their twins.
 
 
-def handle_run_flow(flow_id: str, payload: Any = None) -> dict:
-	"""Tool run_flow."""
-	return run_flow(flow_id, payload)
+@frappe.whitelist(methods=["POST"])
+def handle_run_flow(flow_id: str, payload: Any = None, mode: str | None = None) -> dict:
+	"""Tool run_flow: `run_flow` (read on the flow, create on Flow Run)."""
+	return run_flow(flow_id, payload, mode)
 
 
+@frappe.whitelist(methods=["POST"])
 def handle_get_flow_run(flow_run_id: str) -> dict:
-	"""Tool get_flow_run."""
+	"""Tool get_flow_run: `get_flow_run` (a run the caller may see)."""
 	return get_flow_run(flow_run_id)
 
 
-def handle_resume_flow_run(flow_run_id: str, payload: Any = None) -> dict:
-	"""Tool resume_flow_run."""
-	return resume_flow_run(flow_run_id, payload)
+@frappe.whitelist(methods=["POST"])
+def handle_resume_flow_run(flow_run_id: str, input: Any = None, payload: Any = None) -> dict:
+	"""Tool resume_flow_run: `resume_flow_run` (write on the run). The input comes as upstream's `input`
+	or as the tool's `payload` parameter."""
+	return resume_flow_run(flow_run_id, payload if input is None else input)
 
 
+@frappe.whitelist(methods=["POST"])
 def handle_approve_flow_run(flow_run_id: str, decision: str, comment: str | None = None) -> dict:
-	"""Tool approve_flow_run: decision "approved" or "rejected"."""
+	"""Tool approve_flow_run: decision "approved" or "rejected", by a pending approver of the run."""
 	return approvals.decide(flow_run_id, decision, comment)

@@ -1,7 +1,8 @@
 """HTTP tools over REST (the spec's module): run a GET or POST Agent Tool Function the caller may read.
 
 Not an open proxy: guests are refused and every request goes through the tool (its Base URL, its
-headers) and the SSRF-safe client (`huf.ai.http.safe_client`).
+headers) and the SSRF-safe client (`huf.ai.http.safe_client`), whose URL check is handed on here under
+the spec's name `validate_url` (it raises BlockedURLError for a URL the client refuses).
 """
 
 import json as jsonlib
@@ -10,7 +11,10 @@ from typing import Any
 import frappe
 from frappe import _
 
+from huf.ai.http.safe_client import validate_url
 from huf.ai.tools.handlers.http import call_http_tool, failure, usable_tool
+
+__all__ = ["handle_get_request", "handle_http_request", "handle_post_request", "validate_url"]
 
 
 @frappe.whitelist(methods=["POST"])

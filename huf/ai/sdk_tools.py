@@ -8,15 +8,19 @@ transcribes a File the caller may read. Each takes upstream's arguments, `agent_
 running one, else the conversation's) picks the provider and model and must be one the caller may run;
 the conversation (given, else the running one) must be readable, and generated images and audio are
 private Files attached to it (the caller must own it or may write it). Tools are built by
-`huf.ai.tools.registry` (`create_agent_tools`, `create_function_tool`).
+`huf.ai.tools.registry` (`create_agent_tools`, `create_function_tool`). The spec's helper
+`_resolve_tts_config` is the media package's `resolve_tts_config` (the three tiers: the call's model,
+the agent's TTS model, the provider's default).
 """
 
 import frappe
 
+from huf.ai.media.audio import resolve_tts_config as _resolve_tts_config
 from huf.ai.tools.handlers.media import call_media
 from huf.ai.tools.registry import create_agent_tools, create_function_tool
 
 __all__ = [
+	"_resolve_tts_config",
 	"create_agent_tools",
 	"create_function_tool",
 	"handle_generate_audio",

@@ -1,7 +1,8 @@
 """The tool registry's endpoint (the spec's module): sync the tools installed apps declare in `huf_tools`
 (`sync_discovered_tools`; Huf's System Manager twin `sync_app_tools` is in `huf.api.tools`).
 
-Which tools an agent gets is `huf.ai.tools.registry`; the sync itself is `huf.ai.tools.app_sync`.
+Which tools an agent gets is `huf.ai.tools.registry`; the sync itself is `huf.ai.tools.app_sync`, whose
+`validate_tool_def` and `upsert_tool_doc` (the spec's names in this module) are handed on here.
 """
 
 import json
@@ -9,8 +10,10 @@ import json
 import frappe
 from frappe import _
 
-from huf.ai.tools.app_sync import sync_tools
+from huf.ai.tools.app_sync import sync_tools, upsert_tool_doc, validate_tool_def
 from huf.huf.capabilities import check_capability
+
+__all__ = ["sync_discovered_tools", "upsert_tool_doc", "validate_tool_def"]
 
 
 @frappe.whitelist(methods=["POST"])

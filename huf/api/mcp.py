@@ -1,5 +1,6 @@
 """Huf's MCP Server endpoints beside the spec's (`huf.ai.mcp_client`): switch one synced tool on or off,
-and the OAuth 2.1 connection (connect, discover the authorization server, disconnect).
+and the OAuth 2.1 connection (connect, discover the authorization server, disconnect); the hourly
+auto-sync run now by a System Manager (upstream's path of it answers here).
 
 Each needs write on the MCP Server (huf.ai.mcp.access) and delegates to huf.ai.mcp (sync, oauth); all are
 POST. docs/mcp.md.
@@ -44,3 +45,11 @@ def disconnect_mcp_oauth(server_name: str) -> dict:
 	"""Forget the server's OAuth tokens."""
 	oauth.disconnect(load_server(server_name, "write"))
 	return {"oauth_status": "Not Connected"}
+
+
+@frappe.whitelist(methods=["POST"])
+def auto_sync_mcp_server_tools() -> dict:
+	"""Upstream's `huf.ai.mcp_client.auto_sync_mcp_server_tools` (hooks.py maps it here): a System Manager
+	runs the hourly auto-sync now (servers with Enable Auto Sync whose interval passed): {synced, failed}."""
+	frappe.only_for("System Manager")
+	return sync.auto_sync()

@@ -21,7 +21,7 @@ def stream_token(
 	conversation_id: str | None = None,
 	channel_id: str | None = None,
 	external_id: str | None = None,
-	attachments=None,
+	attachments: list | str | None = None,
 ) -> dict:
 	"""A single-use token for `GET /huf/stream/<agent>?token=...`, valid `expires_in` seconds, that starts
 	the run of `agent` on `prompt` as the caller; the same checks as `POST /huf/stream/<agent>` come first."""

@@ -1,7 +1,8 @@
 """Agent Trigger endpoints: the dashboard's list of an agent's triggers, Run now, a webhook key seen once
-or replaced, and the webhook itself (guests POST it with the trigger's key).
+or replaced, the webhook itself (guests POST it with the trigger's key), and the schedule pass run now by
+a System Manager (upstream's path of it answers here).
 
-Each checks access and delegates to huf.ai.triggers (listing, run_now, webhook_keys, webhooks).
+Each checks access and delegates to huf.ai.triggers (listing, run_now, webhook_keys, webhooks, schedule).
 docs/triggers.md "## API".
 """
 
@@ -10,7 +11,7 @@ from typing import Any
 import frappe
 from frappe import _
 
-from huf.ai.triggers import listing, webhook_keys
+from huf.ai.triggers import listing, schedule, webhook_keys
 from huf.ai.triggers.run_now import run_now
 from huf.ai.triggers.webhooks import receive_webhook
 
@@ -50,3 +51,12 @@ def handle_webhook(slug: str | None = None, **kwargs: Any) -> dict:
 	Frappe reads only the body into the arguments, so the query is read here."""
 	request = getattr(frappe.local, "request", None)
 	return receive_webhook(slug or (request.args.get("slug") if request else None))
+
+
+@frappe.whitelist(methods=["POST"])
+def run_scheduled_agents() -> dict:
+	"""Upstream's `huf.ai.agent_scheduler.run_scheduled_agents` (hooks.py maps it here): a System Manager
+	runs the scheduler's every-minute pass now; due Schedule triggers queue their runs as they would."""
+	frappe.only_for("System Manager")
+	schedule.run_scheduled_agents()
+	return {"ok": True}

@@ -54,7 +54,7 @@ export function fieldnameFrom(label: string): string {
     .slice(0, 61);
 }
 
-/** What is wrong with a human.input node's settings (the server refuses the same at run time). */
+/** What is wrong with a human.input node's settings (the server refuses the same when the flow is saved). */
 export function inputProblems(config: Dict): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const fields = inputFields(config);

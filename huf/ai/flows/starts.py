@@ -100,14 +100,15 @@ def entry_of_type(flow: Any, node_type: str) -> dict | None:
 # --- webhooks -------------------------------------------------------------------------------------
 
 
-def receive_flow_webhook(flow_id: str) -> dict:
-	"""POST to an Active flow whose entry node is trigger.webhook, with its key in `X-Huf-Flow-Key`:
-	starts a run with the JSON body as its payload. Returns {"flow_run_id"}."""
+def receive_flow_webhook(flow_id: str, body_key: str | None = None) -> dict:
+	"""POST to an Active flow whose entry node is trigger.webhook, with its key in `X-Huf-Flow-Key` (or
+	`body_key`, the JSON body's `webhook_key`): starts a run with the JSON body as its payload.
+	Returns {"flow_run_id"}."""
 	flow_id = str(flow_id or "")
 	check_webhook_rate(f"flow:{flow_id}")
 	request = getattr(frappe.local, "request", None)
 	check_payload_size(request)
-	key = (request.headers.get(WEBHOOK_KEY_HEADER) if request is not None else None) or ""
+	key = (request.headers.get(WEBHOOK_KEY_HEADER) if request is not None else None) or body_key or ""
 	exists = bool(flow_id) and frappe.db.exists("Flow Definition", flow_id)
 	stored = ""
 	if exists:
@@ -158,7 +159,8 @@ def check_payload_size(request: Any) -> None:
 
 
 def request_payload(request: Any, flow_id: str) -> Any:
-	"""The JSON body ({} when empty); a `flow_id` key naming this flow is routing, not payload."""
+	"""The JSON body ({} when empty); a `flow_id` key naming this flow is routing and `webhook_key` the
+	key, neither is payload."""
 	if request is None:
 		return {}
 	text = request.get_data(cache=True, as_text=True)
@@ -172,6 +174,7 @@ def request_payload(request: Any, flow_id: str) -> Any:
 		if payload.get("flow_id") == flow_id:
 			payload.pop("flow_id")
 		payload.pop("cmd", None)
+		payload.pop("webhook_key", None)
 	return payload
 
 

@@ -173,7 +173,7 @@ SERVICES: dict[str, dict] = {
 	"frappe": {
 		"label": "Frappe / ERPNext",
 		"category": "Finance",
-		"description": "Documents, Frappe CRM, ERPNext CRM, inventory and reports of another Frappe or ERPNext site.",
+		"description": "Documents, Frappe CRM, ERPNext CRM, inventory, transactions, accounting and reports of another Frappe or ERPNext site.",
 		"auth_type": "Frappe Token",
 		"test_path": "/api/method/frappe.auth.get_logged_user",
 		"required_credentials": FRAPPE_CREDENTIALS,
@@ -181,7 +181,7 @@ SERVICES: dict[str, dict] = {
 	"helpdesk": {
 		"label": "Frappe Helpdesk",
 		"category": "CRM",
-		"description": "Tickets of a Frappe Helpdesk site.",
+		"description": "Tickets, comments, agents, teams and assignment of a Frappe Helpdesk site.",
 		"auth_type": "Frappe Token",
 		"test_path": "/api/method/frappe.auth.get_logged_user",
 		"required_credentials": FRAPPE_CREDENTIALS,
@@ -189,7 +189,7 @@ SERVICES: dict[str, dict] = {
 	"raven": {
 		"label": "Raven",
 		"category": "Communication",
-		"description": "Messages in Raven channels of a Frappe site.",
+		"description": "Messages, channels and members of Raven on a Frappe site.",
 		"auth_type": "Frappe Token",
 		"test_path": "/api/method/frappe.auth.get_logged_user",
 		"required_credentials": FRAPPE_CREDENTIALS,

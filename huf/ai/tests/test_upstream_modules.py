@@ -1,5 +1,6 @@
 """Upstream's module paths other apps import (huf.ai.run, tool_functions, tool_serializer, ocr_engine)
-exist with upstream's names and arguments, and hand on to today's code with its checks."""
+exist with upstream's names and arguments, and hand on to today's code with its checks; the other names
+the spec gives its huf.ai modules are importable there and are today's functions (HANDED_ON)."""
 
 import asyncio
 import importlib
@@ -58,7 +59,64 @@ UPSTREAM = {
 }
 
 
+# the spec's names in its huf.ai modules: (module, name) -> where today's function lives
+HANDED_ON = {
+	("huf.ai.agent_integration", "AgentManager"): "huf.ai.runtime.agent",
+	("huf.ai.agent_integration", "run_agent_sync"): "huf.ai.agent_integration",
+	("huf.ai.conversation_manager", "ConversationManager"): "huf.ai.conversation.manager",
+	("huf.ai.conversation_manager", "repair_message_sequence"): "huf.ai.conversation.repair",
+	("huf.ai.sdk_tools", "create_agent_tools"): "huf.ai.tools.registry",
+	("huf.ai.sdk_tools", "create_function_tool"): "huf.ai.tools.registry",
+	("huf.ai.sdk_tools", "_resolve_tts_config"): "huf.ai.media.audio",
+	("huf.ai.agent_chat", "get_agent_chat_messages"): "huf.ai.agent_chat",
+	("huf.ai.agent_chat", "send_agent_chat_message"): "huf.ai.agent_chat",
+	("huf.ai.agent_hooks", "get_doc_event_agents"): "huf.ai.triggers.doc_events",
+	("huf.ai.agent_hooks", "clear_doc_event_agents_cache"): "huf.ai.triggers.rules",
+	("huf.ai.agent_hooks", "run_hooked_agents"): "huf.ai.triggers.doc_events",
+	("huf.ai.agent_hooks", "run_agent_for_doc"): "huf.ai.triggers.doc_events",
+	("huf.ai.agent_scheduler", "run_scheduled_agents"): "huf.ai.triggers.schedule",
+	("huf.ai.agent_stream_renderer", "AgentStreamRenderer"): "huf.ai.agent_stream_renderer",
+	("huf.ai.speech_to_text", "transcribe_audio"): "huf.ai.media.speech_to_text",
+	("huf.ai.tool_registry", "validate_tool_def"): "huf.ai.tools.app_sync",
+	("huf.ai.tool_registry", "upsert_tool_doc"): "huf.ai.tools.app_sync",
+	("huf.ai.http_handler", "validate_url"): "huf.ai.http.safe_client",
+	("huf.ai.mcp_client", "create_mcp_tools"): "huf.ai.mcp.provider",
+	("huf.ai.mcp_client", "execute_mcp_tool"): "huf.ai.mcp.provider",
+}
+
+
 class TestUpstreamModulePaths(MediaTestCase):
+	def test_the_specs_names_of_each_module_are_todays_functions(self):
+		for (module, name), home in HANDED_ON.items():
+			with self.subTest(name=f"{module}.{name}"):
+				handed_on = getattr(importlib.import_module(module), name)
+				self.assertEqual(handed_on.__module__, home)
+				self.assertIs(handed_on, getattr(importlib.import_module(home), handed_on.__name__))
+		for module in (
+			"cost_calculator",
+			"flow_engine",
+			"flow_eval",
+			"flow_orchestrator",
+			"flow_tool_executor",
+		):
+			importlib.import_module(f"huf.ai.{module}")  # the spec's module paths, without names it lists
+		importlib.import_module("huf.ai.flow_tools")
+		importlib.import_module("huf.ai.knowledge")
+
+	def test_handed_on_helpers_work(self):
+		from huf.ai.agent_hooks import clear_doc_event_agents_cache, get_doc_event_agents
+		from huf.ai.http.safe_client import BlockedURLError
+		from huf.ai.http_handler import validate_url
+		from huf.ai.tool_registry import validate_tool_def
+
+		clear_doc_event_agents_cache()
+		self.assertIsInstance(get_doc_event_agents(), dict)
+		self.assertEqual(get_doc_event_agents("No Such DocType Here"), [])
+		with self.assertRaises(BlockedURLError):
+			validate_url("http://127.0.0.1/admin")
+		self.assertTrue(validate_tool_def({"tool_name": "x"}))  # something is missing
+		self.assertEqual(validate_tool_def("not a dict"), ["a tool definition must be a dict"])
+
 	def test_each_module_has_upstreams_names_and_arguments(self):
 		for module, functions in UPSTREAM.items():
 			imported = importlib.import_module(module)

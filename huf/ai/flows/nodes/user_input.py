@@ -9,6 +9,9 @@ First visit: the run waits with {"kind": "user", "title", "instructions", "field
 `waiting`; it appears in its assignees' inbox (huf.ai.flows.inputs). An answer (resume_flow_run) is
 checked against the fields (`clean_answer`) before it is stored; the visit that brings it returns
 output {"values": {fieldname: value}, "by": who answered, "at": when}.
+
+A flow whose form or assignees are wrong is refused when it is saved (`check`, the module's CHECKS,
+each problem naming the node and the field); the run checks the form and assignees again.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from frappe.utils import cint, now_datetime
 from huf.ai.flows import context as flow_context
 from huf.ai.flows.nodes.approval import names
 from huf.ai.flows.nodes.base import WAITING, NodeCall, NodeResult
-from huf.ai.flows.nodes.schema import node_schema, setting
+from huf.ai.flows.nodes.schema import missing_settings, node_schema, problem, setting
 
 FIELD_TYPES = ("Data", "Text", "Int", "Float", "Check", "Select", "Date")
 FIELDNAME = re.compile(r"^[a-z_][a-z0-9_]{0,60}$")
@@ -76,40 +79,59 @@ def instructions_of(call: NodeCall) -> str | None:
 
 def fields_of(config: dict, node_id: str) -> list[dict]:
 	"""The form's fields from the node's settings, each checked: [{label, fieldname, fieldtype, options, required}]."""
+	fields, problems = read_form(config, node_id)
+	if problems:
+		frappe.throw(problems[0]["message"])
+	return fields
+
+
+def read_form(config: dict, node_id: str) -> tuple[list[dict], list[dict]]:
+	"""The form's fields from the node's settings, and what is wrong with them (schema.py `problem`s
+	naming the node and the field: `fields` or `fields.<n>.<key>`)."""
 	listed = config.get("fields")
 	if isinstance(listed, str):
 		try:
 			listed = json.loads(listed or "[]")
 		except ValueError:
-			listed = None
+			return [], [problem(node_id, "fields", _("The fields are not a JSON list."))]
 	if not isinstance(listed, list) or not listed:
-		frappe.throw(_("Input node {0} has no fields to ask for.").format(node_id))
+		return [], [problem(node_id, "fields", _("The form has no fields to ask for."))]
 	if len(listed) > MAX_FIELDS:
-		frappe.throw(_("Input node {0} asks for more than {1} fields.").format(node_id, MAX_FIELDS))
-	fields, seen = [], set()
+		return [], [
+			problem(node_id, "fields", _("The form asks for more than {0} fields.").format(MAX_FIELDS))
+		]
+	fields, problems, seen = [], [], set()
 	for index, field in enumerate(listed, start=1):
+		at = f"fields.{index - 1}"
 		if not isinstance(field, dict):
-			frappe.throw(_("Field {0} of input node {1} must be an object.").format(index, node_id))
+			problems.append(problem(node_id, at, _("Field {0} must be an object.").format(index)))
+			continue
 		fieldname = str(field.get("fieldname") or "").strip()
 		if not FIELDNAME.match(fieldname):
-			frappe.throw(
-				_(
-					"Field {0} of input node {1} needs a fieldname of lowercase letters, digits and _, not {2}."
-				).format(index, node_id, fieldname or '""')
-			)
+			message = _("Field {0} needs a fieldname of lowercase letters, digits and _, not {1}.")
+			problems.append(problem(node_id, f"{at}.fieldname", message.format(index, fieldname or '""')))
+			continue
 		if fieldname in seen:
-			frappe.throw(_("Input node {0} asks for {1} twice.").format(node_id, fieldname))
+			problems.append(
+				problem(node_id, f"{at}.fieldname", _("The form asks for {0} twice.").format(fieldname))
+			)
+			continue
 		seen.add(fieldname)
 		fieldtype = str(field.get("fieldtype") or field.get("type") or "Data").strip()
 		if fieldtype not in FIELD_TYPES:
-			frappe.throw(
-				_("Field {0} of input node {1} has the type {2}; choose one of {3}.").format(
-					fieldname, node_id, fieldtype, ", ".join(FIELD_TYPES)
+			message = _("Field {0} has the type {1}; choose one of {2}.")
+			problems.append(
+				problem(
+					node_id, f"{at}.fieldtype", message.format(fieldname, fieldtype, ", ".join(FIELD_TYPES))
 				)
 			)
+			continue
 		options = names(field.get("options")) if fieldtype == "Select" else []
 		if fieldtype == "Select" and not options:
-			frappe.throw(_("Select field {0} of input node {1} has no options.").format(fieldname, node_id))
+			problems.append(
+				problem(node_id, f"{at}.options", _("Select field {0} has no options.").format(fieldname))
+			)
+			continue
 		label = str(field.get("label") or "").strip() or fieldname.replace("_", " ").capitalize()
 		fields.append(
 			{
@@ -120,24 +142,65 @@ def fields_of(config: dict, node_id: str) -> list[dict]:
 				"required": 1 if cint(field.get("required") or field.get("reqd")) else 0,
 			}
 		)
-	return fields
+	return fields, problems
 
 
 def assignees_of(config: dict, node_id: str, run_user: str) -> dict:
 	"""{"users": [...], "roles": [...]} who may answer, each checked; none listed: the run's user."""
+	users, roles, problems = read_assignees(config, node_id)
+	if problems:
+		frappe.throw(problems[0]["message"])
+	if not users and not roles:
+		users = [run_user]
+	return {"users": users, "roles": roles}
+
+
+def read_assignees(config: dict, node_id: str) -> tuple[list[str], list[str], list[dict]]:
+	"""The users and roles the node lists as assignees, and a problem for each that does not exist."""
 	listed = config.get("assignees")
 	listed = listed if isinstance(listed, dict) else {"users": listed}
 	users = list(dict.fromkeys(names(listed.get("users")) + names(listed.get("user"))))
 	roles = list(dict.fromkeys(names(listed.get("roles")) + names(listed.get("role"))))
-	for user in users:
-		if not frappe.db.exists("User", user):
-			frappe.throw(_("Assignee {0} of node {1} is not a user.").format(user, node_id))
-	for role in roles:
-		if not frappe.db.exists("Role", role):
-			frappe.throw(_("Assignee role {0} of node {1} does not exist.").format(role, node_id))
-	if not users and not roles:
-		users = [run_user]
-	return {"users": users, "roles": roles}
+	problems = [
+		problem(node_id, "assignees", _("Assignee {0} is not a user.").format(user))
+		for user in users
+		if not frappe.db.exists("User", user)
+	]
+	problems += [
+		problem(node_id, "assignees", _("Assignee role {0} does not exist.").format(role))
+		for role in roles
+		if not frappe.db.exists("Role", role)
+	]
+	return users, roles, problems
+
+
+def check(node_id: str, config: dict) -> list[dict]:
+	"""What is wrong with the node's settings, checked when its flow is saved: its form (as `fields_of`
+	reads it at run time) and its assignees, who must exist and of whom one at least must be able to
+	answer (an enabled user, or an enabled holder of a listed role)."""
+	problems = missing_settings(SCHEMAS["human.input"], config, node_id)
+	if not any(p.get("field") == "fields" for p in problems):
+		problems += read_form(config, node_id)[1]
+	users, roles, assignee_problems = read_assignees(config, node_id)
+	problems += assignee_problems
+	if (users or roles) and not assignee_problems and not can_answer(users, roles):
+		message = _("None of the assignees can answer: {0} are disabled or hold no role of an enabled user.")
+		problems.append(problem(node_id, "assignees", message.format(", ".join(users + roles))))
+	return problems
+
+
+def can_answer(users: list[str], roles: list[str]) -> bool:
+	"""Whether one of `users` is enabled or an enabled user holds one of `roles`."""
+	if users and frappe.get_all("User", filters={"name": ("in", users), "enabled": 1}, limit=1):
+		return True
+	if not roles:
+		return False
+	holders = frappe.get_all(
+		"Has Role", filters={"parenttype": "User", "role": ("in", roles)}, pluck="parent"
+	)
+	return bool(holders) and bool(
+		frappe.get_all("User", filters={"name": ("in", holders), "enabled": 1}, limit=1)
+	)
 
 
 def clean_answer(fields: list[dict], answer: Any) -> dict:
@@ -239,6 +302,7 @@ def date_text(value: Any, label: str) -> str:
 
 
 EXECUTORS = {"human.input": wait_for_input}
+CHECKS = {"human.input": check}
 
 SCHEMAS = {
 	"human.input": node_schema(

@@ -11,17 +11,33 @@ from huf.ai.flows.engine import FlowRunError
 from huf.api import flows as flows_api
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.factories import make_user
-from huf.tests.support.flows import edge, flow_context, make_flow, node, run_flow_now, wait_for_flow_run
+from huf.tests.support.flows import (
+	edge,
+	flow_context,
+	make_flow,
+	node,
+	run_flow_now,
+	store_unchecked,
+	wait_for_flow_run,
+)
 from huf.tests.support.runs import delete_users
 from huf.tests.support.web import api_clients, server_messages
 
 ROLE = "Flow Test Input Assignee"
+UNHELD_ROLE = "Flow Test Input Nobody Holds"  # held by no user
 OWNER = "flow-input-owner@example.com"  # a Huf User whose runs ask someone else
 ASSIGNEE = "flow-input-assignee@example.com"  # a Huf User listed by name
 ROLE_HOLDER = "flow-input-role-holder@example.com"  # holds ROLE only
 MANAGER = "flow-input-manager@example.com"  # a Huf Manager nobody listed
 OTHER = "flow-input-other@example.com"  # a Huf User nobody listed
 DONE = ("Success", "Failed")
+BROKEN_FORMS = (
+	([], "has no fields"),
+	([{"fieldname": "Amount"}], "needs a fieldname"),
+	([{"fieldname": "a"}, {"fieldname": "a"}], "asks for a twice"),
+	([{"fieldname": "a", "fieldtype": "Link"}], "has the type Link"),
+	([{"fieldname": "a", "fieldtype": "Select"}], "has no options"),
+)
 FIELDS = [
 	{"label": "Amount", "fieldname": "amount", "fieldtype": "Int", "required": 1},
 	{"label": "Reason", "fieldname": "reason", "fieldtype": "Text"},
@@ -49,10 +65,11 @@ class InputTestCase(HufTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		if not frappe.db.exists("Role", ROLE):
-			frappe.get_doc({"doctype": "Role", "role_name": ROLE, "desk_access": 1}).insert(
-				ignore_permissions=True
-			)
+		for role in (ROLE, UNHELD_ROLE):
+			if not frappe.db.exists("Role", role):
+				frappe.get_doc({"doctype": "Role", "role_name": role, "desk_access": 1}).insert(
+					ignore_permissions=True
+				)
 		make_user(OWNER, "Huf User")
 		make_user(ASSIGNEE, "Huf User")
 		make_user(ROLE_HOLDER, ROLE)
@@ -214,20 +231,61 @@ class TestWaitForInput(InputTestCase):
 			self.assertNotIn(run.name, [r["flow_run_id"] for r in flows_api.list_pending_inputs()])
 
 	def test_a_node_with_a_broken_form_fails(self):
-		for fields, problem in (
-			([], "has no fields"),
-			([{"fieldname": "Amount"}], "needs a fieldname"),
-			([{"fieldname": "a"}, {"fieldname": "a"}], "asks for a twice"),
-			([{"fieldname": "a", "fieldtype": "Link"}], "has the type Link"),
-			([{"fieldname": "a", "fieldtype": "Select"}], "has no options"),
-		):
-			run = run_flow_now(input_flow(self, fields=fields), {}, user=OWNER)
+		# stored past the save check (test_a_broken_form_is_refused_at_save), as by an older Huf
+		for fields, problem in BROKEN_FORMS:
+			flow = store_unchecked(input_flow(self), "ask", fields=fields)
+			run = run_flow_now(flow, {}, user=OWNER)
 			entry = flow_context(run)["nodes"]["ask"]
 			self.assertEqual(entry["status"], "failure", fields)
 			self.assertIn(problem, entry["error"])
-		flow = input_flow(self, assignees={"users": ["nobody@example.com"]})
+		flow = store_unchecked(input_flow(self), "ask", assignees={"users": ["nobody@example.com"]})
 		self.assertIn(
 			"is not a user", flow_context(run_flow_now(flow, {}, user=OWNER))["nodes"]["ask"]["error"]
+		)
+
+	def test_a_broken_form_is_refused_at_save(self):
+		for fields, problem in [*BROKEN_FORMS, (None, "Fields is required"), ("[{", "not a JSON list")]:
+			with self.subTest(fields=fields), self.assertRaises(frappe.ValidationError) as caught:
+				input_flow(self, fields=fields)
+			self.assertIn("Node ask: ", str(caught.exception))
+			self.assertIn(problem, str(caught.exception))
+		for assignees, problem in (
+			({"users": ["nobody@example.com"]}, "Assignee nobody@example.com is not a user."),
+			({"roles": ["No Such Input Role"]}, "Assignee role No Such Input Role does not exist."),
+			({"roles": [UNHELD_ROLE]}, "None of the assignees can answer"),
+		):
+			with self.subTest(assignees=assignees), self.assertRaises(frappe.ValidationError) as caught:
+				input_flow(self, assignees=assignees)
+			self.assertIn(f"Node ask: {problem}", str(caught.exception))
+		input_flow(self, assignees={"roles": [ROLE]})  # ROLE_HOLDER answers
+		input_flow(self, assignees={"users": [ASSIGNEE], "roles": [UNHELD_ROLE]})
+
+	def test_save_problems_name_the_node_and_the_field(self):
+		definition = {
+			"id": "input-problems",
+			"schema_version": 1,
+			"entry_node_id": "start",
+			"nodes": [
+				node("start", "trigger.webhook"),
+				node(
+					"ask",
+					"human.input",
+					fields=[
+						{"fieldname": "a"},
+						{"fieldname": "a"},
+						{"fieldname": "b", "fieldtype": "Select"},
+					],
+				),
+			],
+			"edges": [edge("start", "ask")],
+		}
+		problems = flows_api.validate_flow_definition(json.dumps(definition))["errors"]
+		self.assertEqual(
+			[(p["node_id"], p.get("field"), p["message"]) for p in problems if p.get("node_id") == "ask"],
+			[
+				("ask", "fields.1.fieldname", "Node ask: The form asks for a twice."),
+				("ask", "fields.2.options", "Node ask: Select field b has no options."),
+			],
 		)
 
 

@@ -29,6 +29,7 @@ MODULES = [
 	"erpnext_crm",
 	"erpnext_inventory",
 	"erpnext_reports",
+	"erpnext",
 	"helpdesk",
 	"raven",
 	"webhook",

@@ -3,7 +3,7 @@ the site of the `frappe` settings, through its REST API. One tool, several actio
 it)."""
 
 from huf.ai.integrations.client import service_client
-from huf.ai.integrations.services.frappe_site import fetch, insert, list_rows
+from huf.ai.integrations.services.frappe_site import date_filters, equal_filters, fetch, insert, list_rows
 from huf.ai.integrations.services.tool_params import (
 	choice,
 	given,
@@ -28,19 +28,6 @@ def _limit(values: dict) -> int:
 	return limit_of(values.get("limit"), default=20)
 
 
-def _dates(doctype: str, field: str, values: dict) -> list:
-	out = []
-	if values.get("from_date"):
-		out.append([doctype, field, ">=", values["from_date"]])
-	if values.get("to_date"):
-		out.append([doctype, field, "<=", values["to_date"]])
-	return out
-
-
-def _equal(doctype: str, values: dict, keys: tuple) -> list:
-	return [[doctype, key, "=", values[key]] for key in keys if values.get(key) not in (None, "")]
-
-
 def _rows(
 	values: dict, doctype: str, fields: list, filters: list, key: str, order_by="modified desc"
 ) -> dict:
@@ -52,7 +39,7 @@ def _rows(
 
 def _list_items(values: dict) -> dict:
 	search = values.get("search")
-	filters = _equal("Item", values, ("item_group", "is_stock_item")) + [["Item", "disabled", "=", 0]]
+	filters = equal_filters("Item", values, ("item_group", "is_stock_item")) + [["Item", "disabled", "=", 0]]
 	rows = list_rows(
 		_client(values),
 		"Item",
@@ -67,7 +54,7 @@ def _list_items(values: dict) -> dict:
 
 
 def _item_prices(values: dict) -> dict:
-	filters = _equal("Item Price", values, ("item_code", "price_list"))
+	filters = equal_filters("Item Price", values, ("item_code", "price_list"))
 	for flag in ("buying", "selling"):
 		if values.get(flag):
 			filters.append(["Item Price", flag, "=", 1])
@@ -96,9 +83,9 @@ def _stock_balance(values: dict) -> dict:
 			"projected_qty",
 			"stock_value",
 		]
-		filters = _equal("Bin", values, ("item_code", "warehouse"))
+		filters = equal_filters("Bin", values, ("item_code", "warehouse"))
 		return _rows(values, "Bin", fields, filters, "balances", order_by="item_code asc")
-	filters = _equal(
+	filters = equal_filters(
 		SLE,
 		{**values, "item_code": require(values.get("item_code"), "item_code")},
 		("item_code", "warehouse"),
@@ -128,7 +115,9 @@ def _stock_balance(values: dict) -> dict:
 
 
 def _stock_movements(values: dict) -> dict:
-	filters = _equal(SLE, values, ("item_code", "warehouse")) + _dates(SLE, "posting_date", values)
+	filters = equal_filters(SLE, values, ("item_code", "warehouse")) + date_filters(
+		SLE, "posting_date", values
+	)
 	filters.append([SLE, "is_cancelled", "=", 0])
 	fields = [
 		"posting_date",
@@ -143,7 +132,7 @@ def _stock_movements(values: dict) -> dict:
 
 
 def _list_stock_entries(values: dict) -> dict:
-	filters = _equal("Stock Entry", values, ("stock_entry_type",)) + _dates(
+	filters = equal_filters("Stock Entry", values, ("stock_entry_type",)) + date_filters(
 		"Stock Entry", "posting_date", values
 	)
 	fields = [
@@ -160,18 +149,20 @@ def _list_stock_entries(values: dict) -> dict:
 
 def _list_warehouses(values: dict) -> dict:
 	fields = ["name", "warehouse_name", "company", "is_group", "parent_warehouse"]
-	filters = _equal("Warehouse", values, ("company",)) + [["Warehouse", "disabled", "=", 0]]
+	filters = equal_filters("Warehouse", values, ("company",)) + [["Warehouse", "disabled", "=", 0]]
 	return _rows(values, "Warehouse", fields, filters, "warehouses", order_by="name asc")
 
 
 def _list_delivery_notes(values: dict) -> dict:
-	filters = _equal("Delivery Note", values, ("customer",)) + _dates("Delivery Note", "posting_date", values)
+	filters = equal_filters("Delivery Note", values, ("customer",)) + date_filters(
+		"Delivery Note", "posting_date", values
+	)
 	fields = ["name", "customer", "posting_date", "status", "grand_total", "currency"]
 	return _rows(values, "Delivery Note", fields, filters, "delivery_notes", order_by="posting_date desc")
 
 
 def _list_purchase_receipts(values: dict) -> dict:
-	filters = _equal("Purchase Receipt", values, ("supplier",)) + _dates(
+	filters = equal_filters("Purchase Receipt", values, ("supplier",)) + date_filters(
 		"Purchase Receipt", "posting_date", values
 	)
 	fields = ["name", "supplier", "posting_date", "status", "grand_total", "currency"]
@@ -181,7 +172,7 @@ def _list_purchase_receipts(values: dict) -> dict:
 
 
 def _list_boms(values: dict) -> dict:
-	filters = _equal("BOM", values, ("item", "is_active", "is_default"))
+	filters = equal_filters("BOM", values, ("item", "is_active", "is_default"))
 	fields = ["name", "item", "quantity", "is_active", "is_default", "total_cost", "docstatus"]
 	return _rows(values, "BOM", fields, filters, "boms")
 

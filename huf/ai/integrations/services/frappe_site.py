@@ -1,5 +1,6 @@
 """Remote Frappe / ERPNext tools: get, list, create and update documents through /api/resource, and the
-helpers the Frappe CRM and ERPNext tools share (`list_rows`, `fetch`, `insert`, `update`)."""
+helpers the Frappe CRM, ERPNext, Helpdesk and Raven tools share (`list_rows`, `fetch`, `insert`, `update`,
+`equal_filters`, `date_filters`)."""
 
 import json
 from urllib.parse import quote
@@ -28,6 +29,21 @@ def capped(value):
 	return value
 
 
+def equal_filters(doctype: str, values: dict, keys) -> list:
+	"""[doctype, key, "=", value] filters of the `keys` given in `values`."""
+	return [[doctype, key, "=", values[key]] for key in keys if values.get(key) not in (None, "")]
+
+
+def date_filters(doctype: str, field: str, values: dict) -> list:
+	"""`field` from `values["from_date"]` and up to `values["to_date"]`, those given."""
+	out = []
+	if values.get("from_date"):
+		out.append([doctype, field, ">=", values["from_date"]])
+	if values.get("to_date"):
+		out.append([doctype, field, "<=", values["to_date"]])
+	return out
+
+
 def _document(answer: dict) -> dict:
 	return capped(answer.get("data") or {})
 
@@ -40,9 +56,13 @@ def list_rows(
 	or_filters: list | None = None,
 	order_by: str | None = "modified desc",
 	limit: int = 20,
+	start: int = 0,
 ) -> list[dict]:
-	"""Rows of `doctype` on the remote site (GET /api/resource with fields, filters, or_filters, order_by)."""
+	"""Rows of `doctype` on the remote site (GET /api/resource with fields, filters, or_filters, order_by;
+	`start`: rows to skip)."""
 	params = {"fields": json.dumps(fields), "limit_page_length": limit}
+	if start:
+		params["limit_start"] = start
 	if filters:
 		params["filters"] = json.dumps(filters)
 	if or_filters:

@@ -74,6 +74,14 @@ def limit_of(limit: Any, default: int = 10, maximum: int = MAX_ITEMS) -> int:
 	return max(1, min(value, maximum))
 
 
+def offset_of(offset: Any) -> int:
+	"""How many rows to skip: a whole number, 0 or more."""
+	try:
+		return max(0, int(offset or 0))
+	except (TypeError, ValueError):
+		frappe.throw(_("offset must be a whole number."), frappe.ValidationError)
+
+
 def json_arg(value: Any, label: str, types: tuple = (dict, list)) -> Any:
 	"""A JSON argument the model may pass as an object or as JSON text."""
 	if isinstance(value, str):

@@ -7,7 +7,6 @@
 - the definition of every Huf tool upstream had lists upstream's function path in `function_path_aliases`,
   so an upstream tool record (App Provided, upstream's path) resolves to Huf's function
   (`huf.huf.app_tools.find_registered_tool`; the record is saved with Huf's path).
-`NOT_PROVIDED` names upstream's tools Huf has no tool for, and why.
 """
 
 from __future__ import annotations
@@ -58,22 +57,9 @@ UPSTREAM_TOOLS: dict[str, tuple[str, str]] = {
 	"erpnext_inventory": ("erpnext_inventory", _UP + "erpnext_inventory.handle_action"),
 	"erpnext_run_report": ("erpnext_run_report", _UP + "erpnext_reports.handle_run_report"),
 	"erpnext_list_reports": ("erpnext_list_reports", _UP + "erpnext_reports.handle_list_reports"),
-}
-
-# upstream's one-tool-many-actions tools Huf has no counterpart of (its own tools cover parts of them)
-NOT_PROVIDED: dict[str, tuple[str, str]] = {
-	"helpdesk": (
-		_UP + "helpdesk.handle_action",
-		"Huf has helpdesk_create_ticket and helpdesk_reply_to_ticket, not the listing and assignment actions",
-	),
-	"raven": (
-		_UP + "raven.handle_action",
-		"Huf has raven_send_message, not the channel and search actions",
-	),
-	"erpnext": (
-		_UP + "erpnext.handle_action",
-		"Huf reaches ERPNext documents through frappe_get_document, frappe_list_documents, frappe_create_document and frappe_update_document",
-	),
+	"helpdesk": ("helpdesk", _UP + "helpdesk.handle_action"),
+	"raven": ("raven", _UP + "raven.handle_action"),
+	"erpnext": ("erpnext", _UP + "erpnext.handle_action"),
 }
 
 

@@ -4,7 +4,7 @@ each upstream function path resolves to the Huf function, and an agent seeded fr
 import frappe
 
 from huf.ai.integrations.services import get_integration_tools
-from huf.ai.integrations.services.upstream_names import NOT_PROVIDED, UPSTREAM_TOOLS
+from huf.ai.integrations.services.upstream_names import UPSTREAM_TOOLS
 from huf.ai.runtime.tools import ToolContext
 from huf.ai.tools.app_sync import sync_tools
 from huf.ai.tools.registry import agent_tool_provider, load_tool
@@ -30,9 +30,8 @@ class TestUpstreamToolNames(HufTestCase):
 		frappe.db.commit()
 
 	def test_the_mapping_covers_upstreams_46_tools(self):
-		self.assertEqual(len(UPSTREAM_TOOLS) + len(NOT_PROVIDED), 46)
-		self.assertEqual(set(UPSTREAM_TOOLS) & set(NOT_PROVIDED), set())
-		paths = [path for _name, path in UPSTREAM_TOOLS.values()] + [p for p, _why in NOT_PROVIDED.values()]
+		self.assertEqual(len(UPSTREAM_TOOLS), 46)
+		paths = [path for _name, path in UPSTREAM_TOOLS.values()]
 		self.assertEqual(len(paths), len(set(paths)))
 
 	def test_every_upstream_name_is_a_tool_running_the_huf_function(self):
@@ -46,8 +45,6 @@ class TestUpstreamToolNames(HufTestCase):
 				doc = frappe.get_doc("Agent Tool Function", upstream)
 				self.assertEqual((doc.types, doc.provider_app), ("App Provided", "huf"))
 				self.assertEqual(doc.function_path, definitions[huf]["function_path"])
-		for name in NOT_PROVIDED:
-			self.assertNotIn(name, definitions)
 
 	def test_every_upstream_function_path_resolves_to_the_huf_function(self):
 		definitions = {d["tool_name"]: d for d in get_integration_tools()}
@@ -56,7 +53,7 @@ class TestUpstreamToolNames(HufTestCase):
 				app, definition = find_registered_tool(path)
 				self.assertEqual(app, "huf")
 				self.assertEqual(definition["function_path"], definitions[huf]["function_path"])
-		self.assertIsNone(find_registered_tool(NOT_PROVIDED["erpnext"][0]))
+		self.assertIsNone(find_registered_tool("huf.ai.tools.erpnext.handle_unknown"))
 
 	def test_an_upstream_tool_record_is_saved_with_the_huf_path(self):
 		doc = frappe.get_doc(
@@ -75,7 +72,13 @@ class TestUpstreamToolNames(HufTestCase):
 	def test_an_agent_seeded_with_upstreams_tool_names_gets_those_tools(self):
 		from huf.tests.support.factories import make_agent
 
-		names = ["slack_send_thread_reply", "gmail_get_emails", "gsheets_update", "erpnext_run_report"]
+		names = [
+			"slack_send_thread_reply",
+			"gmail_get_emails",
+			"gsheets_update",
+			"erpnext_run_report",
+			"raven",
+		]
 		agent = make_agent(AGENT, agent_tool=[{"tool": name} for name in names])
 		tools = agent_tool_provider(agent, ToolContext(agent=agent.name))
 		self.assertEqual([t.name for t in tools], names)
