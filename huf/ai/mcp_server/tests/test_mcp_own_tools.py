@@ -34,7 +34,8 @@ PLAIN = "mcp_own_todo_add"
 ASKING = "mcp_own_todo_create"  # requires approval
 CLIENT = "mcp_own_client"  # answered by a chat's browser: never offered
 MARK = "mcp-own:"
-FIELDS = [{"fieldname": "description", "required": 1}]
+# allocated to the caller: Frappe lets a user without a ToDo role create only ToDos assigned to them
+FIELDS = [{"fieldname": "description", "required": 1}, {"fieldname": "allocated_to"}]
 
 
 class TestMcpOwnTools(McpClientTestCase):
@@ -109,7 +110,9 @@ class TestMcpOwnTools(McpClientTestCase):
 	# --- calling -------------------------------------------------------------------------------------
 
 	def test_a_call_runs_the_tool_as_the_caller_and_is_recorded_as_a_run(self):
-		result = self.call(ADA, tool_name(OFFERING, PLAIN), {"description": f"{MARK} sow"})
+		result = self.call(
+			ADA, tool_name(OFFERING, PLAIN), {"description": f"{MARK} sow", "allocated_to": ADA}
+		)
 		self.assertFalse(result.get("isError"), result)
 		structured = result["structuredContent"]
 		self.assertEqual((structured["status"], structured["tool"]), ("Success", PLAIN))
@@ -132,7 +135,7 @@ class TestMcpOwnTools(McpClientTestCase):
 			as_dict=True,
 		)
 		self.assertEqual((record.tool, record.status), (PLAIN, "Completed"))
-		self.assertEqual(json.loads(record.tool_args), {"description": f"{MARK} sow"})
+		self.assertEqual(json.loads(record.tool_args), {"description": f"{MARK} sow", "allocated_to": ADA})
 		self.assertEqual(self.llm.chat_requests, [], "no model was asked")
 
 		failing = self.call(ADA, tool_name(OFFERING, PLAIN), {})  # the required description is missing
@@ -140,7 +143,9 @@ class TestMcpOwnTools(McpClientTestCase):
 		self.assertIn("description", failing["content"][0]["text"])
 
 	def test_a_tool_approval_parks_the_call_and_says_so(self):
-		result = self.call(ADA, tool_name(OFFERING, ASKING), {"description": f"{MARK} prune"})
+		result = self.call(
+			ADA, tool_name(OFFERING, ASKING), {"description": f"{MARK} prune", "allocated_to": ADA}
+		)
 		self.assertFalse(result.get("isError"), result)
 		structured = result["structuredContent"]
 		run = structured["agent_run_id"]

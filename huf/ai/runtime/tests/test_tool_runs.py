@@ -22,7 +22,8 @@ ASKING = "tool_run_todo_create"  # requires approval
 PLAIN = "tool_run_todo_add"
 CLIENT = "tool_run_client"
 MARK = "tool-run:"
-FIELDS = [{"fieldname": "description", "required": 1}]
+# allocated to the caller: Frappe lets a user without a ToDo role create only ToDos assigned to them
+FIELDS = [{"fieldname": "description", "required": 1}, {"fieldname": "allocated_to"}]
 
 
 class TestToolRuns(ToolTestCase):
@@ -90,7 +91,7 @@ class TestToolRuns(ToolTestCase):
 	# --- tests ---------------------------------------------------------------------------------------
 
 	def test_the_tool_runs_as_the_caller_and_the_run_records_it_without_a_model(self):
-		result = self.run_tool(PLAIN, {"description": f"{MARK} sow the beans"})
+		result = self.run_tool(PLAIN, {"description": f"{MARK} sow the beans", "allocated_to": ADA})
 		self.assertTrue(result["success"], result)
 		todo = self.todo("sow the beans")
 		self.assertEqual(todo.owner, ADA)
@@ -109,7 +110,9 @@ class TestToolRuns(ToolTestCase):
 			fields=["tool", "status", "tool_args", "owner"],
 		)
 		self.assertEqual([(c.tool, c.status) for c in calls], [(PLAIN, "Completed")])
-		self.assertEqual(json.loads(calls[0].tool_args), {"description": f"{MARK} sow the beans"})
+		self.assertEqual(
+			json.loads(calls[0].tool_args), {"description": f"{MARK} sow the beans", "allocated_to": ADA}
+		)
 		kinds = frappe.get_all(
 			"Agent Message",
 			filters={"conversation": run.conversation},
@@ -122,7 +125,7 @@ class TestToolRuns(ToolTestCase):
 		)
 
 	def test_a_tool_that_needs_approval_parks_the_run_and_runs_once_approved(self):
-		result = self.run_tool(ASKING, {"description": f"{MARK} prune"})
+		result = self.run_tool(ASKING, {"description": f"{MARK} prune", "allocated_to": ADA})
 		self.assertTrue(result.get("waiting_approval"), result)
 		self.assertEqual(result["tool_name"], ASKING)
 		run = result["agent_run_id"]
@@ -141,7 +144,7 @@ class TestToolRuns(ToolTestCase):
 		self.assertEqual(self.llm.chat_requests, [], "no model was asked")
 
 	def test_a_denied_or_failing_call_fails_the_run(self):
-		result = self.run_tool(ASKING, {"description": f"{MARK} burn"})
+		result = self.run_tool(ASKING, {"description": f"{MARK} burn", "allocated_to": ADA})
 		self.decide(result["approval_id"], "deny")
 		run = result["agent_run_id"]
 		self.assertEqual(self.finished(run), "Failed")
