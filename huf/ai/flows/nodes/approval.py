@@ -128,14 +128,14 @@ def deadline(config: dict, node_id: str) -> str | None:
 	return str(add_to_date(now_datetime(), seconds=minutes * 60))
 
 
-def notify(call: NodeCall, approvers: dict, message: str, timeout_at: str | None) -> list[str]:
-	"""Tell the approvers (listed users, enabled holders of listed roles) in realtime and with one
-	Notification Log each (huf.huf.notifications); returns who."""
-	recipients = list(approvers["users"])
-	if approvers["roles"]:
+def people_of(users: list[str], roles: list[str]) -> list[str]:
+	"""Who a node asks: the listed users first, then the enabled holders of the listed roles (at most
+	MAX_NOTIFIED)."""
+	recipients = list(users)
+	if roles:
 		holders = frappe.get_all(
 			"Has Role",
-			filters={"role": ("in", approvers["roles"]), "parenttype": "User"},
+			filters={"role": ("in", roles), "parenttype": "User"},
 			pluck="parent",
 			limit=MAX_NOTIFIED * 5,
 		)
@@ -146,7 +146,13 @@ def notify(call: NodeCall, approvers: dict, message: str, timeout_at: str | None
 				pluck="name",
 				order_by="name asc",
 			)
-	recipients = list(dict.fromkeys(recipients))[:MAX_NOTIFIED]
+	return list(dict.fromkeys(recipients))[:MAX_NOTIFIED]
+
+
+def notify(call: NodeCall, approvers: dict, message: str, timeout_at: str | None) -> list[str]:
+	"""Tell the approvers (listed users, enabled holders of listed roles) in realtime and with one
+	Notification Log each (huf.huf.notifications); returns who."""
+	recipients = people_of(approvers["users"], approvers["roles"])
 	event = {
 		"flow_run": call.run.name,
 		"flow_id": call.run.flow_id,

@@ -27,9 +27,10 @@ from frappe import _
 from frappe.utils import cint, now_datetime
 
 from huf.ai.flows import context as flow_context
-from huf.ai.flows.nodes.approval import names
+from huf.ai.flows.nodes.approval import names, people_of
 from huf.ai.flows.nodes.base import WAITING, NodeCall, NodeResult
 from huf.ai.flows.nodes.schema import missing_settings, node_schema, problem, setting
+from huf.huf import notifications
 
 FIELD_TYPES = ("Data", "Text", "Int", "Float", "Check", "Select", "Date")
 FIELDNAME = re.compile(r"^[a-z_][a-z0-9_]{0,60}$")
@@ -56,6 +57,14 @@ def wait_for_input(call: NodeCall) -> NodeResult:
 		"fields": fields,
 		"assignees": assignees_of(call.config, call.node_id, call.user),
 	}
+	assignees = waiting["assignees"]
+	notifications.approvers_waiting(
+		people_of(assignees.get("users") or [], assignees.get("roles") or []),
+		_("Flow {0} asks for your input: {1}").format(call.run.flow_id, waiting["title"]),
+		"Flow Run",
+		call.run.name,
+		waiting["instructions"],
+	)
 	return NodeResult(
 		status=WAITING, waiting=waiting, output={k: v for k, v in waiting.items() if k != "kind"}
 	)

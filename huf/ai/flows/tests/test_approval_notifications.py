@@ -1,4 +1,4 @@
-"""A flow step that waits for approval: each approver gets one Notification Log linking the approvals inbox."""
+"""A flow step that waits for a person (an approval, a form to fill in): each one asked gets one Notification Log linking the approvals inbox."""
 
 import frappe
 
@@ -52,4 +52,37 @@ class TestApprovalNotifications(HufTestCase):
 		self.assertEqual([note.for_user for note in notes], [APPROVER])
 		self.assertEqual(notes[0].subject, f"Flow {flow.flow_id} waits for your approval")
 		self.assertEqual(notes[0].email_content, "Pay &lt;b&gt;Bob&lt;/b&gt;?")
+		self.assertTrue(notes[0].link.endswith("/huf/approvals"), notes[0].link)
+
+	def test_the_assignees_of_a_form_are_told(self):
+		flow = make_flow(
+			self,
+			[
+				node("start", "trigger.webhook"),
+				node(
+					"ask",
+					"human.input",
+					title="Delivery address",
+					instructions="Where should order {{ payload.order }} go?",
+					fields=[{"label": "Address", "fieldname": "address", "fieldtype": "Data", "required": 1}],
+					assignees={"users": [OTHER]},
+				),
+				node("done", "end"),
+			],
+			[edge("start", "ask"), edge("ask", "done")],
+		)
+		run = run_flow_now(flow, {"order": "SO-9"})
+		self.assertEqual(run.status, "Waiting User", run.last_error)
+		notes = wait_until(
+			lambda: frappe.get_all(
+				"Notification Log",
+				filters={"document_type": "Flow Run", "document_name": run.name},
+				fields=["for_user", "subject", "email_content", "link"],
+			),
+			timeout=60,
+			message="no Notification Log for the assignee",
+		)
+		self.assertEqual([note.for_user for note in notes], [OTHER])
+		self.assertEqual(notes[0].subject, f"Flow {flow.flow_id} asks for your input: Delivery address")
+		self.assertEqual(notes[0].email_content, "Where should order SO-9 go?")
 		self.assertTrue(notes[0].link.endswith("/huf/approvals"), notes[0].link)
