@@ -1,16 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link } from "react-router-dom";
 import { Button, Card, EmptyState, ErrorBanner, Notice, PageHeader, Spinner } from "../components/ui";
 import CommentField from "../approvals/CommentField";
 import { errorMessage } from "../lib/api";
-import { can } from "../lib/boot";
 import { formatDate } from "../lib/format";
 import { flowApi, type NodeState, type PendingApproval, type PendingInput } from "../flows/flowApi";
 import { InputRequestForm } from "../flows/InputRequestForm";
 import { fetchPendingApprovals, fetchPendingInputs, PENDING_APPROVALS_KEY, PENDING_INPUTS_KEY } from "../flows/pendingApprovals";
 import { showValue } from "../flows/runState";
 import ToolApprovalCard from "../approvals/ToolApprovalCard";
+import { WaitingRunHeader, WaitingRunPayload } from "../approvals/WaitingRun";
 import { fetchPendingToolApprovals, TOOL_APPROVALS_KEY } from "../approvals/toolApprovals";
 import { useLiveApprovals } from "../approvals/liveApprovals";
 import { liveInterval } from "../lib/hufEvents";
@@ -27,30 +26,11 @@ function ApprovalCard({ item, onDecided }: { item: PendingApproval; onDecided: (
   return (
     <Card className="space-y-3">
       <article aria-label={`Approval for ${item.flow_name || item.flow_id}`} data-testid="approval" data-flow-run={item.flow_run_id} className="space-y-3">
-        <header className="flex flex-wrap items-start justify-between gap-2">
-          <div>
-            <h2 className="font-semibold">{item.flow_name || item.flow_id}</h2>
-            <p className="text-xs text-slate-500 dark:text-slate-400">
-              Run {item.flow_run_id}
-              {item.node_id ? ` · step ${item.node_id}` : ""}
-              {item.user ? ` · started by ${item.user}` : ""}
-              {item.since ? ` · waiting since ${formatDate(item.since)}` : ""}
-            </p>
-            {item.timeout_at && <p className="text-xs text-amber-700 dark:text-amber-400">Counts as rejected after {formatDate(item.timeout_at)}.</p>}
-          </div>
-          {can("Flow Definition") && (
-            <Link className="text-sm text-indigo-600 hover:underline dark:text-indigo-400" to={`/flows/${encodeURIComponent(item.flow_id)}`}>
-              Open the flow
-            </Link>
-          )}
-        </header>
+        <WaitingRunHeader item={item}>
+          {item.timeout_at && <p className="text-xs text-amber-700 dark:text-amber-400">Counts as rejected after {formatDate(item.timeout_at)}.</p>}
+        </WaitingRunHeader>
         {item.message && <p className="whitespace-pre-wrap text-sm" data-testid="approval-message">{item.message}</p>}
-        <details>
-          <summary className="cursor-pointer text-sm text-slate-600 dark:text-slate-300">What the run received</summary>
-          <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100" data-testid="approval-payload">
-            {showValue(item.payload ?? {})}
-          </pre>
-        </details>
+        <WaitingRunPayload item={item} testId="approval-payload" />
         {steps.length > 0 && (
           <details>
             <summary className="cursor-pointer text-sm text-slate-600 dark:text-slate-300">What the steps before produced</summary>
@@ -88,26 +68,8 @@ function InputCard({ item, onAnswered }: { item: PendingInput; onAnswered: (text
   return (
     <Card className="space-y-3">
       <article aria-label={`Input for ${item.flow_name || item.flow_id}`} data-testid="input-request-card" data-flow-run={item.flow_run_id} className="space-y-3">
-        <header className="flex flex-wrap items-start justify-between gap-2">
-          <div>
-            <h2 className="font-semibold">{item.flow_name || item.flow_id}</h2>
-            <p className="text-xs text-slate-500 dark:text-slate-400">
-              Run {item.flow_run_id}
-              {item.node_id ? ` · step ${item.node_id}` : ""}
-              {item.user ? ` · started by ${item.user}` : ""}
-              {item.since ? ` · waiting since ${formatDate(item.since)}` : ""}
-            </p>
-          </div>
-          {can("Flow Definition") && (
-            <Link className="text-sm text-indigo-600 hover:underline dark:text-indigo-400" to={`/flows/${encodeURIComponent(item.flow_id)}`}>
-              Open the flow
-            </Link>
-          )}
-        </header>
-        <details>
-          <summary className="cursor-pointer text-sm text-slate-600 dark:text-slate-300">What the run received</summary>
-          <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">{showValue(item.payload ?? {})}</pre>
-        </details>
+        <WaitingRunHeader item={item} />
+        <WaitingRunPayload item={item} />
         <InputRequestForm
           request={{ flow_run_id: item.flow_run_id, title: item.title, instructions: item.instructions, fields: item.fields }}
           onAnswered={() => onAnswered(`Answered: ${item.title || item.flow_name || item.flow_id} (run ${item.flow_run_id}).`)}

@@ -14,9 +14,8 @@ from typing import Any
 import frappe
 from frappe import _
 
-from huf.ai.flows.acting import FlowStartRefused
 from huf.ai.flows.graph import config_value, node_config
-from huf.ai.flows.starts import entry_of_type, log_refusal, start_triggered_run
+from huf.ai.flows.starts import entry_of_type, log_refusal, start_or_log_refusal
 from huf.huf import safe_expression
 
 NODE_TYPE = "trigger.app-event"
@@ -78,12 +77,4 @@ def start_app_event_flow(flow: str, app_name: str, event_name: str, payload: Any
 	node = entry_of_type(doc, NODE_TYPE)
 	if doc.status != "Active" or not node or not listens_to(node, app_name, event_name):
 		return None
-	try:
-		run = start_triggered_run(doc, payload, "App Event")
-	except FlowStartRefused as e:
-		frappe.db.rollback()
-		log_refusal(flow, str(e))
-		frappe.db.commit()
-		return None
-	frappe.db.commit()
-	return run.name
+	return start_or_log_refusal(doc, payload, "App Event")

@@ -514,11 +514,17 @@ def start_hooked_flow(flow: str, payload: dict, doctype: str, docname: str) -> s
 	doc = frappe.get_doc("Flow Definition", flow)
 	if doc.status != "Active" or not entry_of_type(doc, "trigger.doc-event"):
 		return None
+	return start_or_log_refusal(doc, payload, "Doc Event")
+
+
+def start_or_log_refusal(doc: Any, payload: Any, trigger_type: str) -> str | None:
+	"""Start the `trigger_type` run of the flow `doc` and commit; the Flow Run's name. A refused start is
+	rolled back and its Error Log committed instead (None)."""
 	try:
-		run = start_triggered_run(doc, payload, "Doc Event")
+		run = start_triggered_run(doc, payload, trigger_type)
 	except FlowStartRefused as e:
 		frappe.db.rollback()
-		log_refusal(flow, str(e))
+		log_refusal(doc.name, str(e))
 		frappe.db.commit()
 		return None
 	frappe.db.commit()

@@ -59,6 +59,30 @@ class ServiceToolTestCase(HufTestCase):
 				self.assertNotIn(secret, text)
 
 
+class FrappeSiteTestCase(ServiceToolTestCase):
+	"""A scripted Frappe REST API (/api/resource, token auth) with CREDENTIALS api_key and api_secret."""
+
+	SERVICE = "frappe"
+
+	def assert_token(self, request: dict) -> None:
+		"""The request carries `token <api_key>:<api_secret>`."""
+		token = f"token {self.CREDENTIALS['api_key']}:{self.CREDENTIALS['api_secret']}"
+		self.assertEqual(request["headers"]["authorization"], token)
+
+	def only_request(self) -> dict:
+		"""The one request the service got, checked for the token."""
+		[request] = self.api.requests
+		self.assert_token(request)
+		return request
+
+	def query(self, request: dict) -> dict:
+		"""The request's query with filters, or_filters and fields decoded from JSON."""
+		return {
+			k: json.loads(v) if k in ("filters", "or_filters", "fields") else v
+			for k, v in request["query"].items()
+		}
+
+
 def delete_settings(name: str) -> None:
 	"""Remove (committed) Integration Settings a test made."""
 	frappe.db.rollback()

@@ -3,8 +3,15 @@ purchase invoices, payments, customers, quotations, requests for quotation, the 
 journal entries), through its REST API with that site user's API key. One tool, several actions (as
 upstream Huf had it); what it creates is a draft for a person to submit on the site."""
 
-from huf.ai.integrations.client import service_client
-from huf.ai.integrations.services.frappe_site import date_filters, equal_filters, fetch, insert, list_rows
+from huf.ai.integrations.services.frappe_site import (
+	DATE_RANGE,
+	date_filters,
+	equal_filters,
+	fetch,
+	insert,
+	list_rows,
+	site_client,
+)
 from huf.ai.integrations.services.tool_params import (
 	choice,
 	given,
@@ -94,10 +101,6 @@ PARTY_TYPES = ("Customer", "Supplier")
 INVOICE_OF_PARTY = {"Customer": SALES_INVOICE, "Supplier": PURCHASE_INVOICE}
 
 
-def _client(values: dict):
-	return service_client(SERVICE, values.get("settings"))
-
-
 def _labelled(rows: list[dict]) -> list[dict]:
 	"""Rows with `docstatus_label` (Draft, Submitted, Cancelled) beside their docstatus."""
 	return [
@@ -116,7 +119,7 @@ def _status_filter(doctype: str, status: str | None) -> list:
 
 def _list(values: dict, doctype: str, fields: list, filters: list, key: str, date_field: str) -> dict:
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		doctype,
 		fields,
 		filters=filters + date_filters(doctype, date_field, values),
@@ -128,7 +131,7 @@ def _list(values: dict, doctype: str, fields: list, filters: list, key: str, dat
 
 def _get(doctype: str):
 	def get(values: dict) -> dict:
-		document = fetch(_client(values), doctype, values.get("name"))
+		document = fetch(site_client(values), doctype, values.get("name"))
 		return {**document, "docstatus_label": DOCSTATUS.get(document.get("docstatus"))}
 
 	return get
@@ -166,7 +169,7 @@ def _create_sales_invoice(values: dict) -> dict:
 	}
 	if values.get("posting_date"):
 		invoice["set_posting_time"] = 1  # keep the given date instead of today's
-	return _created(insert(_client(values), SALES_INVOICE, invoice))
+	return _created(insert(site_client(values), SALES_INVOICE, invoice))
 
 
 def _list_purchase_invoices(values: dict) -> dict:
@@ -216,13 +219,13 @@ def _create_payment(values: dict) -> dict:
 				"allocated_amount": amount,
 			}
 		]
-	return _created(insert(_client(values), PAYMENT, payment))
+	return _created(insert(site_client(values), PAYMENT, payment))
 
 
 def _list_customers(values: dict) -> dict:
 	search = values.get("search")
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		"Customer",
 		CUSTOMER_FIELDS,
 		filters=equal_filters("Customer", values, ("customer_group", "territory")),
@@ -238,7 +241,7 @@ def _list_customers(values: dict) -> dict:
 
 def _get_customer(values: dict) -> dict:
 	"""The customer with its addresses and contacts (linked to it through their Links table)."""
-	client = _client(values)
+	client = site_client(values)
 	customer = fetch(client, "Customer", values.get("name"))
 	linked = {}
 	for doctype, fields in (("Address", ADDRESS_FIELDS), ("Contact", CONTACT_FIELDS)):
@@ -268,7 +271,7 @@ def _create_quotation(values: dict) -> dict:
 		**given(values, ("company", "transaction_date", "valid_till")),
 		"items": _item_rows(values),
 	}
-	return _created(insert(_client(values), QUOTATION, quotation))
+	return _created(insert(site_client(values), QUOTATION, quotation))
 
 
 def _list_rfqs(values: dict) -> dict:
@@ -283,7 +286,7 @@ def _get_ledger(values: dict) -> dict:
 	filters = [[GL, "account", "=", account], [GL, "is_cancelled", "=", 0]]
 	filters += equal_filters(GL, values, ("party_type", "party", "company"))
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		GL,
 		GL_FIELDS,
 		filters=filters + date_filters(GL, "posting_date", values),
@@ -319,7 +322,7 @@ def _create_journal_entry(values: dict) -> dict:
 		**given(values, ("company", "posting_date", "user_remark")),
 		"accounts": require(accounts, "accounts with an account"),
 	}
-	return _created(insert(_client(values), JOURNAL, entry))
+	return _created(insert(site_client(values), JOURNAL, entry))
 
 
 ACTIONS = {
@@ -398,8 +401,7 @@ TOOLS = [
 				"string",
 				"Status to filter by: Draft, Submitted, Cancelled, or a document status such as Unpaid, Overdue, Paid.",
 			),
-			param("from_date", "string", "From date, YYYY-MM-DD."),
-			param("to_date", "string", "To date, YYYY-MM-DD."),
+			*DATE_RANGE,
 			param("company", "string", "Company."),
 			param("posting_date", "string", "Posting date, YYYY-MM-DD."),
 			param("due_date", "string", "Due date of a sales invoice, YYYY-MM-DD."),

@@ -1,8 +1,7 @@
 """The `erpnext_crm` tool: ERPNext's own CRM (Lead and Opportunity, not the Frappe CRM app) on the site of
 the `frappe` settings, through its REST API. One tool, several actions (as upstream Huf had it)."""
 
-from huf.ai.integrations.client import service_client
-from huf.ai.integrations.services.frappe_site import fetch, insert, list_rows, update
+from huf.ai.integrations.services.frappe_site import fetch, insert, list_rows, site_client, update
 from huf.ai.integrations.services.tool_params import choice, given, limit_of, param, require, run_action, tool
 
 SERVICE = "frappe"
@@ -44,14 +43,10 @@ OPPORTUNITY_CHANGES = ("status", "opportunity_amount", "sales_stage", "probabili
 PARTY_TYPES = ("Customer", "Lead", "Prospect")
 
 
-def _client(values: dict):
-	return service_client(SERVICE, values.get("settings"))
-
-
 def _list_leads(values: dict) -> dict:
 	search = values.get("search")
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		LEAD,
 		LEAD_FIELDS,
 		filters=given(values, ("status", "lead_owner")),
@@ -67,14 +62,17 @@ def _create_lead(values: dict) -> dict:
 	name = require(values.get("lead_name"), "lead_name")
 	# first_name as well: ERPNext computes lead_name from the name parts where it has them.
 	lead = insert(
-		_client(values), LEAD, {"lead_name": name, "first_name": name, **given(values, LEAD_VALUES)}
+		site_client(values), LEAD, {"lead_name": name, "first_name": name, **given(values, LEAD_VALUES)}
 	)
 	return {"created": True, "name": lead.get("name"), "lead_name": lead.get("lead_name")}
 
 
 def _update_lead(values: dict) -> dict:
 	lead = update(
-		_client(values), LEAD, values.get("name"), require(given(values, LEAD_CHANGES), "a field to change")
+		site_client(values),
+		LEAD,
+		values.get("name"),
+		require(given(values, LEAD_CHANGES), "a field to change"),
 	)
 	return {"updated": True, "name": lead.get("name"), "status": lead.get("status")}
 
@@ -84,7 +82,7 @@ def _list_opportunities(values: dict) -> dict:
 	if values.get("from_date"):
 		filters.append([OPPORTUNITY, "transaction_date", ">=", values["from_date"]])
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		OPPORTUNITY,
 		OPPORTUNITY_FIELDS,
 		filters=filters,
@@ -99,19 +97,19 @@ def _create_opportunity(values: dict) -> dict:
 		"party_name": require(values.get("party_name"), "party_name"),
 		**given(values, OPPORTUNITY_VALUES),
 	}
-	created = insert(_client(values), OPPORTUNITY, opportunity)
+	created = insert(site_client(values), OPPORTUNITY, opportunity)
 	return {"created": True, "name": created.get("name"), "status": created.get("status")}
 
 
 def _update_opportunity(values: dict) -> dict:
 	changes = require(given(values, OPPORTUNITY_CHANGES), "a field to change")
-	opportunity = update(_client(values), OPPORTUNITY, values.get("name"), changes)
+	opportunity = update(site_client(values), OPPORTUNITY, values.get("name"), changes)
 	return {"updated": True, "name": opportunity.get("name"), "status": opportunity.get("status")}
 
 
 ACTIONS = {
 	"list_leads": _list_leads,
-	"get_lead": lambda v: fetch(_client(v), LEAD, v.get("name")),
+	"get_lead": lambda v: fetch(site_client(v), LEAD, v.get("name")),
 	"create_lead": _create_lead,
 	"update_lead": _update_lead,
 	"list_opportunities": _list_opportunities,

@@ -2,8 +2,15 @@
 the site of the `frappe` settings, through its REST API. One tool, several actions (as upstream Huf had
 it)."""
 
-from huf.ai.integrations.client import service_client
-from huf.ai.integrations.services.frappe_site import date_filters, equal_filters, fetch, insert, list_rows
+from huf.ai.integrations.services.frappe_site import (
+	DATE_RANGE,
+	date_filters,
+	equal_filters,
+	fetch,
+	insert,
+	list_rows,
+	site_client,
+)
 from huf.ai.integrations.services.tool_params import (
 	choice,
 	given,
@@ -20,10 +27,6 @@ SLE = "Stock Ledger Entry"
 SLE_ORDER = "posting_date desc, posting_time desc, creation desc"
 
 
-def _client(values: dict):
-	return service_client(SERVICE, values.get("settings"))
-
-
 def _limit(values: dict) -> int:
 	return limit_of(values.get("limit"), default=20)
 
@@ -32,7 +35,7 @@ def _rows(
 	values: dict, doctype: str, fields: list, filters: list, key: str, order_by="modified desc"
 ) -> dict:
 	rows = list_rows(
-		_client(values), doctype, fields, filters=filters, order_by=order_by, limit=_limit(values)
+		site_client(values), doctype, fields, filters=filters, order_by=order_by, limit=_limit(values)
 	)
 	return {"count": len(rows), key: rows}
 
@@ -41,7 +44,7 @@ def _list_items(values: dict) -> dict:
 	search = values.get("search")
 	filters = equal_filters("Item", values, ("item_group", "is_stock_item")) + [["Item", "disabled", "=", 0]]
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		"Item",
 		["name", "item_code", "item_name", "item_group", "stock_uom", "is_stock_item", "standard_rate"],
 		filters=filters,
@@ -92,7 +95,7 @@ def _stock_balance(values: dict) -> dict:
 	)
 	filters += [[SLE, "posting_date", "<=", values["as_of_date"]], [SLE, "is_cancelled", "=", 0]]
 	entries = list_rows(
-		_client(values),
+		site_client(values),
 		SLE,
 		["warehouse", "qty_after_transaction", "posting_date", "valuation_rate"],
 		filters=filters,
@@ -185,13 +188,13 @@ def _create_bom(values: dict) -> dict:
 		"quantity": values.get("quantity") or 1,
 		"items": items,
 	}
-	created = insert(_client(values), "BOM", bom)
+	created = insert(site_client(values), "BOM", bom)
 	return {"created": True, "name": created.get("name"), "docstatus": created.get("docstatus")}
 
 
 ACTIONS = {
 	"list_items": _list_items,
-	"get_item": lambda v: fetch(_client(v), "Item", v.get("name") or v.get("item_code")),
+	"get_item": lambda v: fetch(site_client(v), "Item", v.get("name") or v.get("item_code")),
 	"item_prices": _item_prices,
 	"stock_balance": _stock_balance,
 	"stock_movements": _stock_movements,
@@ -200,7 +203,7 @@ ACTIONS = {
 	"list_delivery_notes": _list_delivery_notes,
 	"list_purchase_receipts": _list_purchase_receipts,
 	"list_boms": _list_boms,
-	"get_bom": lambda v: fetch(_client(v), "BOM", v.get("name")),
+	"get_bom": lambda v: fetch(site_client(v), "BOM", v.get("name")),
 	"create_bom": _create_bom,
 }
 
@@ -247,8 +250,7 @@ TOOLS = [
 			param("quantity", "number", "Quantity the BOM makes (default 1)."),
 			param("items", "array", "BOM rows: [{item_code, qty, uom, rate}]."),
 			param("search", "string", "Text to search for in item codes and names."),
-			param("from_date", "string", "From date, YYYY-MM-DD."),
-			param("to_date", "string", "To date, YYYY-MM-DD."),
+			*DATE_RANGE,
 			param("limit", "integer", "How many rows (1-50, default 20)."),
 		],
 	),

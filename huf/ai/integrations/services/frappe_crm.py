@@ -2,8 +2,7 @@
 on the site of the `frappe` settings, through its REST API with that site user's API key, so the site's
 own permissions bound what the agent may do there. One tool, several actions (as upstream Huf had it)."""
 
-from huf.ai.integrations.client import service_client
-from huf.ai.integrations.services.frappe_site import fetch, insert, list_rows, update
+from huf.ai.integrations.services.frappe_site import fetch, insert, list_rows, site_client, update
 from huf.ai.integrations.services.tool_params import choice, given, limit_of, param, require, run_action, tool
 
 SERVICE = "frappe"
@@ -51,17 +50,13 @@ def _like(search: str | None, doctype: str, fields: tuple) -> list | None:
 	return [[doctype, field, "like", f"%{search}%"] for field in fields] if search else None
 
 
-def _client(values: dict):
-	return service_client(SERVICE, values.get("settings"))
-
-
 def _list_leads(values: dict) -> dict:
 	filters = given(
 		{**values, "lead_owner": values.get("lead_owner") or values.get("assigned_to")},
 		("status", "lead_owner"),
 	)
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		LEAD,
 		LEAD_FIELDS,
 		filters=filters,
@@ -73,7 +68,7 @@ def _list_leads(values: dict) -> dict:
 
 def _create_lead(values: dict) -> dict:
 	require(values.get("first_name"), "first_name")
-	client = _client(values)
+	client = site_client(values)
 	lead = insert(client, LEAD, given(values, LEAD_VALUES))
 	result = {"created": True, "name": lead.get("name"), "lead_name": lead.get("lead_name")}
 	if values.get("notes"):
@@ -84,13 +79,13 @@ def _create_lead(values: dict) -> dict:
 
 def _update_lead(values: dict) -> dict:
 	changes = require(given(values, LEAD_VALUES), "a field to change")
-	lead = update(_client(values), LEAD, values.get("name"), changes)
+	lead = update(site_client(values), LEAD, values.get("name"), changes)
 	return {"updated": True, "name": lead.get("name"), "lead_name": lead.get("lead_name")}
 
 
 def _list_deals(values: dict) -> dict:
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		DEAL,
 		DEAL_FIELDS,
 		filters=given(values, ("status", "deal_owner", "organization")),
@@ -101,7 +96,7 @@ def _list_deals(values: dict) -> dict:
 
 
 def _create_deal(values: dict) -> dict:
-	client = _client(values)
+	client = site_client(values)
 	deal = given(values, DEAL_VALUES)
 	if values.get("lead"):
 		lead = fetch(client, LEAD, values["lead"])
@@ -115,7 +110,7 @@ def _create_deal(values: dict) -> dict:
 
 def _update_deal(values: dict) -> dict:
 	changes = require(given(values, DEAL_VALUES), "a field to change")
-	deal = update(_client(values), DEAL, values.get("name"), changes)
+	deal = update(site_client(values), DEAL, values.get("name"), changes)
 	return {"updated": True, "name": deal.get("name"), "status": deal.get("status")}
 
 
@@ -126,7 +121,7 @@ def _add_note(values: dict) -> dict:
 		"reference_doctype": require(values.get("doctype"), "doctype"),
 		"reference_docname": require(values.get("docname"), "docname"),
 	}
-	created = insert(_client(values), NOTE, note)
+	created = insert(site_client(values), NOTE, note)
 	return {"created": True, "name": created.get("name"), "title": created.get("title")}
 
 
@@ -141,13 +136,13 @@ def _add_task(values: dict) -> dict:
 		),
 		**given(values, ("assigned_to", "due_date", "priority", "status", "description")),
 	}
-	created = insert(_client(values), TASK, task)
+	created = insert(site_client(values), TASK, task)
 	return {"created": True, "name": created.get("name"), "title": created.get("title")}
 
 
 def _list_contacts(values: dict) -> dict:
 	rows = list_rows(
-		_client(values),
+		site_client(values),
 		"Contact",
 		["name", "full_name", "email_id", "mobile_no", "company_name", "modified"],
 		or_filters=_like(values.get("search"), "Contact", ("full_name", "email_id", "mobile_no")),
@@ -158,11 +153,11 @@ def _list_contacts(values: dict) -> dict:
 
 ACTIONS = {
 	"list_leads": _list_leads,
-	"get_lead": lambda v: fetch(_client(v), LEAD, v.get("name")),
+	"get_lead": lambda v: fetch(site_client(v), LEAD, v.get("name")),
 	"create_lead": _create_lead,
 	"update_lead": _update_lead,
 	"list_deals": _list_deals,
-	"get_deal": lambda v: fetch(_client(v), DEAL, v.get("name")),
+	"get_deal": lambda v: fetch(site_client(v), DEAL, v.get("name")),
 	"create_deal": _create_deal,
 	"update_deal": _update_deal,
 	"add_note": _add_note,

@@ -1,6 +1,6 @@
 """Remote Frappe / ERPNext tools: get, list, create and update documents through /api/resource, and the
-helpers the Frappe CRM, ERPNext, Helpdesk and Raven tools share (`list_rows`, `fetch`, `insert`, `update`,
-`equal_filters`, `date_filters`)."""
+helpers the Frappe CRM, ERPNext, Helpdesk and Raven tools share (`site_client`, `list_rows`, `fetch`, `insert`,
+`update`, `equal_filters`, `date_filters`, `DATE_RANGE`)."""
 
 import json
 from urllib.parse import quote
@@ -16,6 +16,19 @@ def resource_path(doctype: str, name: str | None = None) -> str:
 	"""/api/resource/<DocType>[/<name>], both URL-quoted (spaces, slashes and all)."""
 	path = f"/api/resource/{quote(str(require(doctype, 'doctype')), safe='')}"
 	return f"{path}/{quote(str(name), safe='')}" if name is not None else path
+
+
+def site_client(values: dict, service: str = SERVICE):
+	"""The client of the Frappe site of a tool call's `values["settings"]` (default: the default active
+	settings of `service`)."""
+	return service_client(service, values.get("settings"))
+
+
+# The from_date / to_date parameters of the tools whose lists take a date range (see date_filters).
+DATE_RANGE = [
+	param("from_date", "string", "From date, YYYY-MM-DD."),
+	param("to_date", "string", "To date, YYYY-MM-DD."),
+]
 
 
 def capped(value):

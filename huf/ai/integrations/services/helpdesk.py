@@ -8,7 +8,14 @@ import json
 from frappe.utils import cint
 
 from huf.ai.integrations.client import service_client
-from huf.ai.integrations.services.frappe_site import equal_filters, fetch, list_rows, resource_path, update
+from huf.ai.integrations.services.frappe_site import (
+	equal_filters,
+	fetch,
+	list_rows,
+	resource_path,
+	site_client,
+	update,
+)
 from huf.ai.integrations.services.tool_params import (
 	choice,
 	given,
@@ -38,10 +45,6 @@ TICKET_FIELDS = [
 ]
 COMMENT_FIELDS = ["name", "content", "commented_by", "creation", "is_pinned"]
 MAX_COMMENTS = 50
-
-
-def _client(values: dict):
-	return service_client(SERVICE, values.get("settings"))
 
 
 def _ticket_id(values: dict) -> str:
@@ -129,7 +132,7 @@ def _list_tickets(values: dict) -> dict:
 		filters.append([TICKET, "_assign", "like", f"%{values['assigned_to']}%"])
 	search = values.get("search")
 	rows = list_rows(
-		_client(values),
+		site_client(values, SERVICE),
 		TICKET,
 		TICKET_FIELDS,
 		filters=filters,
@@ -144,7 +147,7 @@ def _list_tickets(values: dict) -> dict:
 
 def _get_ticket(values: dict) -> dict:
 	"""The ticket with its internal comments (newest first, at most 50)."""
-	client, ticket = _client(values), _ticket_id(values)
+	client, ticket = site_client(values, SERVICE), _ticket_id(values)
 	document = fetch(client, TICKET, ticket)
 	comments = list_rows(
 		client,
@@ -158,7 +161,7 @@ def _get_ticket(values: dict) -> dict:
 
 
 def _update_ticket(values: dict) -> dict:
-	client, ticket = _client(values), _ticket_id(values)
+	client, ticket = site_client(values, SERVICE), _ticket_id(values)
 	changes = {**given(values, ("status",)), **_ticket_values(values)}
 	require(changes or values.get("assigned_to"), "a field to change or assigned_to")
 	result = {"updated": True, "ticket": ticket}
@@ -176,7 +179,7 @@ def _add_comment(values: dict) -> dict:
 		"reference_ticket": _ticket_id(values),
 		"content": require(values.get("content"), "content"),
 	}
-	answer = _client(values).request("POST", resource_path(COMMENT), json=comment)
+	answer = site_client(values, SERVICE).request("POST", resource_path(COMMENT), json=comment)
 	return {
 		"created": True,
 		"name": (answer.get("data") or {}).get("name"),
@@ -189,7 +192,7 @@ def _list_agents(values: dict) -> dict:
 	active = values.get("is_active")
 	filters = [[AGENT, "is_active", "=", cint(active)]] if active not in (None, "") else None
 	rows = list_rows(
-		_client(values),
+		site_client(values, SERVICE),
 		AGENT,
 		["name", "agent_name", "user", "is_active"],
 		filters=filters,
@@ -203,7 +206,7 @@ def _list_agents(values: dict) -> dict:
 def _list_teams(values: dict) -> dict:
 	search = values.get("search")
 	rows = list_rows(
-		_client(values),
+		site_client(values, SERVICE),
 		TEAM,
 		["name", "team_name", "assignment_rule"],
 		filters=[[TEAM, "team_name", "like", f"%{search}%"]] if search else None,
@@ -215,13 +218,13 @@ def _list_teams(values: dict) -> dict:
 
 def _assign_ticket(values: dict) -> dict:
 	agent = require(values.get("agent_id") or values.get("assigned_to"), "agent_id")
-	return _assign(_client(values), _ticket_id(values), str(agent))
+	return _assign(site_client(values, SERVICE), _ticket_id(values), str(agent))
 
 
 ACTIONS = {
 	"list_tickets": _list_tickets,
 	"get_ticket": _get_ticket,
-	"create_ticket": lambda v: _create_ticket(_client(v), v),
+	"create_ticket": lambda v: _create_ticket(site_client(v, SERVICE), v),
 	"update_ticket": _update_ticket,
 	"add_comment": _add_comment,
 	"list_agents": _list_agents,

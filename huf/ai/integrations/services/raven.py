@@ -6,7 +6,7 @@ import frappe
 from frappe import _
 
 from huf.ai.integrations.client import IntegrationError, service_client
-from huf.ai.integrations.services.frappe_site import fetch, list_rows, resource_path
+from huf.ai.integrations.services.frappe_site import fetch, list_rows, resource_path, site_client
 from huf.ai.integrations.services.tool_params import (
 	choice,
 	limit_of,
@@ -48,10 +48,6 @@ CHANNEL_FIELDS = [
 	"is_archived",
 	"modified",
 ]
-
-
-def _client(values: dict):
-	return service_client(SERVICE, values.get("settings"))
 
 
 def _send(client, channel: str, text: str) -> dict:
@@ -99,26 +95,32 @@ def _channel(client, values: dict, required: bool = True) -> str | None:
 
 
 def _send_message(values: dict) -> dict:
-	client = _client(values)
+	client = site_client(values, SERVICE)
 	return _send(client, _channel(client, values), require(values.get("text"), "text"))
 
 
-def _get_messages(values: dict) -> dict:
-	"""The channel's newest messages (before `before_message_id` when given), newest first."""
-	client = _client(values)
-	channel = _channel(client, values)
-	filters = [[MESSAGE, "channel_id", "=", channel]]
-	if values.get("before_message_id"):
-		before = fetch(client, MESSAGE, str(values["before_message_id"]))
-		filters.append([MESSAGE, "creation", "<", require(before.get("creation"), "before_message_id")])
-	rows = list_rows(
+def _newest_messages(client, filters: list, values: dict, start: int = 0) -> list[dict]:
+	"""Messages matching `filters`, newest first: `limit` of them (default 50) after the first `start`."""
+	return list_rows(
 		client,
 		MESSAGE,
 		MESSAGE_FIELDS,
 		filters=filters,
 		order_by="creation desc",
 		limit=limit_of(values.get("limit"), default=50),
+		start=start,
 	)
+
+
+def _get_messages(values: dict) -> dict:
+	"""The channel's newest messages (before `before_message_id` when given), newest first."""
+	client = site_client(values, SERVICE)
+	channel = _channel(client, values)
+	filters = [[MESSAGE, "channel_id", "=", channel]]
+	if values.get("before_message_id"):
+		before = fetch(client, MESSAGE, str(values["before_message_id"]))
+		filters.append([MESSAGE, "creation", "<", require(before.get("creation"), "before_message_id")])
+	rows = _newest_messages(client, filters, values)
 	return {"count": len(rows), "channel_id": channel, "messages": rows}
 
 
@@ -128,7 +130,7 @@ def _list_channels(values: dict) -> dict:
 	if kind in CHANNEL_TYPES:
 		filters.append([CHANNEL, "type", "=", kind])
 	rows = list_rows(
-		_client(values),
+		site_client(values, SERVICE),
 		CHANNEL,
 		CHANNEL_FIELDS,
 		filters=filters,
@@ -139,7 +141,7 @@ def _list_channels(values: dict) -> dict:
 
 
 def _get_members(values: dict) -> dict:
-	client = _client(values)
+	client = site_client(values, SERVICE)
 	channel = _channel(client, values)
 	rows = list_rows(
 		client,
@@ -168,7 +170,7 @@ def _workspace(client, values: dict) -> str | None:
 
 def _create_channel(values: dict) -> dict:
 	"""A channel (the credentials' user becomes its admin), then each of `members` added to it."""
-	client = _client(values)
+	client = site_client(values, SERVICE)
 	kind = str(values.get("type") or values.get("channel_type") or "Public").strip().capitalize()
 	if kind not in CHANNEL_TYPES:
 		frappe.throw(_("type must be one of: {0}.").format(", ".join(CHANNEL_TYPES)), frappe.ValidationError)
@@ -194,21 +196,13 @@ def _create_channel(values: dict) -> dict:
 
 
 def _search_messages(values: dict) -> dict:
-	client = _client(values)
+	client = site_client(values, SERVICE)
 	query = str(require(values.get("query"), "query"))
 	filters = [[MESSAGE, "text", "like", f"%{query}%"]]
 	channel = _channel(client, values, required=False)
 	if channel:
 		filters.append([MESSAGE, "channel_id", "=", channel])
-	rows = list_rows(
-		client,
-		MESSAGE,
-		MESSAGE_FIELDS,
-		filters=filters,
-		order_by="creation desc",
-		limit=limit_of(values.get("limit"), default=50),
-		start=offset_of(values.get("offset")),
-	)
+	rows = _newest_messages(client, filters, values, start=offset_of(values.get("offset")))
 	return {"count": len(rows), "messages": rows}
 
 

@@ -1,31 +1,17 @@
 """The `erpnext` tool (one tool, several actions: transactions and accounting) against a scripted Frappe REST
 API of an ERPNext site."""
 
-import json
-
 import frappe
 
 from huf.ai.integrations.services.erpnext import erpnext
-from huf.tests.support.service_tools import ServiceToolTestCase
+from huf.tests.support.service_tools import FrappeSiteTestCase
 
 API_KEY = "erp0key0456"
 API_SECRET = "erpnext-tool-secret-321"
 
 
-class TestERPNextTool(ServiceToolTestCase):
-	SERVICE = "frappe"
+class TestERPNextTool(FrappeSiteTestCase):
 	CREDENTIALS = {"api_key": API_KEY, "api_secret": API_SECRET}
-
-	def only_request(self) -> dict:
-		[request] = self.api.requests
-		self.assertEqual(request["headers"]["authorization"], f"token {API_KEY}:{API_SECRET}")
-		return request
-
-	def query(self, request: dict) -> dict:
-		return {
-			k: json.loads(v) if k in ("filters", "or_filters", "fields") else v
-			for k, v in request["query"].items()
-		}
 
 	def test_list_invoices_filters_docstatus_or_status_and_dates(self):
 		self.api.queue({"data": [{"name": "ACC-SINV-0001", "customer": "Berg GmbH", "docstatus": 1}]})

@@ -8,26 +8,14 @@ import frappe
 from huf.ai.integrations.services.erpnext_crm import erpnext_crm
 from huf.ai.integrations.services.erpnext_inventory import erpnext_inventory
 from huf.ai.integrations.services.erpnext_reports import erpnext_list_reports, erpnext_run_report
-from huf.tests.support.service_tools import ServiceToolTestCase
+from huf.tests.support.service_tools import FrappeSiteTestCase
 
 API_KEY = "erp0key0123"
 API_SECRET = "erpnext-remote-secret-789"
 
 
-class ERPNextTestCase(ServiceToolTestCase):
-	SERVICE = "frappe"
+class ERPNextTestCase(FrappeSiteTestCase):
 	CREDENTIALS = {"api_key": API_KEY, "api_secret": API_SECRET}
-
-	def only_request(self) -> dict:
-		[request] = self.api.requests
-		self.assertEqual(request["headers"]["authorization"], f"token {API_KEY}:{API_SECRET}")
-		return request
-
-	def query(self, request: dict) -> dict:
-		return {
-			k: json.loads(v) if k in ("filters", "or_filters", "fields") else v
-			for k, v in request["query"].items()
-		}
 
 
 class TestERPNextCrm(ERPNextTestCase):

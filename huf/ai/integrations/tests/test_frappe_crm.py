@@ -6,18 +6,14 @@ import frappe
 
 from huf.ai.integrations.services.frappe_crm import frappe_crm
 from huf.tests.support.http_service import reply
-from huf.tests.support.service_tools import ServiceToolTestCase
+from huf.tests.support.service_tools import FrappeSiteTestCase
 
 API_KEY = "crm0key0123"
 API_SECRET = "crm-remote-secret-456"
 
 
-class TestFrappeCrmTool(ServiceToolTestCase):
-	SERVICE = "frappe"
+class TestFrappeCrmTool(FrappeSiteTestCase):
 	CREDENTIALS = {"api_key": API_KEY, "api_secret": API_SECRET}
-
-	def assert_token(self, request):
-		self.assertEqual(request["headers"]["authorization"], f"token {API_KEY}:{API_SECRET}")
 
 	def test_list_leads_with_filters_and_a_search(self):
 		self.api.queue({"data": [{"name": "CRM-LEAD-0001", "lead_name": "Anna Berg", "status": "New"}]})

@@ -11,18 +11,14 @@ from huf.ai.integrations.services.frappe_site import (
 	frappe_update_document,
 )
 from huf.tests.support.http_service import reply
-from huf.tests.support.service_tools import ServiceToolTestCase
+from huf.tests.support.service_tools import FrappeSiteTestCase
 
 API_KEY = "a1b2c3d4e5f6"
 API_SECRET = "s3cr3t-remote-frappe"
 
 
-class TestFrappeSiteTools(ServiceToolTestCase):
-	SERVICE = "frappe"
+class TestFrappeSiteTools(FrappeSiteTestCase):
 	CREDENTIALS = {"api_key": API_KEY, "api_secret": API_SECRET}
-
-	def assert_token(self, request):
-		self.assertEqual(request["headers"]["authorization"], f"token {API_KEY}:{API_SECRET}")
 
 	def test_get_document_quotes_doctype_and_name(self):
 		self.api.queue({"data": {"name": "ACC-SINV/2026 001", "customer": "Anna", "grand_total": 120.5}})

@@ -6,26 +6,15 @@ import frappe
 
 from huf.ai.integrations.services.helpdesk import helpdesk
 from huf.tests.support.http_service import reply
-from huf.tests.support.service_tools import ServiceToolTestCase
+from huf.tests.support.service_tools import FrappeSiteTestCase
 
 API_KEY = "hd0123456789"
 API_SECRET = "helpdesk-tool-secret"
 
 
-class TestHelpdeskTool(ServiceToolTestCase):
+class TestHelpdeskTool(FrappeSiteTestCase):
 	SERVICE = "helpdesk"
 	CREDENTIALS = {"api_key": API_KEY, "api_secret": API_SECRET}
-
-	def only_request(self) -> dict:
-		[request] = self.api.requests
-		self.assertEqual(request["headers"]["authorization"], f"token {API_KEY}:{API_SECRET}")
-		return request
-
-	def query(self, request: dict) -> dict:
-		return {
-			k: json.loads(v) if k in ("filters", "or_filters", "fields") else v
-			for k, v in request["query"].items()
-		}
 
 	def test_list_tickets_with_filters_a_search_and_paging(self):
 		self.api.queue({"data": [{"name": 42, "subject": "Printer on fire", "status": "Open"}]})

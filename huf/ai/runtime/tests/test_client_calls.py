@@ -16,8 +16,8 @@ from huf.ai.runtime.run_request import RunRequest
 from huf.ai.runtime.tools import Tool, ToolContext
 from huf.api.client_tools import answer_client_tool_call
 from huf.huf.tool_schema import UPSTREAM_CLIENT_FUNCTION
-from huf.tests.support.jobs import wait_until
 from huf.tests.support.llm_server import Reply, tool_call
+from huf.tests.support.run_steps import RunSteps, committed_as
 from huf.tests.support.tools import ToolTestCase
 from huf.tests.support.web import serve_site
 
@@ -29,7 +29,7 @@ UPSTREAM_TOOL = "client_upstream"
 ANSWER = "/api/method/huf.api.client_tools.answer_client_tool_call"
 
 
-class TestClientCalls(ToolTestCase):
+class TestClientCalls(RunSteps, ToolTestCase):
 	users = ((ADA, ("Huf User",)), (BOB, ("Huf User",)), (MAX, ("Huf Manager",)))
 
 	def setUp(self):
@@ -59,33 +59,18 @@ class TestClientCalls(ToolTestCase):
 		self.llm.queue(
 			Reply(content="", tool_calls=[tool_call(tool, arguments or {})]), Reply(content="Done.")
 		)
-		frappe.set_user(ADA)
-		try:
+		with committed_as(ADA):
 			with mock.patch.object(frappe, "publish_realtime", side_effect=self._publish):
 				return front_door.start(RunRequest(self.agent, "where am I?", now=True)).as_response()
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
 
 	def _publish(self, event, message=None, *args, **kwargs):
 		self.published.append((event, message, kwargs))
 
 	def answer(self, waiting: dict, user: str = ADA, **values) -> dict:
 		"""`user` answers the call `waiting` (a run's waiting answer) with `values` (result or error)."""
-		frappe.set_user(user)
-		try:
+		with committed_as(user):
 			call = waiting["client_call"]
 			return answer_client_tool_call(waiting["agent_run_id"], call["call_id"], **values)
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
-
-	def finished(self, run: str) -> str:
-		return wait_until(
-			lambda: (s := frappe.db.get_value("Agent Run", run, "status")) not in ("Queued", "Started") and s,
-			timeout=120,
-			message=f"run {run} did not finish after the answer",
-		)
 
 	def tool_result_sent(self) -> str:
 		messages = self.llm.chat_requests[-1]["body"]["messages"]
@@ -141,12 +126,8 @@ class TestClientCalls(ToolTestCase):
 	def test_the_stream_ends_with_the_client_call(self):
 		self.llm.reset()
 		self.llm.queue(Reply(content="", tool_calls=[tool_call(TOOL, {})]))
-		frappe.set_user(ADA)
-		try:
+		with committed_as(ADA):
 			events = list(front_door.stream(RunRequest(self.agent, "where am I?")))
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
 		for event in events:
 			validate_event(event)
 		self.assertEqual(

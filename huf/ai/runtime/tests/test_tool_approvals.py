@@ -21,8 +21,8 @@ from huf.api.approvals import (
 	list_tool_approval_grants,
 	revoke_tool_approval_grant,
 )
-from huf.tests.support.jobs import wait_until
 from huf.tests.support.llm_server import Reply, tool_call
+from huf.tests.support.run_steps import RunSteps, committed_as
 from huf.tests.support.runs import SiteContext
 from huf.tests.support.tools import ToolTestCase
 
@@ -35,7 +35,8 @@ MARK = "tool-approval:"
 TODO_FIELDS = [{"fieldname": "description", "required": 1}, {"fieldname": "allocated_to"}]
 
 
-class TestToolApprovals(ToolTestCase):
+class TestToolApprovals(RunSteps, ToolTestCase):
+	MARK = MARK
 	users = ((ADA, ("Huf User",)), (MAX, ("Huf Manager",)), (EVE, ("Huf Manager",)))
 
 	def setUp(self):
@@ -58,8 +59,7 @@ class TestToolApprovals(ToolTestCase):
 		call = tool_call(TOOL, {"description": f"{MARK} {description}", "allocated_to": ADA})
 		self.llm.reset()  # replies a parked run never used do not answer this one
 		self.llm.queue(Reply(content="", tool_calls=[call]), Reply(content="Done."))
-		frappe.set_user(ADA)
-		try:
+		with committed_as(ADA):
 			request = RunRequest(
 				agent or self.agent,
 				f"please {description}",
@@ -68,30 +68,10 @@ class TestToolApprovals(ToolTestCase):
 				new_conversation=conversation is None,  # a new conversation unless one is named
 			)
 			return front_door.start(request).as_response()
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
 
 	def decide(self, approval_id: str, decision: str, user: str = MAX, comment: str | None = None) -> dict:
-		frappe.set_user(user)
-		try:
+		with committed_as(user):
 			return decide_tool_approval(approval_id, decision, comment)
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
-
-	def finished(self, run: str) -> str:
-		"""Wait until the resumed run has ended (or parked again); its status."""
-		return wait_until(
-			lambda: (s := frappe.db.get_value("Agent Run", run, "status")) not in ("Queued", "Started") and s,
-			timeout=120,
-			message=f"run {run} did not finish after the decision",
-		)
-
-	def todo(self, description: str):
-		return frappe.db.get_value(
-			"ToDo", {"description": f"{MARK} {description}"}, ["name", "owner"], as_dict=True
-		)
 
 	def tool_result_sent(self) -> str:
 		"""The tool message the model got in the last request."""
@@ -330,12 +310,8 @@ class TestToolApprovals(ToolTestCase):
 	def test_the_stream_says_the_run_waits_and_later_runs_of_the_conversation_wait_behind_it(self):
 		call = tool_call(TOOL, {"description": f"{MARK} water the plants", "allocated_to": ADA})
 		self.llm.queue(Reply(content="", tool_calls=[call]))
-		frappe.set_user(ADA)
-		try:
+		with committed_as(ADA):
 			events = list(front_door.stream(RunRequest(self.agent, "please water the plants")))
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
 		for event in events:
 			validate_event(event)
 		self.assertEqual(
@@ -346,12 +322,8 @@ class TestToolApprovals(ToolTestCase):
 		run = waiting["agent_run_id"]
 		conversation = frappe.db.get_value("Agent Run", run, "conversation")
 
-		frappe.set_user(ADA)
-		try:
+		with committed_as(ADA):
 			later = run_agent_sync(self.agent, "and then?", conversation_id=conversation, now=1)
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
 		self.assertFalse(later["success"])
 		self.assertIn("waits for a tool approval", later["error"])
 		self.assertEqual(frappe.db.get_value("Agent Run", later["agent_run_id"], "status"), "Queued")
@@ -366,24 +338,16 @@ class TestToolApprovals(ToolTestCase):
 		secret = "tool-approval-secret-7f3a9c"
 		call = tool_call(TOOL, {"description": f"{MARK} {secret}", "allocated_to": ADA})
 		self.llm.queue(Reply(content="", tool_calls=[call]), Reply(content="Done."))
-		frappe.set_user(ADA)
-		try:
+		with committed_as(ADA):
 			result = run_agent_sync(self.agent, "please do it", now=1)
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
 		request = self.assert_waits(result)
 		self.assertIn(secret, request.arguments)  # on the request, for the approvers
 		self.decide(request.name, "deny")
 		self.assertEqual(self.finished(result["agent_run_id"]), "Success")
 		with mock.patch.object(approval_gate, "_has_grant", side_effect=RuntimeError(f"boom {secret}")):
 			self.llm.queue(Reply(content="", tool_calls=[call]), Reply(content="Done."))
-			frappe.set_user(ADA)
-			try:
+			with committed_as(ADA):
 				run_agent_sync(self.agent, "again", now=1)
-			finally:
-				frappe.set_user("Administrator")
-				frappe.db.commit()
 		logged = frappe.get_all("Error Log", filters={"error": ("like", f"%{secret}%")}, pluck="name")
 		self.assertEqual(logged, [])
 		log_dir = os.path.join(frappe.get_site_path(), "logs")

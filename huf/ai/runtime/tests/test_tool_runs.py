@@ -11,7 +11,7 @@ from huf.ai.runtime import front_door, tool_runs
 from huf.api.approvals import decide_tool_approval
 from huf.huf.capabilities import DEFAULT_HUF_ROLES
 from huf.tests.support.factories import delete_huf_role, make_huf_role_user
-from huf.tests.support.jobs import wait_until
+from huf.tests.support.run_steps import RunSteps, committed_as
 from huf.tests.support.runs import delete_users
 from huf.tests.support.tools import ToolTestCase
 
@@ -26,7 +26,8 @@ MARK = "tool-run:"
 FIELDS = [{"fieldname": "description", "required": 1}, {"fieldname": "allocated_to"}]
 
 
-class TestToolRuns(ToolTestCase):
+class TestToolRuns(RunSteps, ToolTestCase):
+	MARK = MARK
 	users = ((ADA, ("Huf User",)), (MAX, ("Huf Manager",)))
 
 	@classmethod
@@ -57,33 +58,13 @@ class TestToolRuns(ToolTestCase):
 	# --- helpers -----------------------------------------------------------------------------------
 
 	def run_tool(self, tool: str, arguments: dict, user: str = ADA) -> dict:
-		frappe.set_user(user)
-		try:
+		with committed_as(user):
 			request = tool_runs.request(AGENT, tool, arguments, new_conversation=True, now=True)
 			return front_door.start(request).as_response()
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
 
 	def decide(self, approval_id: str, decision: str) -> None:
-		frappe.set_user(MAX)
-		try:
+		with committed_as(MAX):
 			decide_tool_approval(approval_id, decision)
-		finally:
-			frappe.set_user("Administrator")
-			frappe.db.commit()
-
-	def finished(self, run: str) -> str:
-		return wait_until(
-			lambda: (s := frappe.db.get_value("Agent Run", run, "status")) not in ("Queued", "Started") and s,
-			timeout=120,
-			message=f"run {run} did not finish after the decision",
-		)
-
-	def todo(self, description: str):
-		return frappe.db.get_value(
-			"ToDo", {"description": f"{MARK} {description}"}, ["name", "owner"], as_dict=True
-		)
 
 	def runs(self) -> int:
 		return frappe.db.count("Agent Run", {"agent": AGENT})
