@@ -3,7 +3,8 @@
 Runs `triggers.e2e.mjs`: an administrator creates a webhook trigger and sees its key once (the key works,
 the page never shows it again), generates a new key (the old one stops working), creates a Manual trigger
 and runs it now (the run is linked and opens), disables it with its switch, is stopped before saving a
-bad cron expression, and deletes a schedule after a confirmation naming it.
+bad cron expression, deletes a schedule after a confirmation naming it, and creates a one-shot schedule
+("Once", in 30 minutes) whose Run At, computed on saving, the form and the list show.
 """
 
 from __future__ import annotations
@@ -63,7 +64,11 @@ class TestTriggersInBrowser(BrowserTestCase):
 		return httpx.post(url, json={"text": "hello"}, headers={"X-Huf-Webhook-Key": key}, timeout=60)
 
 	def test_webhook_key_once_run_now_switch_schedule_and_delete(self):
+		from frappe.utils import add_to_date, get_datetime, now_datetime
+
+		before = now_datetime()  # the site's time zone, as the server computes Run At
 		result = self.run_browser(admin=self.admin, agent=self.agent, suffix=self.suffix)
+		after = now_datetime()  # run_browser committed: what follows reads what the server committed
 		hook, manual, schedule = (
 			f"E2E Hook {self.suffix}",
 			f"E2E Manual {self.suffix}",
@@ -121,4 +126,39 @@ class TestTriggersInBrowser(BrowserTestCase):
 		self.assertEqual(
 			frappe.db.get_value("Agent Trigger", hook, ["trigger_type", "agent"]), ("Webhook", self.agent)
 		)
+
+		# "Once" in 30 minutes: the form offered minutes first; once saved it shows the Run At the server
+		# computed (site time zone), no minutes field; the list says "once at" that time, with a next run
+		self.assertEqual(result["once_new_mode"], "in")
+		once = frappe.db.get_value(
+			"Agent Trigger",
+			f"E2E Once {self.suffix}",
+			[
+				"agent",
+				"trigger_type",
+				"scheduled_interval",
+				"run_at",
+				"run_in_minutes",
+				"next_execution",
+				"disabled",
+			],
+			as_dict=True,
+		)
+		self.assertIsNotNone(once)
+		self.assertEqual(
+			(once.agent, once.trigger_type, once.scheduled_interval), (self.agent, "Schedule", "Once")
+		)
+		run_at = get_datetime(once.run_at)
+		self.assertGreaterEqual(run_at, add_to_date(before, minutes=30, seconds=-1))
+		self.assertLessEqual(run_at, add_to_date(after, minutes=30, seconds=1))
+		self.assertEqual(once.run_in_minutes, 0)
+		self.assertEqual(get_datetime(once.next_execution), run_at)
+		self.assertEqual(once.disabled, 0)
+		self.assertEqual(result["once_saved_mode"], "at")
+		self.assertEqual(result["once_run_at"], f"{run_at:%Y-%m-%dT%H:%M}")
+		self.assertEqual(result["once_run_in_fields"], 0)
+		self.assertEqual(result["once_editor_enabled"], "true")
+		self.assertIn(f"once at {run_at:%Y-%m-%d %H:%M}", result["once_row"])
+		self.assertNotIn(result["once_next_run"], ("", "—"))
+		self.assertEqual(result["once_switch"], "true")
 		self.assertEqual(result["console_errors"], [])

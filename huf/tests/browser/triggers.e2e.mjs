@@ -1,5 +1,6 @@
 // The Triggers page in headless Chromium (driven by huf/tests/browser/test_triggers.py): a webhook trigger whose key
-// is shown once, a new key, a Manual trigger run now (the run linked), enable switch, a cron schedule, delete.
+// is shown once, a new key, a Manual trigger run now (the run linked), enable switch, a cron schedule, delete,
+// a one-shot schedule ("Once", in 30 minutes) whose computed Run at the form and the list show.
 // Input: env HUF_E2E_CONFIG = JSON {base_url, chromium, out_dir, admin: {user, password}, agent, suffix}.
 // Output: <out_dir>/result.json with what was observed.
 import { answerConfirms, check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
@@ -9,6 +10,7 @@ Object.assign(result, { console_errors: [], dialogs: [] });
 const HOOK = `E2E Hook ${config.suffix}`;
 const MANUAL = `E2E Manual ${config.suffix}`;
 const SCHEDULE = `E2E Schedule ${config.suffix}`;
+const ONCE = `E2E Once ${config.suffix}`;
 
 const browser = await launch();
 
@@ -126,6 +128,30 @@ try {
   await row(page, SCHEDULE).getByRole("button", { name: `Delete ${SCHEDULE}` }).click();
   await row(page, SCHEDULE).waitFor({ state: "detached" });
   result.editor_after_delete = await page.getByRole("form", { name: `Edit ${SCHEDULE}` }).count();
+
+  step("a one-shot schedule: once, in 30 minutes");
+  const onceForm = await newTrigger(page, "Schedule", ONCE);
+  await onceForm.getByLabel("Runs", { exact: true }).selectOption("Once");
+  result.once_new_mode = await onceForm.getByLabel("When", { exact: true }).inputValue();
+  await onceForm.getByLabel("In (minutes)", { exact: true }).fill("30");
+  await onceForm.getByRole("button", { name: "Create trigger" }).click();
+  await page.getByText(`Trigger ${ONCE} created.`).waitFor();
+  // the saved trigger opens again: Run In became Run At, shown in the form
+  const onceEdit = page.getByRole("form", { name: `Edit ${ONCE}` });
+  const runAt = onceEdit.getByLabel("Run at", { exact: true });
+  await runAt.waitFor();
+  result.once_saved_mode = await onceEdit.getByLabel("When", { exact: true }).inputValue();
+  result.once_run_at = await runAt.inputValue();
+  result.once_run_in_fields = await onceEdit.getByLabel("In (minutes)", { exact: true }).count();
+  result.once_editor_enabled = await onceEdit.getByRole("switch").getAttribute("aria-checked");
+  // ... and in the list: "once at <Run at>", a next run, enabled
+  await row(page, ONCE).filter({ hasText: "once at" }).waitFor();
+  result.once_row = (await row(page, ONCE).textContent())?.trim();
+  result.once_next_run = (await row(page, ONCE).getByRole("cell").nth(4).textContent())?.trim();
+  result.once_switch = await row(page, ONCE).getByRole("switch").getAttribute("aria-checked");
+  await shot(page, "06-once");
+  await onceEdit.getByRole("button", { name: "Close" }).click();
+  await onceEdit.waitFor({ state: "detached" });
 
   result.ok = true;
 } catch (error) {
