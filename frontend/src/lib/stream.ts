@@ -176,7 +176,9 @@ export async function streamAgent(args: StreamArgs): Promise<void> {
   const stop = () => {
     seen.stopping = true;
     if (seen.runId) cancelThenEnd(seen.runId);
-    else setTimeout(() => own.abort(), STOP_WAIT_MS); // the run's first event is due any moment
+    // the run's first event names it; a busy server may take seconds, and giving up early would leave the
+    // run going without its client: only a stream that names no run within STOP_WAIT_MS is let go
+    else setTimeout(() => own.abort(), STOP_WAIT_MS);
   };
   args.signal?.addEventListener("abort", stop, { once: true });
   const onEvent = (event: StreamEvent) => {
@@ -195,7 +197,7 @@ export async function streamAgent(args: StreamArgs): Promise<void> {
   }
 }
 
-const STOP_WAIT_MS = 5000;
+const STOP_WAIT_MS = 60000;
 
 function stoppedError(): DOMException {
   return new DOMException("The stream was stopped.", "AbortError");
