@@ -22,7 +22,7 @@
 # so code changes need no reinstall. Environment: FRAPPE, HUF_REAL_BENCH, FRAPPE_SHARED_DIR (default
 # ../shared/frappe beside the checkout), SITE (default huf-test.localhost), MARIADB_PORT (3306),
 # REDIS_CACHE_PORT (13000), REDIS_QUEUE_PORT (11000), SOCKETIO_PORT (9000) - FRAPPE=15 adds 10 to each port -,
-# HUF_BENCH_TIMEOUT (whole test run, seconds, default 2400), HUF_TEST_TIMEOUT (one test, seconds,
+# HUF_BENCH_TIMEOUT (whole test run, seconds, default 3000), HUF_TEST_TIMEOUT (one test, seconds,
 # default 300). Results: .test-results/frappe-$FRAPPE.jsonl, compared with .test-results/lite.jsonl
 # (written by `make test`) by tools/compare_test_runs.py.
 set -euo pipefail
@@ -260,7 +260,7 @@ run_tests() {
 	cd "$B"
 	[ $# -gt 0 ] || set -- --app huf
 	rm -f "$OUT/frappe-$FRAPPE.jsonl"
-	HUF_TEST_REPORT="$OUT/frappe-$FRAPPE.jsonl" HUF_TEST_TIMEOUT="${HUF_TEST_TIMEOUT:-300}" timeout --kill-after=30 "${HUF_BENCH_TIMEOUT:-2400}" \
+	HUF_TEST_REPORT="$OUT/frappe-$FRAPPE.jsonl" HUF_TEST_TIMEOUT="${HUF_TEST_TIMEOUT:-300}" timeout --kill-after=30 "${HUF_BENCH_TIMEOUT:-3000}" \
 		"$BENCH" --site "$SITE" run-tests "$@"
 }
 
