@@ -76,14 +76,12 @@ test: setup lint frappe-source
 		HUF_TEST_REPORT=$(CURDIR)/.test-results/lite.jsonl $(BIN)/pytest -q
 
 # The same Huf tests with Frappe's own runner on real benches (MariaDB, Redis, a worker) built from
-# ../shared/frappe, one per Frappe line (FRAPPE=16, FRAPPE=15; default both), kept in ~/.cache/huf-bench
-# and ~/.cache/huf-bench-15; run `make test` first for the side-by-side counts. Every line runs, and the
-# target fails if one did.
+# ../shared/frappe, one per Frappe line (FRAPPE=16, FRAPPE=15; default both, at once: tools/test_frappe_lines.sh),
+# kept in ~/.cache/huf-bench and ~/.cache/huf-bench-15; run `make test` first for the side-by-side counts.
+# Every line runs, and the target fails if one did.
 FRAPPE ?= 16 15
 test-frappe: frontend
-	@rc=0; for line in $(FRAPPE); do \
-		FRAPPE=$$line HUF_REQUIRE_DESK=1 HUF_REQUIRE_BROWSER=1 tools/real_bench.sh test || rc=1; \
-	done; exit $$rc
+	tools/test_frappe_lines.sh $(FRAPPE)
 
 lint: setup
 	$(BIN)/ruff check huf lite tests benchmarks tools

@@ -3,7 +3,8 @@
 Usage: python tools/compare_test_runs.py LITE_REPORT FRAPPE_REPORT
 Each report is the JSON-lines file HUF_TEST_REPORT names while tests run (huf/tests/support/case.py).
 Exit status 1 when the real bench had a failure or error, ran fewer tests than Lite, or did not run a
-test Lite ran; skips on the real bench are listed with their reasons.
+test Lite ran; skips on the real bench are listed with their reasons. The slowest modules and tests of
+each run are printed too (where CI's time goes).
 """
 
 from __future__ import annotations
@@ -31,6 +32,21 @@ def module_of(test_id: str) -> str:
 	return test_id.rsplit(".", 2)[0]
 
 
+def print_slowest(name: str, records: dict[str, dict], count: int = 12) -> None:
+	"""The run's total time, and its slowest modules and tests (reports from before timings carry none)."""
+	timed = {t: r["seconds"] for t, r in records.items() if "seconds" in r}
+	if not timed:
+		return
+	per_module: Counter = Counter()
+	for test_id, seconds in timed.items():
+		per_module[module_of(test_id)] += seconds
+	print(f"\n{name}: {sum(timed.values()):.0f} s in tests; slowest modules and tests:")
+	for module, seconds in per_module.most_common(count):
+		print(f"  {seconds:7.1f} s  {module}")
+	for test_id, seconds in sorted(timed.items(), key=lambda item: -item[1])[:count]:
+		print(f"  {seconds:7.1f} s  {test_id}")
+
+
 def main(lite_path: str, frappe_path: str) -> int:
 	lite, real = load(lite_path), load(frappe_path)
 	per_module: dict[str, list[Counter]] = defaultdict(lambda: [Counter(), Counter()])
@@ -52,6 +68,9 @@ def main(lite_path: str, frappe_path: str) -> int:
 		print(f"{module:<62} {cells[0]:>6} {cells[1]:>7}")
 	totals = [Counter(r["outcome"] for r in records.values()) for records in (lite, real)]
 	print(f"{'total':<62} {sum(totals[0].values()):>6} {sum(totals[1].values()):>7}")
+
+	print_slowest("Lite", lite)
+	print_slowest("Frappe", real)
 
 	problems = []
 	bad = sorted(t for t, r in real.items() if r["outcome"] in ("failed", "error"))

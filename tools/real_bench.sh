@@ -6,7 +6,7 @@
 #   Each line has its own bench, MariaDB and redis-servers, so both can be kept and run side by side.
 #
 #   tools/real_bench.sh test      everything below, in order; exit status 1 on any failure (make test-frappe)
-#   tools/real_bench.sh prepare   system, services and build: what can run beside `make test` (.ci/run)
+#   tools/real_bench.sh prepare   system, services, build and assets: what can run beside `make test` (.ci/run)
 #   tools/real_bench.sh system    apt-get the system packages (as root; skipped when present)
 #   tools/real_bench.sh services  start MariaDB (own data folder, no systemd) and two redis-servers
 #   tools/real_bench.sh build     bench layout, venv, Frappe, the bench CLI, this checkout as apps/huf
@@ -301,7 +301,7 @@ case "${1:-test}" in
 	assets) shift; assets "$@" ;;
 	worker) worker ;;
 	run-tests) shift; run_tests "$@" ;;
-	prepare) timed system; timed services; timed build ;;
+	prepare) timed system; timed services; timed build; timed assets ;;
 	test) test_all ;;
 	stop) stop ;;
 	*) echo "unknown step: $1" >&2; exit 2 ;;

@@ -10,8 +10,10 @@
 # $HUF_REAL_BENCH/node-tools when it is not on PATH. Frappe's yarn.lock (the bench's copy, not this repo)
 # is changed to take frappe-charts 2.0.0-rc27, as 2.0.0-rc26 is gone from the registry; the git dependency
 # air-datepicker resolves to $FRAPPE_SHARED_DIR/air-datepicker.bundle through GIT_CONFIG_* variables.
-# `bench build --apps frappe,huf` builds locally (about 2.5 minutes) without first trying to download
-# prebuilt assets from GitHub. Log: $HUF_REAL_BENCH/logs/assets.log.
+# `bench build --apps frappe` builds locally (about 2.5 minutes) without first trying to download
+# prebuilt assets from GitHub, and links every app's public folder (Huf's too). Huf has no Desk bundles, and
+# its dashboard is built in the checkout (`make frontend`): leaving it out keeps two benches building at once
+# from rewriting the dashboard under each other's browser tests. Log: $HUF_REAL_BENCH/logs/assets.log.
 set -euo pipefail
 # Run through `tools/real_bench.sh assets`, which sets the bench's paths (B, BENCH, LOGS, ROOT, HERE)
 # and the GIT_CONFIG_* variables that resolve air-datepicker to its bundle.
@@ -91,8 +93,8 @@ build_assets() {
 	say "yarn install (Frappe's node modules)"
 	(cd "$B/apps/frappe" && yarn install --frozen-lockfile --non-interactive --network-timeout 600000) \
 		>"$LOGS/assets.log" 2>&1 || { tail -30 "$LOGS/assets.log" >&2; return 1; }
-	say "bench build --apps frappe,huf"
-	(cd "$B" && "$BENCH" build --apps frappe,huf) >>"$LOGS/assets.log" 2>&1 \
+	say "bench build --apps frappe"
+	(cd "$B" && "$BENCH" build --apps frappe) >>"$LOGS/assets.log" 2>&1 \
 		|| { tr '\r' '\n' <"$LOGS/assets.log" | tail -30 >&2; return 1; }
 	[ -f "$B/sites/assets/assets.json" ] || { echo "bench build wrote no sites/assets/assets.json" >&2; return 1; }
 	echo "$stamp" >"$B/.assets-stamp"

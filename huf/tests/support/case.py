@@ -9,6 +9,7 @@ import faulthandler
 import json
 import os
 import sys
+import time
 
 import frappe
 
@@ -29,17 +30,20 @@ def test_timeout() -> int:
 
 class _Reporting:
 	"""Forwards a test's outcome to the runner's result and, when HUF_TEST_REPORT names a file, appends
-	it there as one JSON line (id, outcome, skip reason): the two runtimes' runs compared test by test."""
+	it there as one JSON line (id, outcome, skip reason, seconds): the two runtimes' runs compared test by
+	test, and where a run spends its time (tools/compare_test_runs.py --slowest)."""
 
 	def __init__(self, result, test_id: str, path: str):
 		self._result, self._id, self._path = result, test_id, path
+		self._started = time.monotonic()
 
 	def __getattr__(self, name):
 		return getattr(self._result, name)
 
 	def _write(self, outcome: str, reason: str = "") -> None:
 		with open(self._path, "a") as f:
-			f.write(json.dumps({"id": self._id, "outcome": outcome, "reason": reason}) + "\n")
+			seconds = round(time.monotonic() - self._started, 3)
+			f.write(json.dumps({"id": self._id, "outcome": outcome, "reason": reason, "seconds": seconds}) + "\n")
 
 	def addSuccess(self, test, *args):
 		self._write("passed")
