@@ -2,6 +2,8 @@
 
 - `prompt-log tail [-n N]`: the last N entries of the site's prompt log (JSON lines, oldest first)
 - `prompt-log grep PATTERN [-i]`: the entries matching a regular expression (exit code 1 when none does)
+- `eval AGENT [--prompt-version V] [--model M] [--user U]`: run the agent's eval cases here, print each
+  case's result; exit code 1 when a case did not pass (docs/evals.md)
 """
 
 import click
@@ -55,4 +57,29 @@ def _read(context, read) -> list[str]:
 		frappe.destroy()
 
 
-commands = [prompt_log]
+@click.command("eval")
+@click.argument("agent")
+@click.option("--prompt-version", default=None, help="the Agent Prompt version to run the cases with")
+@click.option("--model", default=None, help="another AI Model of the agent's provider")
+@click.option("--user", default="Administrator", show_default=True, help="the user the cases run as")
+@pass_context
+def eval_agent(context, agent: str, prompt_version: str | None, model: str | None, user: str):
+	"""Run AGENT's eval cases now; exit code 1 when any case fails."""
+	import frappe
+
+	from huf.ai.evals import cli
+
+	frappe.init(get_site(context))
+	frappe.connect()
+	try:
+		frappe.set_user(user)
+		passed = cli.run_and_print(agent, prompt_version, model, click.echo)
+	except (frappe.ValidationError, frappe.PermissionError) as e:
+		raise click.ClickException(frappe.utils.strip_html(str(e))) from e
+	finally:
+		frappe.destroy()
+	if not passed:
+		raise click.exceptions.Exit(1)
+
+
+commands = [prompt_log, eval_agent]

@@ -101,6 +101,10 @@ permission_query_conditions = {
 	# Prompt templates: someone else's Private prompt is hidden (huf/huf/prompt_versions.py).
 	"Agent Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
 	"Agent Summary Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
+	# Evals: only those of agents open to the user (huf/huf/eval_access.py).
+	"Agent Eval Case": "huf.huf.eval_access.eval_query_conditions",
+	"Agent Eval Run": "huf.huf.eval_access.eval_query_conditions",
+	"Agent Eval Result": "huf.huf.eval_access.eval_query_conditions",
 	# Tools are listed to holders of tools.use (huf/huf/capability_access.py).
 	"Agent Tool Function": "huf.huf.capability_access.read_query_conditions",
 	# Data table records ("HF <table>"): data.records.view_own/view_all (huf/huf/data_tables/access.py).

@@ -28,6 +28,7 @@ const Users = lazy(() => import("./pages/Users"));
 const Roles = lazy(() => import("./pages/Roles"));
 const Prompts = lazy(() => import("./pages/Prompts"));
 const Triggers = lazy(() => import("./pages/Triggers"));
+const Evals = lazy(() => import("./pages/Evals"));
 const MessageView = lazy(() => import("./pages/MessageView"));
 const DataRoutes = lazy(() => import("./data/DataRoutes"));
 const Integrations = lazy(() => import("./integrations/Integrations"));
@@ -66,6 +67,7 @@ export function App() {
             <Route path="prompts/:name?" element={<Prompts key="prompt" kind="prompt" />} />
             <Route path="summary-prompts/:name?" element={<Prompts key="summary" kind="summary" />} />
             <Route path="triggers/:agent?" element={<Triggers />} />
+            <Route path="evals/:agent" element={<Evals />} />
             <Route path="view/:messageId" element={<MessageView />} />
             <Route path="data/*" element={<DataRoutes />} />
             <Route path="integrations/:service?" element={<Integrations />} />

@@ -24,6 +24,8 @@ from huf.huf.data_tables.access import is_data_table
 ENGINE_DOCTYPES = frozenset(
 	{
 		"Agent Context Artifact",
+		"Agent Eval Result",
+		"Agent Eval Run",
 		"Agent Orchestration",
 		"Agent Run",
 		"Agent Tool Approval",

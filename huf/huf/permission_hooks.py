@@ -27,6 +27,11 @@ CHECKS: dict[str, tuple[str, ...]] = {
 	"Agent Tool Approval": ("huf.huf.tool_approval_access.approval_has_permission",),
 	"Agent Prompt": ("huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY),
 	"Agent Summary Prompt": ("huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY),
+	# evals: judged by the agent each one stores (huf/huf/eval_access.py)
+	**dict.fromkeys(
+		("Agent Eval Case", "Agent Eval Run", "Agent Eval Result"),
+		("huf.huf.eval_access.eval_has_permission",),
+	),
 	**dict.fromkeys(
 		(
 			"Agent Tool Function",

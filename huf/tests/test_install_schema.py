@@ -52,6 +52,7 @@ SPEC_FIELDS = {
 
 SINGLES = {"Agent Console", "Agent Settings", "Elevenlabs Settings", "Groq Settings", "OpenAI Settings"}
 CHILD_TABLES = {
+	"Agent Eval Check",
 	"Agent Function Params",
 	"Agent Knowledge",
 	"Agent MCP Server",
@@ -70,6 +71,10 @@ CHILD_TABLES = {
 }
 EXTRA_DOCTYPES = {
 	"Agent Chat",
+	"Agent Eval Case",
+	"Agent Eval Check",
+	"Agent Eval Result",
+	"Agent Eval Run",
 	"Agent Prompt Category",
 	"Agent Summary Prompt Category",
 	"Agent Tool Approval",
@@ -81,10 +86,10 @@ EXTRA_DOCTYPES = {
 
 
 class TestInstalledSchema(HufTestCase):
-	def test_all_49_doctypes_installed(self):
+	def test_all_53_doctypes_installed(self):
 		installed = set(frappe.get_all("DocType", filters={"module": "Huf"}, pluck="name"))
 		expected = set(SPEC_FIELDS) | EXTRA_DOCTYPES
-		self.assertEqual(len(expected), 49)
+		self.assertEqual(len(expected), 53)
 		self.assertEqual(installed, expected)
 
 	def test_every_spec_field_has_its_type(self):

@@ -10,6 +10,7 @@ const SECTIONS = new Map<string, string>(Object.entries({
   "summary-prompts": "Summary prompts",
   chat: "Chat",
   triggers: "Triggers",
+  evals: "Evals",
   executions: "Executions",
   flows: "Flows",
   approvals: "Approvals",

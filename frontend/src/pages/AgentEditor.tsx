@@ -282,6 +282,11 @@ export default function AgentEditor() {
                 Triggers
               </Link>
             )}
+            {!isNew && (
+              <Link to={`/evals/${encodeURIComponent(name ?? "")}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm dark:border-slate-700">
+                Evals
+              </Link>
+            )}
             {!isNew && can("Agent", "delete") && (
               <Button variant="danger" onClick={() => void askDelete()}>
                 Delete

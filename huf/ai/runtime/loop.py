@@ -30,7 +30,7 @@ from huf.ai.conversation.usage import record_usage
 from huf.ai.observability import traces
 from huf.ai.providers import ProviderError
 from huf.ai.providers.types import Usage
-from huf.ai.runtime import approval_gate, client_calls, events, locks, run_state, tool_runs
+from huf.ai.runtime import approval_gate, client_calls, events, locks, run_state, sandbox, tool_runs
 from huf.ai.runtime.attachments import user_content
 from huf.ai.runtime.content_blocks import answer_blocks
 from huf.ai.runtime.tools import ToolContext, ToolOutcome, Toolset
@@ -412,6 +412,8 @@ class _Run:
 		# a resumed run: the browser's answer to this client-side call (it passed the gate before it was asked)
 		decided = client_calls.answered(tool, call, self.context)
 		if decided is None:
+			decided = sandbox.answer(tool, call, self.context)  # an eval run: recorded, or not run
+		if decided is None:
 			decided = approval_gate.check(tool, call, tool_context)  # raises ApprovalRequired: park the run
 		if decided is None:
 			decided = client_calls.ask(tool, call, tool_context)  # raises ClientCallRequired: park the run
@@ -436,7 +438,7 @@ class _Run:
 		started = time.monotonic()
 		with traces.tool_span(call.name, call.id) as span:
 			try:
-				outcome = decided or toolset.execute(call.name, call.arguments, tool_context)
+				outcome = decided or sandbox.execute(toolset, call, tool_context, self.context)
 			finally:
 				self.tool_seconds += time.monotonic() - started
 			span.outcome(outcome.ok, outcome.error)

@@ -4,6 +4,7 @@ from frappe.model.document import Document
 from frappe.utils import cint, flt
 
 from huf.ai.triggers.rules import DOC_EVENT_AGENTS_CACHE_KEY
+from huf.huf.eval_access import check_eval_gate
 from huf.huf.validators import throw_if_duplicate_rows, validate_model_of_provider
 
 
@@ -59,6 +60,7 @@ class Agent(Document):
 		prompt_mode: DF.Literal["Local", "Template"]
 		prompt_version_locked: DF.Check
 		provider: DF.Link
+		require_passing_eval: DF.Check
 		run_immediately: DF.Check
 		slug: DF.Data | None
 		stt_model: DF.Link | None
@@ -84,12 +86,25 @@ class Agent(Document):
 		self.validate_model()
 		self.validate_ranges()
 		self.validate_prompt_templates()
+		self.validate_eval_gate()
 		self.validate_content_block_types()
 		throw_if_duplicate_rows(self.agent_knowledge, "knowledge_source", _("Knowledge Sources"))
 		throw_if_duplicate_rows(self.agent_tool, "tool", _("Agent Tool"))
 		throw_if_duplicate_rows(self.agent_mcp_server, "mcp_server", _("MCP Servers"))
 		throw_if_duplicate_rows(self.agent_user, "user", _("Allowed Users"))
 		throw_if_duplicate_rows(self.agent_role, "role", _("Allowed Roles"))
+
+	def validate_eval_gate(self) -> None:
+		"""With Require Passing Eval, a prompt version goes live only after a Passed eval run tested it."""
+		gate_fields = (
+			"require_passing_eval",
+			"prompt_mode",
+			"agent_prompt",
+			"prompt_version_locked",
+			"template_version_at_attach",
+		)
+		if self.is_new() or any(self.has_value_changed(field) for field in gate_fields):
+			check_eval_gate(self)
 
 	def validate_model(self) -> None:
 		"""The model must belong to the agent's provider, unless its name says where to route it."""
