@@ -73,6 +73,7 @@ EXTRA_DOCTYPES = {
 	"Agent Prompt Category",
 	"Agent Summary Prompt Category",
 	"Agent Tool Approval",
+	"Huf Budget",
 	"Huf Role Permission",
 	"Integration Credential",
 	"Integration Recipient",
@@ -81,10 +82,10 @@ EXTRA_DOCTYPES = {
 
 
 class TestInstalledSchema(HufTestCase):
-	def test_all_49_doctypes_installed(self):
+	def test_all_50_doctypes_installed(self):
 		installed = set(frappe.get_all("DocType", filters={"module": "Huf"}, pluck="name"))
 		expected = set(SPEC_FIELDS) | EXTRA_DOCTYPES
-		self.assertEqual(len(expected), 49)
+		self.assertEqual(len(expected), 50)
 		self.assertEqual(installed, expected)
 
 	def test_every_spec_field_has_its_type(self):
