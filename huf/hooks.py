@@ -100,6 +100,8 @@ permission_query_conditions = {
 	"Agent Tool Approval": "huf.huf.tool_approval_access.approval_query_conditions",
 	# Prompt templates: someone else's Private prompt is hidden (huf/huf/prompt_versions.py).
 	"Agent Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
+	# Huf Users see site-wide budgets and their own (huf/huf/budget_access.py).
+	"Huf Budget": "huf.huf.budget_access.budget_query_conditions",
 	"Agent Summary Prompt": "huf.huf.prompt_versions.prompt_query_conditions",
 	# Evals: only those of agents open to the user (huf/huf/eval_access.py).
 	"Agent Eval Case": "huf.huf.eval_access.eval_query_conditions",

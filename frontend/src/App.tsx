@@ -19,6 +19,7 @@ const Chat = lazy(() => import("./pages/Chat"));
 const Executions = lazy(() => import("./pages/Executions"));
 const ExecutionDetail = lazy(() => import("./pages/ExecutionDetail"));
 const Settings = lazy(() => import("./pages/Settings"));
+const Budgets = lazy(() => import("./pages/Budgets"));
 const Flows = lazy(() => import("./pages/Flows"));
 const FlowEditor = lazy(() => import("./pages/FlowEditor"));
 const FlowRuns = lazy(() => import("./flows/FlowRuns"));
@@ -57,6 +58,7 @@ export function App() {
             <Route path="executions" element={<Executions />} />
             <Route path="executions/:name" element={<ExecutionDetail />} />
             <Route path="settings" element={<Settings />} />
+            <Route path="budgets" element={<Budgets />} />
             <Route path="flows" element={<Flows />} />
             <Route path="flow-runs" element={<FlowRuns />} />
             <Route path="flow-runs/:runId" element={<FlowRunPage />} />

@@ -25,6 +25,7 @@ CHECKS: dict[str, tuple[str, ...]] = {
 	"Knowledge Input": ("huf.ai.knowledge.access.input_has_permission", _CAPABILITY),
 	"Flow Run": ("huf.huf.flow_access.flow_run_has_permission", _CAPABILITY),
 	"Agent Tool Approval": ("huf.huf.tool_approval_access.approval_has_permission",),
+	"Huf Budget": ("huf.huf.budget_access.budget_has_permission",),
 	"Agent Prompt": ("huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY),
 	"Agent Summary Prompt": ("huf.huf.prompt_versions.prompt_has_permission", _CAPABILITY),
 	# evals: judged by the agent each one stores (huf/huf/eval_access.py)

@@ -78,6 +78,7 @@ EXTRA_DOCTYPES = {
 	"Agent Prompt Category",
 	"Agent Summary Prompt Category",
 	"Agent Tool Approval",
+	"Huf Budget",
 	"Huf Role Permission",
 	"Integration Credential",
 	"Integration Recipient",
@@ -86,10 +87,10 @@ EXTRA_DOCTYPES = {
 
 
 class TestInstalledSchema(HufTestCase):
-	def test_all_53_doctypes_installed(self):
+	def test_all_54_doctypes_installed(self):
 		installed = set(frappe.get_all("DocType", filters={"module": "Huf"}, pluck="name"))
 		expected = set(SPEC_FIELDS) | EXTRA_DOCTYPES
-		self.assertEqual(len(expected), 53)
+		self.assertEqual(len(expected), 54)
 		self.assertEqual(installed, expected)
 
 	def test_every_spec_field_has_its_type(self):

@@ -36,6 +36,7 @@ DOCPERMS = {
 	"Flow Definition": "SM:rwcd HM:rwcd HU:r HV:r",
 	"Flow Run": "SM:rwcd HM:rwc HU:rwc",
 	"Groq Settings": "SM:rwcd",
+	"Huf Budget": "SM:rwcd HM:rwcd HU:r",
 	"Huf Data Table": "SM:rwcd HM:rwcd HU:r",
 	"Huf Role": "SM:rwcd HM:r",
 	"Huf User Role": "SM:rwcd",
@@ -197,7 +198,7 @@ class TestPermissions(HufTestCase):
 
 	def test_every_regular_doctype_listable_by_system_manager(self):
 		doctypes = regular_doctypes()
-		self.assertEqual(len(doctypes), 29)
+		self.assertEqual(len(doctypes), 30)
 		with self.set_user(self.admin):
 			for doctype in doctypes:
 				with self.subTest(doctype):

@@ -64,6 +64,7 @@ READ_ONLY = {
 	# MCP's transport: GET (and DELETE) are answered 405 and change nothing; it acts on POST only
 	"huf.api.mcp_server.handle",
 	"huf.api.integrations.list_integrations",
+	"huf.api.budgets.list_budgets",
 	# Google redirects here with GET; it acts only with the one-time state issued to the same user
 	"huf.api.integrations.oauth_callback",
 	"huf.api.channels.elevenlabs_health",

@@ -40,6 +40,7 @@ DASHBOARD_DOCTYPES = (
 	"Agent Trigger",
 	"Agent Orchestration",
 	"Agent Settings",
+	"Huf Budget",
 	"Agent Prompt",
 	"Flow Definition",
 	"Flow Run",

@@ -13,7 +13,7 @@ describe("the navigation's groups", () => {
     expect(under("Build")).toEqual(["Agents", "Prompts", "Tools", "MCP servers", "Flows", "Triggers"]);
     expect(under("Run")).toEqual(["Chat", "Executions", "Approvals"]);
     expect(under("Data")).toEqual(["Knowledge", "Data"]);
-    expect(under("Admin")).toEqual(["Providers", "Models", "Integrations", "Settings", "Users", "Roles"]);
+    expect(under("Admin")).toEqual(["Providers", "Models", "Integrations", "Budgets", "Settings", "Users", "Roles"]);
   });
 
   it("leaves out a group none of whose entries the user may open", () => {

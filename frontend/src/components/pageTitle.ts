@@ -21,6 +21,7 @@ const SECTIONS = new Map<string, string>(Object.entries({
   integrations: "Integrations",
   providers: "Providers",
   models: "Models",
+  budgets: "Budgets",
   settings: "Settings",
   users: "Users",
   roles: "Roles",

@@ -12,6 +12,8 @@
   fails a run that goes on too long.
 - Every node runs as `run_user(run)` (huf/ai/flows/acting.py), derived again whenever the engine picks
   the run up; never as a user read back from the run.
+- Pause All Runs (Agent Settings, huf/ai/runtime/budgets.py) refuses new runs and fails a running one
+  before its next node.
 - `cancel_flow_run` stops a run for good: the node running finishes, nothing after it runs, and no
   later save of the engine overwrites Cancelled.
 - Every change is published as the realtime event `flow_run_status` (to the run's document room and
@@ -35,6 +37,7 @@ from huf.ai.flows.graph import FlowGraph, node_config
 from huf.ai.flows.nodes import executor_for
 from huf.ai.flows.nodes.base import FAILURE, WAITING, NodeCall, NodeResult
 from huf.ai.observability import traces
+from huf.ai.runtime import budgets
 from huf.ai.runtime.locks import ConversationLock
 from huf.huf.session_user import acting_as
 
@@ -68,6 +71,7 @@ def start_flow_run(
 
 	The caller has checked that the user may run the flow; this only refuses what no one may do.
 	"""
+	budgets.check_not_paused()  # 423 while Pause All Runs is ticked
 	flow = frappe.get_doc("Flow Definition", flow) if isinstance(flow, str) else flow
 	if flow.status == "Archived":
 		frappe.throw(
@@ -165,6 +169,8 @@ def step(run: Any, user: str) -> bool:
 	context = flow_context.loads(run.context_json)
 	if run.status == "Queued":
 		run.status, run.started_at = "Running", run.started_at or now_datetime()
+	if budgets.is_paused():  # the kill switch: stop at this step boundary
+		return finish(run, context, "Failed", budgets.paused_message())
 	limit = hop_limit(run.max_hops)
 	if cint(run.hop_count) >= limit:
 		return finish(

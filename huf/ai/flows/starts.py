@@ -34,6 +34,7 @@ from huf.ai.flows import context as flow_context
 from huf.ai.flows.acting import FlowStartRefused, acting_user
 from huf.ai.flows.engine import start_flow_run
 from huf.ai.flows.graph import FlowGraph, config_value, node_config
+from huf.ai.runtime import budgets
 from huf.huf import notifications, safe_expression
 from huf.huf.acting_users import run_as_user
 from huf.huf.doc_events import DOC_EVENTS
@@ -182,7 +183,10 @@ def request_payload(request: Any, flow_id: str) -> Any:
 
 
 def run_scheduled_flows(now: Any = None) -> None:
-	"""Scheduler job (every minute): start the runs of Active scheduled flows that are due."""
+	"""Scheduler job (every minute): start the runs of Active scheduled flows that are due (none while
+	Pause All Runs is ticked: the ticks are skipped, nothing counts as a failure)."""
+	if budgets.is_paused():
+		return
 	now = get_datetime(now) if now else now_datetime()
 	flows = frappe.get_all(
 		"Flow Definition",

@@ -10,7 +10,8 @@
   has Run Immediately, else `enqueue`.
 
 The door owns what every entry point used to do by hand: the user the run acts as (`acting_as`,
-`request.user`), the checks before anything is written (prompt, the agent, another model, the
+`request.user`), the checks before anything is written (prompt, the agent, the kill switch and
+budgets (`budgets.check_can_start`), another model, the
 options, a tool run's call (`tool_runs.check`), the conversation), the queue-or-inline decision,
 and the per-run flags of a run that starts inside another one (a sub-agent, a flow's agent node),
 which are given back afterwards.
@@ -28,6 +29,7 @@ from frappe.utils import cint
 from huf.ai.conversation.manager import ConversationManager
 from huf.ai.runtime import (
 	approval_gate,
+	budgets,
 	client_calls,
 	event_log,
 	events,
@@ -203,6 +205,7 @@ def _persist(request: RunRequest, agent: Any, claim: bool = False) -> Any:
 	Agent Run (claimed for its inline caller with `claim`)."""
 	prompt = request.prompt.strip()
 	run_access.check_can_run(agent)
+	budgets.check_can_start(agent.name, frappe.session.user)  # 423 while paused, 429 over a budget
 	provider, model = request.provider, request.model
 	if (provider and provider != agent.provider) or (model and model != agent.model):
 		if not run_access.can_override_model(agent):

@@ -30,7 +30,16 @@ from huf.ai.conversation.usage import record_usage
 from huf.ai.observability import traces
 from huf.ai.providers import ProviderError
 from huf.ai.providers.types import Usage
-from huf.ai.runtime import approval_gate, client_calls, events, locks, run_state, sandbox, tool_runs
+from huf.ai.runtime import (
+	approval_gate,
+	budgets,
+	client_calls,
+	events,
+	locks,
+	run_state,
+	sandbox,
+	tool_runs,
+)
 from huf.ai.runtime.attachments import user_content
 from huf.ai.runtime.content_blocks import answer_blocks
 from huf.ai.runtime.tools import ToolContext, ToolOutcome, Toolset
@@ -210,6 +219,7 @@ class _Run:
 				return
 		for turn in range(first_turn, max_turns + 1):
 			self._check_can_continue()
+			self._check_budgets()
 			self.turns = turn
 			last_turn = turn == max_turns
 			options = {"tool_choice": "none"} if schemas and last_turn else {}
@@ -318,6 +328,7 @@ class _Run:
 		self.llm_seconds += time.monotonic() - started
 		self.usage = self.usage + answer.usage
 		self.cost += manager.answer_cost(answer)
+		budgets.record_cost(self.name, self.cost)  # counted by every budget check from now on
 		return answer
 
 	# --- tools -------------------------------------------------------------------------------
@@ -562,6 +573,13 @@ class _Run:
 			raise RunStopped(_("The run lost its conversation lock (it ran too long or its worker stalled)."))
 		if locks.is_cancelled(self.name):  # the cache signal: no database read at every step
 			raise RunCancelled(_("The run was cancelled."))
+
+	def _check_budgets(self) -> None:
+		"""Before a model call: stop when runs were paused or a budget of the run is used up."""
+		reason = budgets.stop_reason(self.run.agent, self.run.user)
+		if reason is not None:
+			self.context[budgets.STOPPED_BY] = reason[0]
+			raise RunStopped(reason[1])
 
 	def _stop_if_cancelled(self) -> None:
 		"""Before a final write: stop if the database says Cancelled (the row stays locked until commit)."""

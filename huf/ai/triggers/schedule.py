@@ -21,7 +21,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, cint, get_datetime, now_datetime
 
-from huf.ai.runtime import front_door
+from huf.ai.runtime import budgets, front_door
 from huf.ai.triggers.common import (
 	RunRefused,
 	acting_user,
@@ -40,7 +40,10 @@ ONCE = "Once"  # Scheduled Interval of a one-shot trigger
 
 
 def run_scheduled_agents(now: Any = None) -> None:
-	"""Scheduler job (every minute): settle the last runs of Schedule triggers and queue the due ones."""
+	"""Scheduler job (every minute): settle the last runs of Schedule triggers and queue the due ones
+	(nothing while Pause All Runs is ticked: the ticks are skipped, no failure is counted)."""
+	if budgets.is_paused():
+		return
 	now = get_datetime(now) if now else now_datetime()
 	for name in frappe.get_all(
 		"Agent Trigger", filters={"trigger_type": "Schedule", "disabled": 0}, pluck="name", order_by="name"
@@ -65,6 +68,10 @@ def process_trigger(name: str, now: Any) -> None:
 	status = frappe.db.get_value("Agent Run", state["last_run"], "status") if state.get("last_run") else None
 	if status == "Success":
 		state.update(failures=0, backoff_until=None, last_run=None, last_error=None)
+	elif status in FINISHED_BAD and budgets.stopped_by_limit(state["last_run"]):
+		state.update(
+			last_run=None, last_error=frappe.db.get_value("Agent Run", state["last_run"], "error_message")
+		)
 	elif status in FINISHED_BAD:
 		error = frappe.db.get_value("Agent Run", state["last_run"], "error_message")
 		state["last_run"] = None
@@ -102,6 +109,11 @@ def process_trigger(name: str, now: Any) -> None:
 			user=acting,
 		)
 		state["last_run"] = front_door.enqueue(request).run
+	except (budgets.BudgetExceeded, budgets.RunsPaused) as e:
+		# Refused by a budget or the kill switch: skipped and logged, not a failure of the trigger.
+		frappe.db.rollback()
+		log_trigger_error(_("Scheduled Agent Trigger {0} skipped").format(name), name)
+		state["last_error"] = str(e)[:500]
 	except RunRefused as e:
 		# Retrying cannot help until someone fixes the user: stop now and say why on the trigger.
 		disable_trigger(name, str(e))

@@ -177,6 +177,7 @@ def routes(records: dict, table: str) -> list[dict]:
 		("/executions", "Executions"),
 		(f"/executions/{r['run']}", "Run"),
 		("/settings", "Settings"),
+		("/budgets", "Budgets"),
 		("/flows", "Flows"),
 		(f"/flows/{r['flow']}", "Flow editor"),
 		("/flow-runs", "Flow runs"),

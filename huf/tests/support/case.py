@@ -43,7 +43,9 @@ class _Reporting:
 	def _write(self, outcome: str, reason: str = "") -> None:
 		with open(self._path, "a") as f:
 			seconds = round(time.monotonic() - self._started, 3)
-			f.write(json.dumps({"id": self._id, "outcome": outcome, "reason": reason, "seconds": seconds}) + "\n")
+			f.write(
+				json.dumps({"id": self._id, "outcome": outcome, "reason": reason, "seconds": seconds}) + "\n"
+			)
 
 	def addSuccess(self, test, *args):
 		self._write("passed")

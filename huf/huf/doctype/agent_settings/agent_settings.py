@@ -1,5 +1,6 @@
 import frappe
 from frappe.model.document import Document
+from frappe.utils import cint, now_datetime
 
 from huf.huf.validators import validate_model_of_provider
 
@@ -15,12 +16,25 @@ class AgentSettings(Document):
 
 		default_model: DF.Link | None
 		default_provider: DF.Link | None
+		pause_all_runs: DF.Check
+		paused_at: DF.Datetime | None
+		paused_by: DF.Link | None
 		tool_sync_state: DF.JSON | None
 	# end: auto-generated types
 
 	def validate(self) -> None:
 		if self.default_provider and self.default_model:
 			validate_model_of_provider(self.default_model, self.default_provider)
+		self.note_pause()
+
+	def note_pause(self) -> None:
+		"""Who ticked Pause All Runs and when (kept while it stays ticked, cleared when it is unticked)."""
+		before = self.get_doc_before_save()
+		was_paused = bool(before and cint(before.get("pause_all_runs")))
+		if cint(self.pause_all_runs) and not was_paused:
+			self.paused_by, self.paused_at = frappe.session.user, now_datetime()
+		elif not cint(self.pause_all_runs):
+			self.paused_by, self.paused_at = None, None
 
 
 def sole_name(doctype: str, filters: dict | None = None, ignore_permissions: bool = False) -> str | None:
