@@ -198,7 +198,7 @@ class TestPermissions(HufTestCase):
 
 	def test_every_regular_doctype_listable_by_system_manager(self):
 		doctypes = regular_doctypes()
-		self.assertEqual(len(doctypes), 30)
+		self.assertEqual(len(doctypes), 33)
 		with self.set_user(self.admin):
 			for doctype in doctypes:
 				with self.subTest(doctype):

@@ -10,7 +10,7 @@
 - The bound: a budget is checked before every model call and each call's cost is stored before the
   next check, so spend can pass a limit by at most one model call per run in flight at that moment.
 - Notifications: once per period for the warning threshold and once when a budget stops runs
-  (`warned_period` / `stopped_period`, claimed under the budget's row lock).
+  (`warned_period` / `stopped_period`, claimed under the budget's row lock by a job of their own).
 """
 
 from dataclasses import dataclass
@@ -219,27 +219,35 @@ def stopped_by_limit(run: str | None) -> bool:
 
 def notify_once(standing: Standing, marker: str) -> None:
 	"""Tell the budget's owner (and its user) once per period that it is near (`warned_period`) or at
-	(`stopped_period`) its limit; the marker is claimed under the budget's row lock and committed."""
+	(`stopped_period`) its limit. Sent by a job of its own (`send_notice`): the check runs inside whatever
+	transaction started the run (a document's save, a refused request), which must neither be committed
+	early nor take the claim with it when it rolls back."""
 	if frappe.db.get_value("Huf Budget", standing.name, marker) == standing.period_key:
-		return  # the common case: already told, no lock taken
-	row = frappe.db.get_value(
-		"Huf Budget", standing.name, [marker, "owner", "user"], as_dict=True, for_update=True
+		return  # the common case: already told, no job
+	frappe.enqueue(
+		"huf.ai.runtime.budgets.send_notice",
+		queue="short",
+		job_id=f"huf-budget-notice::{standing.name}::{marker}::{standing.period_key}",
+		deduplicate=True,
+		budget=standing.name,
+		marker=marker,
+		period_key=standing.period_key,
+		summary=standing.as_dict(),
 	)
-	if not row or row[marker] == standing.period_key:
-		frappe.db.commit()
+
+
+def send_notice(budget: str, marker: str, period_key: str, summary: dict) -> None:
+	"""Background job: claim `marker` for the period under the budget's row lock, then notify once."""
+	row = frappe.db.get_value("Huf Budget", budget, [marker, "owner", "user"], as_dict=True, for_update=True)
+	if not row or row[marker] == period_key:
 		return
-	frappe.db.set_value("Huf Budget", standing.name, marker, standing.period_key, update_modified=False)
-	frappe.db.commit()
+	frappe.db.set_value("Huf Budget", budget, marker, period_key, update_modified=False)
 	if marker == "stopped_period":
-		subject = _("Budget {0} is used up: runs are stopped until {1}").format(
-			standing.name, standing.resets_at
-		)
+		subject = _("Budget {0} is used up: runs are stopped until {1}").format(budget, summary["resets_at"])
 	else:
-		subject = _("Budget {0} reached {1}% of its limit").format(standing.name, standing.percent)
+		subject = _("Budget {0} reached {1}% of its limit").format(budget, summary["percent"])
 	message = _("{0} of {1} USD spent this {2}.").format(
-		round(standing.spend, 6), standing.limit, _(standing.period).lower()
+		summary["spend"], summary["limit_usd"], _(summary["period"]).lower()
 	)
-	notifications.notify_users(
-		[row.owner, row.user], subject, DASHBOARD_PATH, message, "Huf Budget", standing.name
-	)
-	frappe.db.commit()  # the notification is queued after the commit: a refusal rolls back next
+	notifications.notify_users([row.owner, row.user], subject, DASHBOARD_PATH, message, "Huf Budget", budget)
+	frappe.db.commit()

@@ -87,6 +87,7 @@ class TestBudgets(TriggerTestHelpers, ToolTestCase):
 		return caught.exception
 
 	def notifications(self, text: str) -> int:
+		wait_for_jobs()  # a notice is sent by a job of its own (budgets.send_notice)
 		return frappe.db.count("Notification Log", {"subject": ("like", f"%{text}%")})
 
 	def unpause(self) -> None:
