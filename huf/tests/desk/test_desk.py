@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 import unittest
 from pathlib import Path
@@ -179,7 +178,6 @@ class TestDeskInBrowser(HufTestCase):
 		frappe.db.commit()
 
 	def run_browser(self) -> dict:
-		shutil.rmtree(OUTPUT_DIR, ignore_errors=True)  # screenshots of the last run only
 		config = {
 			"base_url": self.base_url,
 			"user": self.user,

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
 import subprocess
 import tempfile
 import unittest
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import frappe
 
-from huf.tests.support.case import HufTestCase
+from huf.tests.support.case import HufTestCase, restart_watchdog
 from huf.tests.support.factories import make_user
 from huf.tests.support.web import serve_site
 
@@ -36,17 +38,35 @@ def browser_missing() -> str | None:
 
 
 def run_script(script: Path, config: dict, out_dir: str, timeout: int = 240) -> tuple:
-	"""Run `script` with HUF_E2E_CONFIG = `config` (+ chromium, out_dir); returns (process, result.json)."""
+	"""Run `script` with HUF_E2E_CONFIG = `config` (+ chromium, out_dir) into an emptied `out_dir` (the
+	screenshots of the last run only); returns (process, result.json). One script at a time on this
+	machine (`browser_turn`)."""
 	config = {"chromium": CHROMIUM, "out_dir": out_dir, **config}
-	proc = subprocess.run(
-		["node", str(script)],
-		env={**os.environ, "HUF_E2E_CONFIG": json.dumps(config)},
-		capture_output=True,
-		text=True,
-		timeout=timeout,  # under the run's per-test watchdog (HUF_TEST_TIMEOUT, 300 s)
-	)
-	result_file = Path(out_dir) / "result.json"
-	return proc, json.loads(result_file.read_text()) if result_file.exists() else {}
+	with browser_turn():
+		shutil.rmtree(out_dir, ignore_errors=True)
+		proc = subprocess.run(
+			["node", str(script)],
+			env={**os.environ, "HUF_E2E_CONFIG": json.dumps(config)},
+			capture_output=True,
+			text=True,
+			timeout=timeout,  # under the run's per-test watchdog (HUF_TEST_TIMEOUT, 300 s)
+		)
+		result_file = Path(out_dir) / "result.json"
+		return proc, json.loads(result_file.read_text()) if result_file.exists() else {}
+
+
+@contextmanager
+def browser_turn() -> Iterator[None]:
+	"""Hold the machine's browser lock (<tmp>/huf-browser.lock): suites running at once (both Frappe lines'
+	benches in `make test-frappe`) take turns with Chromium instead of slowing each other's browser tests
+	past their timeouts, and never share an output folder. The test's watchdog restarts once it is its turn."""
+	with open(os.path.join(tempfile.gettempdir(), "huf-browser.lock"), "a") as lock:
+		fcntl.flock(lock, fcntl.LOCK_EX)
+		restart_watchdog()
+		try:
+			yield
+		finally:
+			fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def output_dir(name: str) -> str:
@@ -99,7 +119,6 @@ class BrowserTestCase(HufTestCase):
 	def run_browser(self, **config) -> dict:
 		"""Run the script with `config` and base_url; fail with its output and error unless it finished.
 		Then begin a new transaction, to read what the web server committed."""
-		shutil.rmtree(self.output_dir, ignore_errors=True)  # screenshots of the last run only
 		proc, result = run_script(self.script, {"base_url": self.base_url, **config}, self.output_dir)
 		self.assertEqual(
 			proc.returncode,

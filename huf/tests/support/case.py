@@ -72,6 +72,11 @@ class _Reporting:
 		return self._result.addUnexpectedSuccess(test, *args)
 
 
+def restart_watchdog() -> None:
+	"""Give the running test HUF_TEST_TIMEOUT seconds from now (after waiting its turn for a shared resource)."""
+	faulthandler.dump_traceback_later(test_timeout(), exit=True, file=sys.__stderr__)
+
+
 class _Watched:
 	"""A test that runs longer than HUF_TEST_TIMEOUT seconds (default 300) stops the run and prints every
 	thread's stack: a hung test fails the run instead of blocking it."""
@@ -80,7 +85,7 @@ class _Watched:
 		report = os.environ.get("HUF_TEST_REPORT")
 		if report and result is not None:
 			result = _Reporting(result, self.id(), report)
-		faulthandler.dump_traceback_later(test_timeout(), exit=True, file=sys.__stderr__)
+		restart_watchdog()
 		try:
 			return super().run(result)
 		finally:

@@ -128,8 +128,13 @@ class TestCancelAgentRun(ToolTestCase):
 			wait_until(lambda: self.run_of(third.run).status != "Queued" and self.run_of(third.run).status),
 			"Success",
 		)
-		self.assertEqual(len(self.llm.chat_requests), 1)  # only the third run asked the model
-		self.assertIn("third question", str(self.llm.chat_requests[0]["body"]["messages"]))
+		# only the third run asked the model (a slow machine's client may ask twice: a retry, same question)
+		asked = [str(request["body"]["messages"]) for request in self.llm.chat_requests]
+		self.assertTrue(asked)
+		for messages in asked:
+			self.assertIn("third question", messages)
+			self.assertNotIn("first question", messages)
+			self.assertNotIn("second question", messages)
 		run = self.run_of(first.run)
 		self.assertEqual((run.status, run.cancelled_by), ("Cancelled", ADA))
 		self.assertTrue(run.cancelled_at)
