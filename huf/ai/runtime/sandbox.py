@@ -17,29 +17,13 @@ import frappe
 from frappe import _
 
 from huf.ai.runtime.tools import ToolContext, ToolOutcome, Toolset
+from huf.huf.tool_schema import DOCTYPE_TOOL_TYPES
 
 SANDBOX_KEY = "eval_sandbox"
 SAVEPOINT = "huf_eval_tool"
-# Agent Tool Function types that only read or write documents of this site's database
-DATABASE_ONLY_TYPES = frozenset(
-	{
-		"Get Document",
-		"Get Multiple Documents",
-		"Get List",
-		"Create Document",
-		"Create Multiple Documents",
-		"Update Document",
-		"Update Multiple Documents",
-		"Delete Document",
-		"Delete Multiple Documents",
-		"Submit Document",
-		"Cancel Document",
-		"Get Amended Document",
-		"Get Report Result",
-		"Get Value",
-		"Set Value",
-	}
-)
+# Agent Tool Function types that only read or write documents of this site's database: those acting on
+# a DocType's documents but attaching files (files outlive a rollback), and report results
+DATABASE_ONLY_TYPES = (DOCTYPE_TOOL_TYPES - {"Attach File to Document"}) | {"Get Report Result"}
 
 
 class SandboxBroken(Exception):

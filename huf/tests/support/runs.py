@@ -185,6 +185,13 @@ def make_runtime_provider(api_base: str, name: str = PROVIDER, model: str = MODE
 	return name
 
 
+def make_priced_model(model: str) -> str:
+	"""A model of the runtime provider priced so that one scripted round (10 input, 5 output tokens) costs 0.02 USD."""
+	return make_runtime_model(
+		model, use_custom_pricing=1, input_cost_per_1m_tokens=1000, output_cost_per_1m_tokens=2000
+	)
+
+
 def make_runtime_model(model: str, provider: str = PROVIDER, **prices) -> str:
 	if frappe.db.exists("AI Model", model):
 		doc = frappe.get_doc("AI Model", model)

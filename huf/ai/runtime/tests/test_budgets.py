@@ -17,7 +17,7 @@ from huf.ai.triggers.schedule import run_scheduled_agents
 from huf.api.budgets import list_budgets, set_pause_all_runs
 from huf.tests.support.jobs import wait_for_jobs
 from huf.tests.support.llm_server import Reply, tool_call
-from huf.tests.support.runs import LiveAgentTestCase, make_runtime_model
+from huf.tests.support.runs import LiveAgentTestCase, make_priced_model
 from huf.tests.support.tools import ToolTestCase
 from huf.tests.support.triggers import TriggerTestHelpers
 from huf.tests.support.web import api_token
@@ -39,9 +39,7 @@ class TestBudgets(TriggerTestHelpers, ToolTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		make_runtime_model(
-			PRICED, use_custom_pricing=1, input_cost_per_1m_tokens=1000, output_cost_per_1m_tokens=2000
-		)
+		make_priced_model(PRICED)
 
 	def setUp(self):
 		super().setUp()

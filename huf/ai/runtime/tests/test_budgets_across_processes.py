@@ -6,7 +6,7 @@ import frappe
 from huf.ai.agent_integration import run_agent_sync
 from huf.ai.runtime.tests.test_across_processes import ProcessesTestCase
 from huf.tests.support.llm_server import Reply, tool_call
-from huf.tests.support.runs import make_runtime_model
+from huf.tests.support.runs import make_priced_model
 from huf.tests.support.tools import ToolTestCase
 
 PRICED = "budget-processes-model"
@@ -21,9 +21,7 @@ class TestBudgetAcrossProcesses(ProcessesTestCase, ToolTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		make_runtime_model(
-			PRICED, use_custom_pricing=1, input_cost_per_1m_tokens=1000, output_cost_per_1m_tokens=2000
-		)
+		make_priced_model(PRICED)
 
 	def tearDown(self):
 		super().tearDown()

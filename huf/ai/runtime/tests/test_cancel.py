@@ -16,7 +16,7 @@ from huf.api.approvals import decide_tool_approval
 from huf.api.runs import cancel_agent_run
 from huf.tests.support.jobs import wait_for_jobs, wait_until
 from huf.tests.support.llm_server import Reply, tool_call
-from huf.tests.support.runs import SiteContext, make_runtime_model
+from huf.tests.support.runs import SiteContext, make_priced_model
 from huf.tests.support.tools import ToolTestCase
 
 ADA = "cancel-ada@example.com"  # runs the agent (Huf User)
@@ -34,9 +34,7 @@ class TestCancelAgentRun(ToolTestCase):
 	@classmethod
 	def setUpClass(cls):
 		super().setUpClass()
-		make_runtime_model(
-			PRICED, use_custom_pricing=1, input_cost_per_1m_tokens=1000, output_cost_per_1m_tokens=2000
-		)
+		make_priced_model(PRICED)
 
 	def setUp(self):
 		super().setUp()
