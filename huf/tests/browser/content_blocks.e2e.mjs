@@ -5,7 +5,7 @@
 // Output: <out_dir>/result.json with what was observed.
 import path from "node:path";
 import { axeViolations } from "../support/axe.mjs";
-import { config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { config, fail, finish, launch, openAs, result, settled, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 Object.assign(result, { console_errors: [] });
@@ -102,7 +102,7 @@ try {
   step("the dark theme");
   await page.emulateMedia({ colorScheme: "dark" });
   await page.waitForFunction(() => document.documentElement.classList.contains("dark"));
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
+  await settled(page);
   result.dark_violations = await axeViolations(page, '[data-testid="content-blocks"]');
   result.dark_chart_drawn = await page.evaluate(() => {
     const canvas = document.querySelector('[data-testid="block-chart"] canvas');

@@ -9,15 +9,11 @@
 // focus ring of every Tab stop of an agent's page (Save, Delete, switches) in both themes.
 // Writes what it saw to result.json (see huf/tests/browser/test_layout.py).
 import { axeViolations } from "../support/axe.mjs";
-import { check, config, fail, finish, launch, openAs, result, shot, step } from "../support/e2e.mjs";
+import { check, config, fail, finish, launch, openAs, result, settled, shot, step } from "../support/e2e.mjs";
 
 const base = config.base_url;
 const { width, height } = config.viewport;
 
-/** Wait until the page's CSS transitions (colours changing with the theme) have finished. */
-function settle(page) {
-  return page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => null))));
-}
 
 /** Wait until the flow canvas shows its steps (React Flow draws them once measured, then fits the view). */
 async function fitted(page) {
@@ -71,12 +67,12 @@ async function visitAll(page) {
     // the same page in the dark theme (it follows the device's preference live)
     await page.emulateMedia({ colorScheme: "dark" });
     await page.waitForFunction(() => document.documentElement.classList.contains("dark"));
-    await settle(page);
+    await settled(page);
     const dark_violations = await axeViolations(page);
     await shot(page, `${width}${route.path.replaceAll("/", "-") || "-dashboard"}-dark`);
     await page.emulateMedia({ colorScheme: "light" });
     await page.waitForFunction(() => !document.documentElement.classList.contains("dark"));
-    await settle(page);
+    await settled(page);
     result.pages.push({ path: route.path, ...facts, violations, dark_violations });
   }
 }

@@ -31,6 +31,25 @@ export async function shot(page, name) {
 }
 
 /** Start Chromium; `extraArgs` add switches (e.g. a fake microphone: --use-fake-device-for-media-stream). */
+/** Wait until the page's finite animations (CSS transitions, e.g. colours changing with the theme) have
+ * finished, at most `timeout` ms. Endless ones (a spinner, a pulsing "live" dot) never finish: waiting for
+ * every animation would hang the script whenever such an indicator is on screen. */
+export function settled(page, timeout = 3000) {
+  return page.evaluate(
+    (ms) =>
+      Promise.race([
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+            .map((animation) => animation.finished.catch(() => null)),
+        ),
+        new Promise((done) => setTimeout(done, ms)),
+      ]),
+    timeout,
+  );
+}
+
 export function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: config.chromium,
