@@ -14,7 +14,7 @@ FRONTEND_BUILD := huf/public/frontend/index.html
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts \
 	frontend/tailwind.config.js frontend/postcss.config.js frontend/tsconfig.json
 
-.PHONY: setup system-packages frontend frappe-source run site test test-frappe lint types bench clean
+.PHONY: setup system-packages frontend frappe-source run site test test-frappe lint types bench load-test clean
 
 setup: system-packages $(VENV)/.installed frontend
 
@@ -95,6 +95,11 @@ types: $(VENV)/.installed
 
 bench: setup
 	$(BIN)/python benchmarks/run.py
+
+# 20 conversations x 2 turns against `huf serve --production` (benchmarks/load_test.py --short, under two
+# minutes): fails on a run lost, stuck or run twice
+load-test: setup
+	$(BIN)/python benchmarks/load_test.py --short
 
 clean:
 	rm -rf $(VENV) sites node_modules frontend/node_modules huf/public/frontend

@@ -2,6 +2,7 @@
 
 	.venv/bin/python benchmarks/rest_overhead.py                 # 100 simple runs, 30 tool runs per server
 	.venv/bin/python benchmarks/rest_overhead.py --runs 200 --no-production
+	.venv/bin/python benchmarks/rest_overhead.py --bench ~/.cache/huf-bench/frappe-bench --site huf-load.localhost
 
 A throw-away site whose agents answer from the scripted OpenAI-compatible server on 127.0.0.1
 (huf/tests/support/llm_server.py, answering at once). Measured, median and p90:
@@ -13,6 +14,11 @@ A throw-away site whose agents answer from the scripted OpenAI-compatible server
   and `huf --site S serve --production` (gunicorn, with a throw-away redis-server);
 - the same for a run with one tool call (two model calls; the tool is a Custom Function calling
   `frappe.ping`).
+With `--bench PATH --site S` the same runs go to a real bench built by tools/real_bench.sh instead
+(benchmarks/real_bench.py): its own gunicorn on a free port, as `bench setup production` runs it with
+`--workers` x `--threads` (gthread; default 2 x 8), the bench's MariaDB, Redis and RQ worker; also
+printed per run: MariaDB queries and commits (global status counters) and Redis calls (INFO
+commandstats) before/after, and the web processes' memory (RSS and PSS).
 "Overhead" is the run minus the bare LLM requests it makes. Also printed: the CPU time per simple run
 of the server's processes (of this process for the in-process run), which other load on the machine
 disturbs less than wall times.
@@ -114,15 +120,48 @@ def stop_server(process: subprocess.Popen) -> None:
 		process.wait()
 
 
+def tree_pids(pid: int) -> list[int]:
+	"""`pid` and its descendants (Linux /proc)."""
+	found, pending = [], [pid]
+	while pending:
+		current = pending.pop()
+		found.append(current)
+		try:
+			for task in os.listdir(f"/proc/{current}/task"):
+				with open(f"/proc/{current}/task/{task}/children") as f:
+					pending.extend(int(child) for child in f.read().split())
+		except OSError:
+			continue
+	return found
+
+
+def tree_memory_mb(pid: int) -> tuple[float, float]:
+	"""(RSS, PSS) of `pid` and its descendants in MB (PSS counts pages shared copy-on-write once)."""
+	rss = pss = 0
+	for current in tree_pids(pid):
+		try:
+			with open(f"/proc/{current}/smaps_rollup") as f:
+				for row in f:
+					if row.startswith("Rss:"):
+						rss += int(row.split()[1])
+					elif row.startswith("Pss:"):
+						pss += int(row.split()[1])
+		except OSError:
+			continue
+	return rss / 1024, pss / 1024
+
+
 def tree_cpu_ms(pid: int) -> float:
-	"""User + system CPU time of `pid` and its descendants (Linux /proc), in ms."""
+	"""User + system CPU time of `pid`, its descendants and their ended children (Linux /proc), in ms."""
 	total, pending, tick = 0.0, [pid], os.sysconf("SC_CLK_TCK")
 	while pending:
 		current = pending.pop()
 		try:
 			with open(f"/proc/{current}/stat") as f:
 				fields = f.read().rsplit(")", 1)[1].split()
-			total += (int(fields[11]) + int(fields[12])) * 1000 / tick
+			# own user + system time, and that of its children which ended (gunicorn restarts its workers
+			# after --max-requests: their time stays counted in the master)
+			total += sum(int(value) for value in fields[11:15]) * 1000 / tick
 			for task in os.listdir(f"/proc/{current}/task"):
 				with open(f"/proc/{current}/task/{task}/children") as f:
 					pending.extend(int(child) for child in f.read().split())
@@ -132,19 +171,29 @@ def tree_cpu_ms(pid: int) -> float:
 
 
 def post_run(
-	conn: http.client.HTTPConnection, token: str, agent: str, prompt: str, external_id: str
+	conn: http.client.HTTPConnection,
+	token: str,
+	agent: str,
+	prompt: str,
+	external_id: str,
+	host: str | None = None,
 ) -> float:
-	"""One run over HTTP (a new conversation); its wall time in ms."""
+	"""One run over HTTP (a new conversation); its wall time in ms. `host`: the site, on a bench."""
 	body = json.dumps(
 		{"agent_name": agent, "prompt": prompt, "channel_id": "bench", "external_id": external_id, "now": 1}
 	)
 	headers = {"Authorization": token, "Content-Type": "application/json"}
+	if host:
+		headers["Host"] = host
 	start = time.perf_counter()
 	conn.request("POST", RUN_PATH, body, headers)
 	response = conn.getresponse()
 	data = response.read()
 	elapsed = (time.perf_counter() - start) * 1000
-	message = json.loads(data).get("message") or {}
+	try:
+		message = json.loads(data).get("message") or {}
+	except ValueError:
+		message = {}
 	if response.status != 200 or not message.get("success"):
 		raise RuntimeError(f"run failed ({response.status}): {data[:500]!r}")
 	return elapsed
@@ -179,23 +228,38 @@ def bare_calls(api_base: str, n: int, messages: list[dict], tools: list | None =
 	return timings
 
 
-def measure_http(llm, server: subprocess.Popen, port: int, token: str, label: str, args) -> dict:
+def measure_http(llm, server: subprocess.Popen, port: int, token: str, label: str, args, bench=None) -> dict:
 	"""Simple and one-tool runs through HTTP on one keep-alive connection (after 3 warm-up runs), and
-	the server processes' CPU time per simple run (robust to other load on the machine)."""
+	the server processes' CPU time per simple run (robust to other load on the machine); on a `bench`
+	(benchmarks/real_bench.py) also its MariaDB and Redis counters per run and the web memory."""
 	from huf.tests.support.llm_server import Reply, tool_call
 
+	host = bench.site if bench else None
+	label = f"{label}-{int(time.time())}"  # a bench's site is reused: new conversations each time
 	conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 	for i in range(3):
-		post_run(conn, token, AGENT, "warm up", f"{label}-w{i}")
+		post_run(conn, token, AGENT, "warm up", f"{label}-w{i}", host)
+	counters = bench.counters() if bench else None
 	cpu = tree_cpu_ms(server.pid)
-	simple = [post_run(conn, token, AGENT, f"question {i}", f"{label}-s{i}") for i in range(args.runs)]
+	simple = [post_run(conn, token, AGENT, f"question {i}", f"{label}-s{i}", host) for i in range(args.runs)]
 	cpu = (tree_cpu_ms(server.pid) - cpu) / args.runs
+	result = {"simple": simple, "cpu": cpu, "counters": []}
+	if bench:
+		from benchmarks.real_bench import counter_lines
+
+		after = bench.counters()
+		result["counters"] += counter_lines(counters, after, args.runs, "simple run")
+		counters = after
 	with_tool = []
 	for i in range(args.tool_runs):
 		llm.queue(Reply(tool_calls=[tool_call(TOOL, {})]), Reply(content="pong it is"))
-		with_tool.append(post_run(conn, token, TOOL_AGENT, f"ping {i}", f"{label}-t{i}"))
+		with_tool.append(post_run(conn, token, TOOL_AGENT, f"ping {i}", f"{label}-t{i}", host))
+	if bench and args.tool_runs:
+		result["counters"] += counter_lines(counters, bench.counters(), args.tool_runs, "one tool call")
 	conn.close()
-	return {"simple": simple, "tool": with_tool, "cpu": cpu}
+	result["tool"] = with_tool
+	result["memory"] = tree_memory_mb(server.pid)
+	return result
 
 
 def main() -> None:
@@ -204,8 +268,19 @@ def main() -> None:
 	parser.add_argument("--tool-runs", type=int, default=30, help="runs with one tool call per server")
 	parser.add_argument("--no-production", action="store_true", help="skip `serve --production`")
 	parser.add_argument("--keep", action="store_true", help="keep the temporary sites folder")
+	parser.add_argument("--bench", help="a real bench (frappe-bench folder) built by tools/real_bench.sh")
+	parser.add_argument("--site", help="the bench's site (with --bench)")
+	parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (with --bench)")
+	parser.add_argument("--threads", type=int, default=8, help="gthread threads per worker (with --bench)")
+	parser.add_argument(
+		"--trace",
+		action="store_true",
+		help="with --bench: list one run's SQL statements (general log) and Redis commands (MONITOR) by kind",
+	)
 	args = parser.parse_args()
 	os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+	if args.bench:
+		return main_bench(args)
 
 	import frappe
 
@@ -221,32 +296,7 @@ def main() -> None:
 	try:
 		token = make_site(sites_path, llm.api_base)
 
-		tool_schema = [{"type": "function", "function": {"name": TOOL, "parameters": {"type": "object"}}}]
-		tool_turn = [
-			*HELLO,
-			{"role": "assistant", "content": None, "tool_calls": [tool_call(TOOL, {}, "c1")]},
-			{"role": "tool", "tool_call_id": "c1", "content": "pong"},
-		]
-		bare = bare_calls(llm.api_base, 100, HELLO)
-		bare_tool = [
-			a + b
-			for a, b in zip(
-				bare_calls(llm.api_base, 50, HELLO, tool_schema),
-				bare_calls(llm.api_base, 50, tool_turn, tool_schema),
-				strict=True,
-			)
-		]
-
-		from huf.ai.providers.calls import completion
-		from huf.ai.providers.types import ProviderConfig
-
-		config = ProviderConfig("Bench LLM", api_key="sk-bench", api_base=llm.api_base)
-		completion(config, "bench-model", HELLO)  # imports LiteLLM
-		bare_litellm = []
-		for _ in range(50):
-			start = time.perf_counter()
-			completion(config, "bench-model", HELLO)
-			bare_litellm.append((time.perf_counter() - start) * 1000)
+		bare, bare_tool, bare_litellm = bare_measurements(llm)
 
 		def in_process(agent: str, prompt: str, external_id: str) -> float:
 			start = time.perf_counter()
@@ -295,9 +345,16 @@ def main() -> None:
 		else:
 			shutil.rmtree(sites_path, ignore_errors=True)
 
+	report(bare, bare_tool, bare_litellm, results)
+
+
+def report(bare: list, bare_tool: list, bare_litellm: list, results: dict) -> None:
+	"""Print the measurements; overheads are against the bare LLM requests."""
 	bare_median, bare_tool_median = statistics.median(bare), statistics.median(bare_tool)
-	in_simple = statistics.median(results["in-process"]["simple"])
-	in_tool = statistics.median(results["in-process"]["tool"])
+	in_simple = in_tool = None
+	if "in-process" in results:
+		in_simple = statistics.median(results["in-process"]["simple"])
+		in_tool = statistics.median(results["in-process"]["tool"])
 	print("REST overhead (scripted OpenAI-compatible server on 127.0.0.1, real LiteLLM)")
 	print(line("bare LLM request (http.client)", bare))
 	print(line("bare LLM requests of a one-tool run (2)", bare_tool))
@@ -310,10 +367,98 @@ def main() -> None:
 		print(line(f"{name}: run with one tool call ({len(timings['tool'])})", timings["tool"]))
 		tool = statistics.median(timings["tool"])
 		print(f"{'  -> overhead over the bare LLM requests':<48} median {tool - bare_tool_median:7.2f} ms")
-		if name != "in-process":
+		if in_simple is not None and name != "in-process":
 			print(
 				f"{'  -> HTTP minus in-process (simple / tool)':<48} {simple - in_simple:7.2f} / {tool - in_tool:.2f} ms"
 			)
+		if timings.get("memory"):
+			rss, pss = timings["memory"]
+			print(
+				f"{'  memory of the server processes after the runs':<48} RSS {rss:7.1f} MB   PSS {pss:7.1f} MB"
+			)
+		for text in timings.get("counters") or ():
+			print(text)
+
+
+def bare_measurements(llm) -> tuple[list, list, list]:
+	"""The bare LLM requests (simple; the two of a one-tool run) and the bare LiteLLM call."""
+	from huf.ai.providers.calls import completion
+	from huf.ai.providers.types import ProviderConfig
+	from huf.tests.support.llm_server import tool_call
+
+	tool_schema = [{"type": "function", "function": {"name": TOOL, "parameters": {"type": "object"}}}]
+	tool_turn = [
+		*HELLO,
+		{"role": "assistant", "content": None, "tool_calls": [tool_call(TOOL, {}, "c1")]},
+		{"role": "tool", "tool_call_id": "c1", "content": "pong"},
+	]
+	bare = bare_calls(llm.api_base, 100, HELLO)
+	bare_tool = [
+		a + b
+		for a, b in zip(
+			bare_calls(llm.api_base, 50, HELLO, tool_schema),
+			bare_calls(llm.api_base, 50, tool_turn, tool_schema),
+			strict=True,
+		)
+	]
+	config = ProviderConfig("Bench LLM", api_key="sk-bench", api_base=llm.api_base)
+	completion(config, "bench-model", HELLO)  # imports LiteLLM
+	bare_litellm = []
+	for _ in range(50):
+		start = time.perf_counter()
+		completion(config, "bench-model", HELLO)
+		bare_litellm.append((time.perf_counter() - start) * 1000)
+	return bare, bare_tool, bare_litellm
+
+
+def main_bench(args) -> None:
+	"""The HTTP runs against a real bench's own gunicorn (benchmarks/real_bench.py)."""
+	from benchmarks.real_bench import RealBench
+	from huf.tests.support.llm_server import ScriptedLLM
+
+	if not args.site:
+		raise SystemExit("--bench needs --site")
+	bench = RealBench(args.bench, args.site)
+	with ScriptedLLM() as llm:
+		token = bench.prepare(llm.api_base, [AGENT], [TOOL_AGENT])
+		bare, bare_tool, bare_litellm = bare_measurements(llm)
+		process, port = bench.start_web(args.workers, args.threads)
+		try:
+			name = f"bench gunicorn {args.workers}x{args.threads}"
+			results = {name: measure_http(llm, process, port, token, "bench", args, bench)}
+			traced = trace_one_run(bench, port, token) if args.trace else None
+		finally:
+			bench.stop_web(process)
+	report(bare, bare_tool, bare_litellm, results)
+	if traced:
+		print_trace(*traced)
+
+
+def trace_one_run(bench, port: int, token: str) -> tuple[list[str], list[str]]:
+	"""One simple run over HTTP with the bench's MariaDB general log and Redis MONITOR on."""
+	from benchmarks.real_bench import trace
+
+	conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+	post_run(conn, token, AGENT, "warm up", f"trace-w-{time.time()}", bench.site)
+	try:
+		return trace(
+			bench, lambda: post_run(conn, token, AGENT, "traced", f"trace-{time.time()}", bench.site)
+		)
+	finally:
+		conn.close()
+
+
+def print_trace(statements: list[str], commands: list[str]) -> None:
+	"""The statements and Redis commands of the traced run, by kind."""
+	from collections import Counter
+
+	from benchmarks.run_profile import kind_of
+
+	print(f"\nOne simple run, traced: {len(statements)} SQL statements, {len(commands)} Redis commands")
+	for kind, n in Counter(kind_of(s) for s in statements).most_common():
+		print(f"  {n:3d}  {kind}")
+	for kind, n in Counter(commands).most_common():
+		print(f"  {n:3d}  {kind}")
 
 
 if __name__ == "__main__":

@@ -82,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
 	)
 	p.add_argument("--workers", type=int, default=2, help="gunicorn workers (with --production)")
 	p.add_argument(
+		"--threads",
+		type=int,
+		default=8,
+		help="threads per gunicorn worker (with --production): each open chat stream holds one",
+	)
+	p.add_argument(
 		"--background-workers",
 		type=int,
 		help="worker processes (with --production; default: background_workers of the config, else 1)",
@@ -409,15 +415,27 @@ def _serve_production(site: str, args: argparse.Namespace) -> int:
 	web = [sys.executable, "-m", "gunicorn", "-b", f"{args.host}:{args.port}", "-w", str(args.workers)]
 	processes = [
 		subprocess.Popen(
-			[*web, "-k", "gthread", "--threads", "8", "-t", "120", "frappe_lite.server:production_app()"],
+			[
+				*web,
+				"-k",
+				"gthread",
+				"--threads",
+				str(args.threads),
+				"-t",
+				"120",
+				"frappe_lite.server:production_app()",
+			],
 			env=env,
 			cwd=_sites_path(),
 		)
 	]
 	names = ["gunicorn"]
-	# one job at a time per worker process: as many as runs of different conversations may run at once
+	# one job at a time per worker process: as many as runs of different conversations may run at once;
+	# no fork per job (FRAPPE_BACKGROUND_WORKERS_NOFORK, as a bench's no-fork worker pool), or each job
+	# imports LiteLLM again (benchmarks/load_test.py)
+	worker_env = {"FRAPPE_BACKGROUND_WORKERS_NOFORK": "1", **env}
 	for _i in range(max(1, args.background_workers or int(conf.get("background_workers") or 1))):
-		processes.append(subprocess.Popen([*huf, "worker"], env=env))
+		processes.append(subprocess.Popen([*huf, "worker"], env=worker_env))
 		names.append("worker")
 	if not args.no_scheduler:
 		processes.append(subprocess.Popen([*huf, "schedule"], env=env))

@@ -60,14 +60,14 @@ class TestRQJobs(IntegrationTestCase):
 		stat = os.stat(self.config_path)
 		os.utime(self.config_path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
 
-	def run_burst_worker(self) -> subprocess.CompletedProcess:
+	def run_burst_worker(self, **env_vars: str) -> subprocess.CompletedProcess:
 		code = (
 			"import sys, frappe\n"
 			f"frappe.init({frappe.local.site!r}, sites_path={frappe.local.sites_path!r})\n"
 			"from frappe.utils.background_jobs import start_worker\n"
 			"start_worker(burst=True)\n"
 		)
-		env = dict(os.environ)
+		env = dict(os.environ, **env_vars)
 		env["PYTHONPATH"] = os.pathsep.join(
 			p for p in [HERE, os.path.join(HERE, "apps"), os.getcwd(), env.get("PYTHONPATH")] if p
 		)
@@ -85,6 +85,17 @@ class TestRQJobs(IntegrationTestCase):
 		self.assertEqual(result.returncode, 0, result.stderr)
 		self.assertTrue(frappe.db.exists("Note", {"title": f"{PREFIX} one by Guest"}))
 		self.assertEqual(job.get_status(refresh=True), "finished")
+
+	def test_no_fork_worker_runs_every_job_in_its_own_process(self):
+		# what a job imported (LiteLLM) stays for the next one: `huf serve --production` runs its workers so
+		for i in range(2):
+			frappe.enqueue(f"{JOBS}.insert_note_with_pid", title=f"{PREFIX} nofork {i}")
+		frappe.db.commit()
+		result = self.run_burst_worker(FRAPPE_BACKGROUND_WORKERS_NOFORK="1")
+		self.assertEqual(result.returncode, 0, result.stderr)
+		titles = frappe.get_all("Note", {"title": ["like", f"{PREFIX} nofork%"]}, pluck="title")
+		self.assertEqual(len(titles), 2)
+		self.assertEqual(len({title.rsplit(" pid ", 1)[1] for title in titles}), 1)
 
 	def test_failed_job_is_rolled_back_and_logged(self):
 		frappe.enqueue(f"{JOBS}.fail", title=f"{PREFIX} failing")

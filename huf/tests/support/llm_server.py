@@ -15,6 +15,7 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -69,10 +70,11 @@ class ScriptedLLM:
 		self.transcript = "scripted transcript"
 		self.ocr_pages = ["# Scripted OCR page"]
 		self.media_error: tuple[int, str] | None = None
+		# with the queue empty: `responder(request body)` makes the reply (benchmarks/load_test.py), else `default`
+		self.responder: Callable[[dict], Reply] | None = None
 		self._lock = threading.Lock()
 		self.stream_sent_at: list[float] = []
-		self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-		self._server.daemon_threads = True
+		self._server = _Server(("127.0.0.1", 0), _handler_for(self))
 		self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
 	@property
@@ -108,13 +110,15 @@ class ScriptedLLM:
 			self.models = ["scripted-model"]
 			self.models_error = None
 
-	def next_reply(self) -> Reply:
+	def next_reply(self, body: dict | None = None) -> Reply:
 		with self._lock:
-			return self.replies.pop(0) if self.replies else self.default
+			if self.replies:
+				return self.replies.pop(0)
+		return self.responder(body or {}) if self.responder else self.default
 
-	def reply_when_due(self) -> Reply:
+	def reply_when_due(self, body: dict | None = None) -> Reply:
 		"""The next reply, once its `hold` is set (at most 60 s) and its `delay` has passed."""
-		reply = self.next_reply()
+		reply = self.next_reply(body)
 		if reply.hold is not None:
 			reply.hold.wait(60)
 		if reply.delay:
@@ -129,6 +133,13 @@ class ScriptedLLM:
 	def chat_requests(self) -> list[dict]:
 		is_chat = self.dialect.is_chat if self.dialect else (lambda path: path.endswith("/chat/completions"))
 		return [r for r in self.requests if is_chat(r["path"])]
+
+
+class _Server(ThreadingHTTPServer):
+	"""A thread per connection; a deep accept queue, so a burst of connections is not dropped and retried."""
+
+	daemon_threads = True
+	request_queue_size = 256
 
 
 def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
@@ -227,7 +238,7 @@ def _handler_for(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 
 		def openai_chat(self, body: dict) -> None:
 			"""Answer a chat completion in OpenAI's format (also Azure OpenAI's: llm_dialects/azure.py)."""
-			reply = llm.reply_when_due()
+			reply = llm.reply_when_due(body)
 			if reply.status != 200:
 				return self.send_json(
 					reply.status,

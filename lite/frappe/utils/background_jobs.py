@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import random
 import re
 import sys
 import threading
@@ -649,11 +650,15 @@ def start_worker(
 			"process that enqueues them (e.g. `huf serve`). Set it with `huf --site SITE set-config "
 			"redis_queue redis://127.0.0.1:6379` to run separate workers."
 		)
-	from rq import Worker
+	from rq import SimpleWorker, Worker
 
 	queues = get_queue_list(queue.split(",") if queue else None)
 	conn = get_redis_conn()
-	worker = Worker(
+	# FRAPPE_BACKGROUND_WORKERS_NOFORK (as Frappe's worker pool): each job in this process, so what a job
+	# imported (LiteLLM: ~1 s of CPU) stays imported for the next; a forked job imports it again
+	no_fork = os.environ.get("FRAPPE_BACKGROUND_WORKERS_NOFORK", "").lower() in ("1", "true", "yes")
+	worker = (SimpleWorker if no_fork else Worker)(
 		[generate_qname(q) for q in queues], name=f"{uuid.uuid4().hex[:8]}.{os.getpid()}", connection=conn
 	)
-	worker.work(burst=burst, logging_level="WARNING" if quiet else "INFO")
+	kwargs = {"max_jobs": 5000 + random.randint(0, 50)} if no_fork else {}  # Frappe's RQ_MAX_JOBS
+	worker.work(burst=burst, logging_level="WARNING" if quiet else "INFO", **kwargs)
