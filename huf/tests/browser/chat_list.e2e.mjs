@@ -99,6 +99,9 @@ try {
   await page.getByRole("textbox", { name: "Message" }).fill("Tell me everything");
   await page.getByRole("button", { name: "Send", exact: true }).click();
   await page.getByRole("button", { name: "Stop", exact: true }).click();
+  // the turn as it ends: until the stream has named the run and the cancel has landed, the run's status
+  // events may still redraw it (Stop goes once the stream is over)
+  await page.getByRole("button", { name: "Stop", exact: true }).waitFor({ state: "detached", timeout: 60000 });
   await page.getByTestId("cancelled-answer").waitFor();
   result.live_stop = await turnEnds(page);
   result.live_stop_text = (await page.getByTestId("cancelled-answer").textContent())?.trim();
