@@ -659,7 +659,7 @@ def main() -> int:
 				json.dump(conf, f, indent=1)
 			frappe.init(SITE, sites_path=sites_path, force=True)
 			frappe.connect()
-			token = prepare(llm.server.api_base, [names["agent"]], [names["tool_agent"]], flows)
+			token = prepare(llm.server.api_base, [names["agent"]], [names["tool_agent"]], flows)["token"]
 			frappe.destroy()
 			process, port = start_server(
 				sites_path,

@@ -66,7 +66,8 @@ class RealBench:
 	def prepare(
 		self, api_base: str, agents: list[str], tool_agents: list[str], flows: dict | None = None
 	) -> str:
-		"""The benchmark records on the site (benchmarks/site_setup.py, run by the bench's Python); the token."""
+		"""The benchmark records on the site (benchmarks/site_setup.py, run by the bench's Python); the
+		Authorization header value of its user's API token (`self.login`: the user and password)."""
 		# benchmarks start hundreds of runs a minute: no per-user run limit
 		self.set_config(huf_run_rate_limit=0)
 		args = {"api_base": api_base, "agents": agents, "tool_agents": tool_agents, "flows": flows or {}}
@@ -79,10 +80,12 @@ class RealBench:
 			env=bench_env(PYTHONPATH=ROOT),
 			check=False,
 		)
-		token = [line for line in result.stdout.splitlines() if line.startswith("TOKEN=")]
-		if result.returncode or not token:
+		setup = [line for line in result.stdout.splitlines() if line.startswith("SETUP=")]
+		if result.returncode or not setup:
 			raise SystemExit(f"site setup failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
-		return token[0][len("TOKEN=") :]
+		values = json.loads(setup[0][len("SETUP=") :])
+		self.login = (values["user"], values["password"])
+		return values["token"]
 
 	def start_web(self, workers: int = 2, threads: int = 8) -> tuple[subprocess.Popen, int]:
 		"""gunicorn as Frappe's production config runs it (bench's supervisor.conf: `frappe.app:application

@@ -30,6 +30,7 @@ import argparse
 import http.client
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -172,17 +173,19 @@ def tree_cpu_ms(pid: int) -> float:
 
 def post_run(
 	conn: http.client.HTTPConnection,
-	token: str,
+	token: str | dict,
 	agent: str,
 	prompt: str,
 	external_id: str,
 	host: str | None = None,
 ) -> float:
-	"""One run over HTTP (a new conversation); its wall time in ms. `host`: the site, on a bench."""
+	"""One run over HTTP (a new conversation); its wall time in ms. `token`: the Authorization header
+	value, or the headers of a signed-in session (`session_headers`). `host`: the site, on a bench."""
 	body = json.dumps(
 		{"agent_name": agent, "prompt": prompt, "channel_id": "bench", "external_id": external_id, "now": 1}
 	)
-	headers = {"Authorization": token, "Content-Type": "application/json"}
+	auth = token if isinstance(token, dict) else {"Authorization": token}
+	headers = {**auth, "Content-Type": "application/json"}
 	if host:
 		headers["Host"] = host
 	start = time.perf_counter()
@@ -197,6 +200,34 @@ def post_run(
 	if response.status != 200 or not message.get("success"):
 		raise RuntimeError(f"run failed ({response.status}): {data[:500]!r}")
 	return elapsed
+
+
+def session_headers(port: int, host: str | None, user: str, password: str) -> dict:
+	"""Sign in as the dashboard does (`/api/method/login`, then the CSRF token of the session from the
+	`/huf` page's boot data): the Cookie and X-Frappe-CSRF-Token headers of its requests."""
+	site = {"Host": host} if host else {}
+	conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+	try:
+		conn.request(
+			"POST",
+			"/api/method/login",
+			json.dumps({"usr": user, "pwd": password}),
+			{**site, "Content-Type": "application/json"},
+		)
+		response = conn.getresponse()
+		response.read()
+		cookies = [c.split(";", 1)[0] for c in response.headers.get_all("Set-Cookie") or ()]
+		sid = next((c for c in cookies if c.startswith("sid=") and c != "sid=Guest"), None)
+		if response.status != 200 or not sid:
+			raise SystemExit(f"login as {user} failed ({response.status})")
+		conn.request("GET", "/huf", headers={**site, "Cookie": sid})
+		page = conn.getresponse().read().decode()
+	finally:
+		conn.close()
+	match = re.search(r'"csrf_token":\s*"([^"]+)"', page)
+	if not match:
+		raise SystemExit("no CSRF token in the /huf page")
+	return {"Cookie": sid, "X-Frappe-CSRF-Token": match.group(1)}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -272,6 +303,13 @@ def main() -> None:
 	parser.add_argument("--site", help="the bench's site (with --bench)")
 	parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (with --bench)")
 	parser.add_argument("--threads", type=int, default=8, help="gthread threads per worker (with --bench)")
+	parser.add_argument(
+		"--auth",
+		choices=("token", "session", "both"),
+		default="both",
+		help="with --bench: an API token (every request signs in anew, as an integration does), a signed-in "
+		"session (the dashboard), or both one after the other",
+	)
 	parser.add_argument(
 		"--trace",
 		action="store_true",
@@ -424,9 +462,15 @@ def main_bench(args) -> None:
 		bare, bare_tool, bare_litellm = bare_measurements(llm)
 		process, port = bench.start_web(args.workers, args.threads)
 		try:
-			name = f"bench gunicorn {args.workers}x{args.threads}"
-			results = {name: measure_http(llm, process, port, token, "bench", args, bench)}
-			traced = trace_one_run(bench, port, token) if args.trace else None
+			name, results = f"bench gunicorn {args.workers}x{args.threads}", {}
+			if args.auth in ("token", "both"):
+				results[f"{name}, API token"] = measure_http(llm, process, port, token, "bench", args, bench)
+			if args.auth in ("session", "both"):
+				session = session_headers(port, bench.site, *bench.login)
+				results[f"{name}, session"] = measure_http(llm, process, port, session, "bench", args, bench)
+			traced = (
+				trace_one_run(bench, port, token if args.auth == "token" else session) if args.trace else None
+			)
 		finally:
 			bench.stop_web(process)
 	report(bare, bare_tool, bare_litellm, results)

@@ -10,6 +10,7 @@ PROVIDER = "Bench LLM"
 MODEL = "bench-model"
 TOOL = "bench_ping"
 INSTRUCTIONS = "You are a benchmark agent."
+USER = "huf-bench@example.com"  # who runs the benchmark's requests (a Huf Manager, not Administrator)
 
 
 def _upsert(doctype: str, name: str, values: dict) -> None:
@@ -23,11 +24,13 @@ def _upsert(doctype: str, name: str, values: dict) -> None:
 		frappe.get_doc({"doctype": doctype, **values}).insert()
 
 
-def prepare(api_base: str, agents: list[str], tool_agents: list[str], flows: dict | None = None) -> str:
+def prepare(api_base: str, agents: list[str], tool_agents: list[str], flows: dict | None = None) -> dict:
 	"""Provider, model, agents (`tool_agents` with the `frappe.ping` tool), flows (`{flow_id: definition}`)
-	and an API token of Administrator; commits and returns the Authorization header value."""
+	and the benchmark's user (`USER`, Huf Manager) with a new API token and password; commits and returns
+	{"token": the Authorization header value, "user": USER, "password": the password}."""
 	import frappe
 	from frappe.core.doctype.user.user import generate_keys
+	from frappe.utils.password import update_password
 
 	frappe.set_user("Administrator")
 	_upsert("AI Provider", PROVIDER, {"provider_name": PROVIDER, "api_key": "sk-bench", "api_base": api_base})
@@ -67,21 +70,29 @@ def prepare(api_base: str, agents: list[str], tool_agents: list[str], flows: dic
 			_upsert("Flow Definition", existing, values)
 		else:
 			frappe.get_doc({"doctype": "Flow Definition", **values}).insert()
-	secret = generate_keys("Administrator")["api_secret"]
-	key = frappe.db.get_value("User", "Administrator", "api_key")
+	if not frappe.db.exists("User", USER):
+		user = frappe.get_doc(
+			{"doctype": "User", "email": USER, "first_name": "Huf Bench", "send_welcome_email": 0}
+		)
+		user.insert(ignore_permissions=True)
+		user.add_roles("Huf Manager")
+	password = frappe.generate_hash(length=24)
+	update_password(USER, password)
+	secret = generate_keys(USER)["api_secret"]
+	key = frappe.db.get_value("User", USER, "api_key")
 	frappe.db.commit()
-	return f"token {key}:{secret}"
+	return {"token": f"token {key}:{secret}", "user": USER, "password": password}
 
 
 def main() -> None:
-	"""`python -m benchmarks.site_setup SITE` in a bench's sites folder: JSON arguments on stdin, token out."""
+	"""`python -m benchmarks.site_setup SITE` in a bench's sites folder: JSON arguments on stdin, SETUP=<json> out."""
 	import frappe
 
 	args = json.load(sys.stdin)
 	frappe.init(sys.argv[1], sites_path=".")
 	frappe.connect()
 	try:
-		print("TOKEN=" + prepare(**args))
+		print("SETUP=" + json.dumps(prepare(**args)))
 	finally:
 		frappe.destroy()
 

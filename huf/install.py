@@ -11,6 +11,7 @@ import frappe
 from huf.huf.builtin_tools import get_builtin_tools
 from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES
 from huf.huf.doctype.agent_settings.agent_settings import sole_name
+from huf.huf.indexes import add_indexes
 
 ROLES = ("Huf Manager", "Huf User", "Huf Viewer")
 TOOL_TYPES = (
@@ -30,12 +31,14 @@ TOOL_TYPES = (
 def after_install() -> None:
 	"""Seed roles, tool types, built-in tools, Huf Roles and settings on a new site."""
 	seed()
+	add_indexes()
 	check_litellm()
 
 
 def after_migrate() -> None:
-	"""Re-seed after every migrate so new defaults reach existing sites (never duplicates)."""
+	"""Re-seed after every migrate so new defaults reach existing sites (never duplicates); add missing indexes."""
 	seed()
+	add_indexes()
 	from huf.ai.app_seeding.seeder import log_errors, seed_apps
 	from huf.ai.tools.app_sync import sync_tools_after_migrate
 

@@ -9,6 +9,8 @@ the server checks, in addition to Frappe's DocPerms, never instead of them.
 import frappe
 from frappe import _
 
+from huf.huf import cache_keys
+
 # capability -> label; the order is the order of the Select on Huf Role Permission.
 CAPABILITIES: dict[str, str] = {
 	"agent.view": "See agents",
@@ -94,16 +96,37 @@ DEFAULT_HUF_ROLES: dict[str, dict] = {
 	},
 }
 
+CACHE_PREFIX = "huf:capabilities:"
+CACHE_SECONDS = 300  # the longest a change made without the controllers (e.g. SQL) goes unseen
+
 # Frappe roles that Huf User Role assignments manage (System Manager is granted, never taken away).
 HUF_FRAPPE_ROLES = ("Huf Manager", "Huf User", "Huf Viewer")
 
 
 def capabilities_of(user: str | None = None) -> list[str]:
-	"""The capabilities `user` (default: the session user) holds, in catalogue order."""
+	"""The capabilities `user` (default: the session user) holds, in catalogue order.
+
+	Kept in the cache per user with the Frappe roles they were worked out for (a change of roles is a
+	miss); a change to any Huf Role or Huf User Role drops them all (`forget_capabilities`)."""
 	user = user or frappe.session.user
 	roles = frappe.get_roles(user)
 	if user == "Administrator" or "System Manager" in roles:
 		return list(CAPABILITIES)
+	key, held_roles = f"{CACHE_PREFIX}{user}", sorted(roles)
+	cached = frappe.cache.get_value(key)
+	if cached and cached[0] == held_roles:
+		return list(cached[1])
+	capabilities = _read_capabilities(user, roles)
+	frappe.cache.set_value(key, (held_roles, capabilities), expires_in_sec=CACHE_SECONDS)
+	return capabilities
+
+
+def forget_capabilities() -> None:
+	"""Drop every user's cached capabilities (Huf Role and Huf User Role call it on every change)."""
+	cache_keys.forget(CACHE_PREFIX, prefix=True)
+
+
+def _read_capabilities(user: str, roles: list[str]) -> list[str]:
 	assigned = frappe.db.get_value("Huf User Role", {"user": user, "enabled": 1}, "huf_role")
 	if assigned:
 		# The assigned Huf Role decides; the Huf-managed Frappe role it grants adds nothing of its own.

@@ -2,6 +2,7 @@
 
 import frappe
 
+from huf.huf.capabilities import forget_capabilities
 from huf.patches import grant_tool_approve_capability
 from huf.tests.support.case import HufTestCase
 
@@ -13,6 +14,7 @@ def capabilities(role: str) -> list[str]:
 class TestGrantToolApproveCapability(HufTestCase):
 	def test_the_huf_manager_role_of_an_existing_site_gets_it_once(self):
 		frappe.db.delete("Huf Role Permission", {"parent": "Huf Manager", "capability": "tools.approve"})
+		forget_capabilities()  # deleted without the controller
 		self.assertNotIn("tools.approve", capabilities("Huf Manager"))
 		grant_tool_approve_capability.execute()
 		grant_tool_approve_capability.execute()

@@ -12,7 +12,13 @@ from huf.ai.tools.handlers.http import usable_tool
 from huf.api import approvals as tool_approval_api
 from huf.api.conversations import list_conversations
 from huf.huf import run_access
-from huf.huf.capabilities import CAPABILITIES, DEFAULT_HUF_ROLES, capabilities_of, check_capability
+from huf.huf.capabilities import (
+	CAPABILITIES,
+	DEFAULT_HUF_ROLES,
+	capabilities_of,
+	check_capability,
+	forget_capabilities,
+)
 from huf.huf.capability_access import DOCTYPE_CAPABILITIES, WIDER
 from huf.huf.permission_hooks import checks_for
 from huf.tests.support.case import HufTestCase
@@ -284,6 +290,7 @@ class TestTheCapabilityDecides(CapabilityTestCase):
 					self.drop_from_manager(wider)  # agent.view_all includes agent.view
 				self.assertFalse(self.use_allowed(capability, manager))
 			frappe.db.rollback(save_point="use_guard")  # the next one with the manager's role as it was
+			forget_capabilities()  # a savepoint's rollback runs no callbacks: its cached copy goes too
 
 	def test_a_manager_without_agent_create_cannot_insert_an_agent(self):
 		self.drop_from_manager("agent.create")

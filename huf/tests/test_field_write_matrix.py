@@ -14,6 +14,7 @@ import frappe
 from frappe.model import display_fieldtypes
 from frappe.utils.password import get_decrypted_password
 
+from huf.huf.capabilities import forget_capabilities
 from huf.huf.engine_owned import ENGINE_DOCTYPES, OWNERSHIP_FIELDS, engine_fields, ownership_fields
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.factories import make_user
@@ -130,6 +131,7 @@ class TestFieldWrites(HufTestCase):
 		frappe.db.delete("Huf User Role", {"user": RESTRICTED})
 		frappe.db.delete("Huf Role Permission", {"parent": RESTRICTED_ROLE})
 		frappe.db.delete("Huf Role", {"name": RESTRICTED_ROLE})
+		forget_capabilities()  # deleted without the controllers
 		delete_users([MANAGER, USER, RESTRICTED, SYSTEM_MANAGER])
 		frappe.db.commit()
 

@@ -2,6 +2,7 @@
 
 import frappe
 
+from huf.huf.indexes import INDEXES, index_name
 from huf.tests.support.case import HufTestCase
 
 # DocType -> "fieldname:Fieldtype ..." (spaces in a fieldtype written as _), from the spec's tables
@@ -109,3 +110,10 @@ class TestInstalledSchema(HufTestCase):
 			with self.subTest(doctype):
 				self.assertEqual(bool(meta.issingle), doctype in SINGLES)
 				self.assertEqual(bool(meta.istable), doctype in CHILD_TABLES)
+
+	def test_busy_tables_have_their_indexes(self):
+		"""Frappe indexes no Link field by itself: a run's reads by conversation must not scan whole tables."""
+		for doctype, indexes in INDEXES.items():
+			for columns in indexes:
+				with self.subTest(doctype=doctype, columns=columns):
+					self.assertTrue(frappe.db.has_index(f"tab{doctype}", index_name(columns)))

@@ -81,6 +81,7 @@ class ConversationManager:
 				"model": agent.model,
 			}
 		)
+		doc.flags.ignore_links = True  # the agent was just loaded, its provider and model with it
 		if frappe.session.user == GUEST:
 			run_access.check_can_run(agent)  # guests have no DocPerms: the agent's Allow Guest decides
 			doc.guest_key_hash = guest_key.current_hash()
@@ -153,8 +154,12 @@ class ConversationManager:
 		usage: Any = None,
 		cost: float | None = None,
 		content_blocks: list[dict] | None = None,
+		links_checked: bool = False,
 	):
-		"""Append a message (numbered race-free within the conversation) and add `usage`/`cost` to its totals."""
+		"""Append a message (numbered race-free within the conversation) and add `usage`/`cost` to its totals.
+
+		`links_checked`: the engine read every record the message links to (its run, agent, provider and
+		model), so they are not looked up again; a message of a tool call still fetches the call's fields."""
 		name = conversation if isinstance(conversation, str) else conversation.name
 		self._check(name, "write")
 		if role not in MESSAGE_ROLES:
@@ -191,9 +196,10 @@ class ConversationManager:
 			"content_blocks": _json(content_blocks),
 		}
 		message = frappe.get_doc({k: v for k, v in values.items() if v is not None})
+		message.flags.ignore_links = links_checked and not tool_call
 		message.insert(ignore_permissions=True)  # access to the conversation was checked above
 		if role == "user" and index <= 2:
-			maybe_autoname(name, message.content)
+			maybe_autoname(name, message.content, None if isinstance(conversation, str) else conversation)
 		return message
 
 	def get_conversation_history(

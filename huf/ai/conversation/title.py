@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import frappe
 from frappe import _
@@ -45,9 +46,13 @@ def title_from_text(text: str | None, max_length: int = MAX_TITLE_LENGTH) -> str
 	return cut.rstrip(" ,.;:-") + "…"
 
 
-def maybe_autoname(conversation_name: str, text: str | None) -> str | None:
-	"""Title the conversation after `text` when its agent asks for it and it still has the default title."""
-	row = frappe.db.get_value("Agent Conversation", conversation_name, ["title", "agent"], as_dict=True)
+def maybe_autoname(conversation_name: str, text: str | None, loaded: Any = None) -> str | None:
+	"""Title the conversation after `text` when its agent asks for it and it still has the default title.
+
+	`loaded`: the conversation's document when the caller has it (its title and agent are not read again)."""
+	row = loaded or frappe.db.get_value(
+		"Agent Conversation", conversation_name, ["title", "agent"], as_dict=True
+	)
 	if not row or (row.title and row.title != default_title(row.agent)):
 		return None
 	if not cint(frappe.get_cached_value("Agent", row.agent, "autonaming_of_conversation_title")):
@@ -55,5 +60,8 @@ def maybe_autoname(conversation_name: str, text: str | None) -> str | None:
 	title = title_from_text(text)
 	if not title:
 		return None
-	frappe.db.set_value("Agent Conversation", conversation_name, "title", title, update_modified=False)
+	# no cached copy of a conversation is kept (no get_cached_doc), so no document cache to clear
+	frappe.db.sql("update `tabAgent Conversation` set title = %s where name = %s", (title, conversation_name))
+	if loaded is not None:
+		loaded.title = title
 	return title

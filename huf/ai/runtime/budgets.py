@@ -9,6 +9,11 @@
 - `stop_reason` (the loop, before each model call): why a running run must stop now, or None.
 - The bound: a budget is checked before every model call and each call's cost is stored before the
   next check, so spend can pass a limit by at most one model call per run in flight at that moment.
+- What every check reads (the Pause All Runs flag and the enabled budgets) is kept in the cache as one key,
+  `huf:spend_guard` (`_guard`): one Redis round trip per check instead of two queries. It is dropped when a
+  Huf Budget or Agent Settings changes (now, and again when that transaction ends) and lives at most
+  `GUARD_SECONDS`; a check never keeps it for the rest of the request, so a running run sees a pause at its
+  next model call whichever process ticked it.
 - Notifications: once per period for the warning threshold and once when a budget stops runs
   (`warned_period` / `stopped_period`, claimed under the budget's row lock by a job of their own).
 """
@@ -20,10 +25,13 @@ import frappe
 from frappe import _
 from frappe.utils import add_days, add_months, cint, flt, get_first_day, getdate, now_datetime
 
-from huf.huf import notifications
+from huf.huf import cache_keys, notifications
 
 STOPPED_BY = "stopped_by"  # runtime context key of a run stopped by a budget or the kill switch
 DASHBOARD_PATH = "/huf/budgets"
+GUARD_KEY = "huf:spend_guard"
+GUARD_SECONDS = 60  # the longest a change made without the controllers (e.g. SQL) goes unseen
+BUDGET_FIELDS = ("name", "scope", "agent", "user", "period", "limit_usd", "warning_percent")
 
 
 class BudgetExceeded(frappe.TooManyRequestsError):
@@ -70,12 +78,37 @@ class Standing:
 		}
 
 
+# --- what the checks read ----------------------------------------------------------------------
+
+
+def _guard() -> dict:
+	"""{"paused": bool, "budgets": [the enabled budgets]}, from the cache or else the database."""
+	frappe.local.cache.pop(frappe.cache.make_key(GUARD_KEY), None)  # never the copy this request read
+	guard = frappe.cache.get_value(GUARD_KEY, expires=True)
+	if guard is None:
+		rows = frappe.get_all(
+			"Huf Budget", filters={"enabled": 1}, fields=list(BUDGET_FIELDS), order_by="name asc"
+		)
+		guard = {
+			"paused": bool(cint(frappe.db.get_single_value("Agent Settings", "pause_all_runs"))),
+			"budgets": [dict(row) for row in rows],
+		}
+		frappe.cache.set_value(GUARD_KEY, guard, expires_in_sec=GUARD_SECONDS)
+		frappe.local.cache.pop(frappe.cache.make_key(GUARD_KEY), None)
+	return guard
+
+
+def clear_guard() -> None:
+	"""Drop the cached guard (Huf Budget and Agent Settings call it on every change)."""
+	cache_keys.forget(GUARD_KEY)
+
+
 # --- the kill switch ----------------------------------------------------------------------------
 
 
 def is_paused() -> bool:
-	"""Whether Pause All Runs is ticked (read from the database: every process sees a flip at once)."""
-	return bool(cint(frappe.db.get_single_value("Agent Settings", "pause_all_runs")))
+	"""Whether Pause All Runs is ticked (every process sees a flip at its next check)."""
+	return _guard()["paused"]
 
 
 def check_not_paused() -> None:
@@ -145,22 +178,20 @@ def spend_of(budget: dict, moment: datetime | None = None) -> Standing:
 	)
 
 
-def applicable(agent: str | None, user: str | None) -> list[dict]:
+def applicable(agent: str | None, user: str | None, guard: dict | None = None) -> list[dict]:
 	"""The enabled budgets that cover a run of `agent` acting as `user`."""
-	fields = ["name", "scope", "agent", "user", "period", "limit_usd", "warning_percent"]
-	rows = frappe.get_all("Huf Budget", filters={"enabled": 1}, fields=fields, order_by="name asc")
 	return [
-		row
-		for row in rows
-		if row.scope == "Site"
-		or (row.scope == "Agent" and row.agent and row.agent == agent)
-		or (row.scope == "User" and row.user and row.user == user)
+		frappe._dict(row)
+		for row in (guard or _guard())["budgets"]
+		if row["scope"] == "Site"
+		or (row["scope"] == "Agent" and row["agent"] and row["agent"] == agent)
+		or (row["scope"] == "User" and row["user"] and row["user"] == user)
 	]
 
 
-def used_up(agent: str | None, user: str | None) -> Standing | None:
+def used_up(agent: str | None, user: str | None, guard: dict | None = None) -> Standing | None:
 	"""The first used-up budget covering a run of `agent` as `user` (warning those past their threshold)."""
-	for budget in applicable(agent, user):
+	for budget in applicable(agent, user, guard):
 		standing = spend_of(budget)
 		if standing.used_up:
 			notify_once(standing, "stopped_period")
@@ -181,25 +212,31 @@ def exceeded_message(standing: Standing) -> str:
 
 def check_can_start(agent: str | None, user: str | None) -> None:
 	"""Refuse a run of `agent` as `user` while runs are paused (423) or a budget is used up (429)."""
-	check_not_paused()
-	standing = used_up(agent, user)
-	if standing is not None:
-		frappe.throw(exceeded_message(standing), BudgetExceeded, title=_("Budget Used Up"))
+	reason = stop_reason(agent, user)
+	if reason is not None:
+		kind, message = reason
+		if kind == "pause":
+			frappe.throw(message, RunsPaused, title=_("Runs Paused"))
+		frappe.throw(message, BudgetExceeded, title=_("Budget Used Up"))
 
 
 def stop_reason(agent: str | None, user: str | None) -> tuple[str, str] | None:
-	"""("pause" | "budget", message) when a running run must stop before its next model call, else None."""
-	if is_paused():
+	"""("pause" | "budget", message) when a run must not start or go on to its next model call, else None."""
+	guard = _guard()
+	if guard["paused"]:
 		return "pause", paused_message()
-	standing = used_up(agent, user)
+	standing = used_up(agent, user, guard)
 	if standing is not None:
 		return "budget", exceeded_message(standing)
 	return None
 
 
-def record_cost(run: str, cost: float) -> None:
-	"""Store a running run's cost so far (committed), so every process's budget checks count it."""
-	frappe.db.set_value("Agent Run", run, "total_cost", flt(cost), update_modified=False)
+def record_cost(run: str, cost: float, agent: str | None, user: str | None) -> None:
+	"""Store a running run's cost so far (committed), so every process's budget checks count it; not
+	needed while no budget covers the run (its cost is stored with its end)."""
+	if not applicable(agent, user):
+		return
+	frappe.db.sql("update `tabAgent Run` set total_cost = %s where name = %s", (flt(cost), run))
 	frappe.db.commit()
 
 

@@ -113,7 +113,7 @@ def start(request: RunRequest) -> RunResult:
 	with acting_as(request.user):
 		agent = _agent(request)
 		if request.now or cint(agent.get("run_immediately")):
-			return _run_to_end(_persist(request, agent, claim=True))
+			return _run_to_end(_persist(request, agent, claim=True), fresh=True)
 		return _queued(_persist(request, agent))
 
 
@@ -137,7 +137,7 @@ def run_now(request: RunRequest) -> RunResult:
 	"""Persist the run and run it here to its end; `RunResult.queued` when it had to be left to the
 	drainer (asked from inside a run of the same conversation, or it waited too long)."""
 	with acting_as(request.user):
-		return _run_to_end(_persist(request, _agent(request), claim=True))
+		return _run_to_end(_persist(request, _agent(request), claim=True), fresh=True)
 
 
 def stream(request: RunRequest) -> Iterator[dict]:
@@ -256,14 +256,15 @@ def _conversation(request: RunRequest, agent: Any) -> tuple[Any, ConversationMan
 	return manager.get_or_create_conversation(conversation_id=request.conversation), manager
 
 
-def _run_to_end(run: Any) -> RunResult:
+def _run_to_end(run: Any, fresh: bool = False) -> RunResult:
+	"""Run `run` here to its end (`fresh`: it was committed just now, nothing read since)."""
 	if frappe.flags.get("huf_conversation") == run.conversation:
 		# asked from inside a run of this conversation (a tool, a hook): waiting would deadlock, so the
 		# run is queued instead and its claim dropped, or no drainer would ever take it
 		locks.unclaim_run(run.name)
 		return _queued(run)
 	with _run_flags_kept():
-		complete, error = queue.run_inline_to_end(run.name, run.conversation)
+		complete, error = queue.run_inline_to_end(run.name, run.conversation, fresh=fresh)
 	return _result(run, complete=complete, error=error)
 
 

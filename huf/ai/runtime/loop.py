@@ -147,9 +147,7 @@ class _Run:
 		if self.lock is not None:
 			self.lock.set_current_run(self.name)  # alive before anyone can see it Started
 		queued_at = self.run.creation
-		frappe.db.set_value(
-			"Agent Run", self.name, {"status": "Started", "start_time": now()}, update_modified=False
-		)
+		run_state.write_run(self.name, {"status": "Started", "start_time": now()})
 		run_state.publish_status(self.name, "Started", run=self.run, after_commit=True)
 		frappe.db.commit()
 		self.context["queued_seconds"] = _seconds_since(queued_at)
@@ -288,6 +286,7 @@ class _Run:
 			run_name=self.name,
 			record_kind="message",
 			attachment=attachments[0] if attachments and isinstance(attachments[0], str) else None,
+			links_checked=True,
 		)
 		frappe.db.commit()
 
@@ -328,7 +327,7 @@ class _Run:
 		self.llm_seconds += time.monotonic() - started
 		self.usage = self.usage + answer.usage
 		self.cost += manager.answer_cost(answer)
-		budgets.record_cost(self.name, self.cost)  # counted by every budget check from now on
+		budgets.record_cost(self.name, self.cost, self.run.agent, self.run.user)  # counted by budget checks
 		return answer
 
 	# --- tools -------------------------------------------------------------------------------
@@ -347,6 +346,7 @@ class _Run:
 			tool_calls=[call.as_dict() for call in calls],
 			tool_call_id=calls[0].id,
 			record_kind="tool_call",
+			links_checked=True,
 		)
 		frappe.db.commit()
 		state.messages.append(answer.to_message())
@@ -496,6 +496,7 @@ class _Run:
 			usage=usage,
 			cost=self.cost,
 			content_blocks=blocks,
+			links_checked=True,
 		)
 		self._save_run("Success", response=self.response)
 		frappe.db.sql(
@@ -503,8 +504,7 @@ class _Run:
 			(now(), manager.agent.name),
 		)
 		run_state.publish_status(self.name, "Success", run=self.run, after_commit=True)
-		frappe.db.commit()
-		conversations.schedule_context_strategy(conversation.name)
+		conversations.schedule_context_strategy(conversation.name)  # the summary job goes with the commit
 		frappe.db.commit()
 		for index, block in enumerate(blocks or ()):
 			yield events.content_block(index, block)
@@ -552,8 +552,7 @@ class _Run:
 			},
 		)
 		self.context.pop("queued_seconds", None)
-		frappe.db.set_value(
-			"Agent Run",
+		run_state.write_run(
 			self.name,
 			{
 				"status": status,
@@ -566,6 +565,7 @@ class _Run:
 				"runtime_context": json.dumps(self.context, default=str),
 				**values,
 			},
+			touch=True,
 		)
 
 	def _check_can_continue(self) -> None:

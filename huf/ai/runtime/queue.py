@@ -73,7 +73,9 @@ def create_run(
 			**values,
 		}
 	)
-	run.insert(ignore_permissions=True)  # access to the agent and conversation was checked by the caller
+	# access to the agent and conversation was checked by the caller, and every record the run links
+	# to was read by it (run_options checks each one a caller names): no link checks again
+	run.insert(ignore_permissions=True, ignore_links=True)
 	if claim:
 		locks.claim_run(run.name)
 	publish_status(run.name, "Queued", run=run, after_commit=True)
@@ -148,11 +150,12 @@ def drain_conversation(conversation: str) -> int:
 	return done
 
 
-def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterator[dict]:
+def run_inline(run_name: str, conversation: str, stream: bool = False, fresh: bool = False) -> Iterator[dict]:
 	"""Wait under the conversation lock until `run_name` is first in line, then run it here.
 
 	The run is claimed while its caller waits, so the drainer leaves it alone. When the wait takes
-	longer than `huf_run_wait_seconds` the claim is dropped and the drainer runs it later.
+	longer than `huf_run_wait_seconds` the claim is dropped and the drainer runs it later. `fresh`: the
+	caller committed and read nothing since (its first look needs no new transaction).
 	"""
 	from huf.ai.runtime.loop import execute_run
 
@@ -165,11 +168,14 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 			if candidate.acquire(blocking_timeout=1.0):
 				# a new transaction: on MariaDB the previous one's snapshot would still show the
 				# earlier runs as Queued after other processes finished them, and this loop never ends
-				frappe.db.commit()
-				status, head = run_status(run_name), head_run(conversation)
-				if status == "Queued" and head and head.name == run_name:
+				if not fresh:
+					frappe.db.commit()
+				fresh = False
+				head = head_run(conversation)
+				if head and head.name == run_name and head.status == "Queued":
 					lock = candidate
 					break
+				status = run_status(run_name)
 				candidate.release()
 				if status not in ("Queued", "Started"):  # already run by someone else (e.g. after a recovery)
 					yield from final_events(run_name)
@@ -213,14 +219,16 @@ def run_inline(run_name: str, conversation: str, stream: bool = False) -> Iterat
 			locks.unclaim_run(run_name)
 
 
-def run_inline_to_end(run_name: str, conversation: str) -> tuple[dict | None, dict | None]:
+def run_inline_to_end(
+	run_name: str, conversation: str, fresh: bool = False
+) -> tuple[dict | None, dict | None]:
 	"""`run_inline` without streaming, drained: its (`complete`, `error`) events, either may be None.
 
 	An answer's content blocks come with `complete`, as its `content_blocks` (only when there are some).
 	"""
 	complete = error = None
 	blocks = []
-	for event in run_inline(run_name, conversation, stream=False):
+	for event in run_inline(run_name, conversation, stream=False, fresh=fresh):
 		if event["type"] == "complete":
 			complete = {**event, "content_blocks": blocks} if blocks else event
 		elif event["type"] == "error":

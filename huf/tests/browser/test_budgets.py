@@ -23,6 +23,7 @@ def remove_records(suffix: str) -> None:
 	frappe.set_user("Administrator")
 	frappe.db.rollback()
 	frappe.db.delete("Huf Budget", {"budget_name": ("like", "E2E Budget %")})
+	budgets.clear_guard()  # deleted without the controller
 	budgets.set_paused(False)
 	if frappe.db.exists("User", MANAGER):
 		frappe.delete_doc("User", MANAGER, force=True, ignore_permissions=True)

@@ -119,7 +119,10 @@ class HufTestCase(_Watched, IntegrationTestCase):
 
 # Per-user caches a rolled-back role change leaves stale on a real bench (Frappe caches each user's roles
 # in Redis and does not forget them on rollback): a class's users keep the roles setUpClass gave them.
-USER_CACHES = ("roles", "user_permissions", "user_doc")
+# Huf's own: the budgets and pause flag (huf.ai.runtime.budgets) and each user's capabilities
+# (huf.huf.capabilities), which a rollback to a savepoint (no callbacks) leaves behind the same way.
+USER_CACHES = ("roles", "user_permissions", "user_doc", "huf:spend_guard")
+CACHE_PREFIXES = ("huf:capabilities:",)
 
 
 def _undo_test() -> None:
@@ -129,5 +132,7 @@ def _undo_test() -> None:
 	except Exception:
 		frappe.db.rollback()
 	frappe.cache().delete_value(USER_CACHES)
+	for prefix in CACHE_PREFIXES:
+		frappe.cache().delete_keys(prefix)
 	frappe.set_user("Administrator")
 	frappe.local.message_log = []

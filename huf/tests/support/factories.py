@@ -2,6 +2,8 @@
 
 import frappe
 
+from huf.huf.capabilities import forget_capabilities
+
 
 def make_user(email: str, *roles: str) -> str:
 	"""A System User `email` holding exactly `roles` (created or reset; left alone when it already is one:
@@ -72,5 +74,6 @@ def delete_huf_role(role: str) -> None:
 	"""Delete the custom Huf Role `role` and its assignments; committed."""
 	frappe.db.rollback()
 	frappe.db.delete("Huf User Role", {"huf_role": role})
+	forget_capabilities()  # deleted without the controller
 	frappe.delete_doc("Huf Role", role, force=True, ignore_permissions=True)
 	frappe.db.commit()

@@ -767,6 +767,14 @@ class Database:
 		columns = ", ".join(f"`{f}`" for f in fields)
 		self.sql(f"create index if not exists `{doctype}_{name}` on `tab{doctype}` ({columns})")
 
+	def has_index(self, table_name: str, index_name: str) -> list:
+		"""Rows when `table_name` has the index `index_name` (as `add_index` names it), as Frappe's MariaDB."""
+		doctype = table_name.removeprefix("tab")
+		return self.sql(
+			"select name from sqlite_master where type = 'index' and tbl_name = %s and name in (%s, %s)",
+			(table_name, index_name, f"{doctype}_{index_name}"),
+		)
+
 	def add_unique(self, doctype: str, fields: list[str], constraint_name: str | None = None) -> None:
 		name = constraint_name or "unique_" + "_".join(fields)
 		columns = ", ".join(f"`{f}`" for f in fields)

@@ -8,6 +8,7 @@ from huf.ai import prompt_api
 from huf.ai.conversation.summarizer import summary_prompt
 from huf.ai.runtime.agent import AgentManager
 from huf.api import prompts as prompts_api
+from huf.huf.capabilities import forget_capabilities
 from huf.tests.support.case import HufTestCase
 from huf.tests.support.factories import make_agent, make_user
 from huf.tests.support.runs import delete_users
@@ -244,6 +245,7 @@ class PromptAPITests:
 			self.refused(user, self.detach, agent)
 
 		frappe.db.delete("Huf Role Permission", {"parent": "Huf Manager", "capability": "agent.edit"})
+		forget_capabilities()  # deleted without the controller
 		message = self.refused(MANAGER, self.attach, agent, v1.name, 1)
 		self.assertIn("agent.edit", message)
 		self.assertIn("agent.edit", self.refused(MANAGER, self.detach, agent))

@@ -331,6 +331,7 @@ class TestBudgetsOverHttp(LiveAgentTestCase):
 		).insert()
 		frappe.db.commit()
 		self.addCleanup(frappe.db.commit)
+		self.addCleanup(budgets.clear_guard)  # deleted below without the controller
 		self.addCleanup(frappe.db.delete, "Huf Budget", {"budget_name": "Budget Http"})
 		refused = ada.post(RUN, json={"agent_name": self.AGENT, "prompt": "hello", "now": 1})
 		self.assertEqual(refused.status_code, 429, refused.text)

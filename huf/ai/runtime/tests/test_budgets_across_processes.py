@@ -4,6 +4,7 @@ database) pass a limit by at most one model call each (docs/budgets.md, "How clo
 import frappe
 
 from huf.ai.agent_integration import run_agent_sync
+from huf.ai.runtime import budgets
 from huf.ai.runtime.tests.test_across_processes import ProcessesTestCase
 from huf.tests.support.llm_server import Reply, tool_call
 from huf.tests.support.runs import make_priced_model
@@ -26,6 +27,7 @@ class TestBudgetAcrossProcesses(ProcessesTestCase, ToolTestCase):
 	def tearDown(self):
 		super().tearDown()
 		frappe.db.delete("Huf Budget", {"budget_name": "Budget Across Processes"})
+		budgets.clear_guard()  # deleted without the controller
 		frappe.db.commit()
 
 	def test_runs_in_two_workers_overshoot_by_at_most_one_model_call_each(self):

@@ -27,6 +27,11 @@ class AgentSettings(Document):
 			validate_model_of_provider(self.default_model, self.default_provider)
 		self.note_pause()
 
+	def on_change(self) -> None:
+		from huf.ai.runtime import budgets
+
+		budgets.clear_guard()  # Pause All Runs: every process's next check reads it anew
+
 	def note_pause(self) -> None:
 		"""Who ticked Pause All Runs and when (kept while it stays ticked, cleared when it is unticked)."""
 		before = self.get_doc_before_save()

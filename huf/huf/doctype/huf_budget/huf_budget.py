@@ -2,6 +2,8 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
+from huf.ai.runtime import budgets
+
 
 class HufBudget(Document):
 	# begin: auto-generated types
@@ -40,3 +42,9 @@ class HufBudget(Document):
 			frappe.throw(_("The limit cannot be negative."), frappe.ValidationError)
 		if not 0 < (self.warning_percent or 0) <= 100:
 			self.warning_percent = 80
+
+	def on_change(self) -> None:
+		budgets.clear_guard()  # every process's next check reads the budgets anew
+
+	def on_trash(self) -> None:
+		budgets.clear_guard()

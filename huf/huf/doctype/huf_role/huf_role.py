@@ -2,7 +2,7 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
-from huf.huf.capabilities import CAPABILITIES
+from huf.huf.capabilities import CAPABILITIES, forget_capabilities
 from huf.huf.role_grants import check_can_grant, check_can_grant_capabilities, check_can_touch_role
 from huf.huf.validators import throw_if_duplicate_rows
 
@@ -41,6 +41,9 @@ class HufRole(Document):
 		if before and before.is_system_role and not self.flags.ignore_permissions:
 			self.is_system_role = 1
 
+	def on_change(self) -> None:
+		forget_capabilities()
+
 	def on_update(self) -> None:
 		before = self.get_doc_before_save()
 		if before and before.frappe_role != self.frappe_role:
@@ -49,6 +52,7 @@ class HufRole(Document):
 				frappe.get_doc("Huf User Role", name).sync_frappe_role(previous_role=before.frappe_role)
 
 	def on_trash(self) -> None:
+		forget_capabilities()
 		check_can_touch_role(self.name)
 		if self.is_system_role:
 			frappe.throw(_("{0} is a system role and cannot be deleted.").format(frappe.bold(self.name)))

@@ -3,7 +3,7 @@ from frappe.model.document import Document
 from frappe.utils import now_datetime
 
 from huf.frappe_compat import save_user
-from huf.huf.capabilities import HUF_FRAPPE_ROLES
+from huf.huf.capabilities import HUF_FRAPPE_ROLES, forget_capabilities
 from huf.huf.role_grants import check_can_grant
 
 
@@ -37,11 +37,15 @@ class HufUserRole(Document):
 			self.assigned_by = frappe.session.user
 			self.assigned_on = now_datetime()
 
+	def on_change(self) -> None:
+		forget_capabilities()
+
 	def on_update(self) -> None:
 		before = self.get_doc_before_save()
 		self.sync_frappe_role(previous_role=before.frappe_role if before else None)
 
 	def on_trash(self) -> None:
+		forget_capabilities()
 		check_can_grant(self.frappe_role, to_user=self.user)
 		self.sync_frappe_role(previous_role=self.frappe_role, remove_only=True)
 
