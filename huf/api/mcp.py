@@ -11,6 +11,7 @@ from frappe import _
 
 from huf.ai.mcp import oauth, sync
 from huf.ai.mcp.access import load_server
+from huf.huf.role_grants import check_system_manager
 
 
 @frappe.whitelist(methods=["POST"])
@@ -51,5 +52,5 @@ def disconnect_mcp_oauth(server_name: str) -> dict:
 def auto_sync_mcp_server_tools() -> dict:
 	"""Upstream's `huf.ai.mcp_client.auto_sync_mcp_server_tools` (hooks.py maps it here): a System Manager
 	runs the hourly auto-sync now (servers with Enable Auto Sync whose interval passed): {synced, failed}."""
-	frappe.only_for("System Manager")
+	check_system_manager()
 	return sync.auto_sync()

@@ -14,6 +14,7 @@ from frappe import _
 from huf.ai.triggers import listing, schedule, webhook_keys
 from huf.ai.triggers.run_now import run_now
 from huf.ai.triggers.webhooks import receive_webhook
+from huf.huf.role_grants import check_system_manager
 
 
 @frappe.whitelist()
@@ -57,6 +58,6 @@ def handle_webhook(slug: str | None = None, **kwargs: Any) -> dict:
 def run_scheduled_agents() -> dict:
 	"""Upstream's `huf.ai.agent_scheduler.run_scheduled_agents` (hooks.py maps it here): a System Manager
 	runs the scheduler's every-minute pass now; due Schedule triggers queue their runs as they would."""
-	frappe.only_for("System Manager")
+	check_system_manager()
 	schedule.run_scheduled_agents()
 	return {"ok": True}

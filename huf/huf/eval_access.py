@@ -9,8 +9,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
-from huf.huf.capability_access import can_read
-from huf.huf.record_access import NOTHING, agent_open_condition, is_privileged
+from huf.huf.record_access import is_privileged, open_agents_query_conditions
 from huf.huf.stored_doc import READ_TYPES, as_stored
 
 EVAL_DOCTYPES = ("Agent Eval Case", "Agent Eval Run", "Agent Eval Result")
@@ -22,12 +21,7 @@ class EvalGateError(frappe.ValidationError):
 
 def eval_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
 	"""List condition: only the evals of agents open to the user (none without agent.view)."""
-	user = user or frappe.session.user
-	if not can_read("Agent", user):
-		return NOTHING
-	if is_privileged(user, "agent.view_all"):
-		return ""
-	return agent_open_condition(user, f"`tab{doctype or 'Agent Eval Case'}`.`agent`")
+	return open_agents_query_conditions(user, f"`tab{doctype or 'Agent Eval Case'}`.`agent`")
 
 
 def eval_has_permission(doc, ptype: str | None = None, user: str | None = None, debug: bool = False) -> bool:

@@ -112,22 +112,23 @@ def run_has_permission(doc, ptype: str | None = None, user: str | None = None, d
 def agent_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
 	"""List condition for Agent: open agents (no allowed users or roles) or those listing the user (none
 	without agent.view)."""
-	user = user or frappe.session.user
-	if not can_read("Agent", user):
-		return NOTHING
-	if is_privileged(user, "agent.view_all"):
-		return ""
-	return agent_open_condition(user)
+	return open_agents_query_conditions(user, "`tabAgent`.`name`")
 
 
 def agent_rows_query_conditions(user: str | None = None, doctype: str | None = None) -> str:
 	"""List condition for Agent User / Agent Role (who may use an agent): rows of agents open to the user."""
+	return open_agents_query_conditions(user, f"`tab{doctype}`.`parent`")
+
+
+def open_agents_query_conditions(user: str | None, column: str) -> str:
+	"""List condition for rows whose `column` names an agent: those of agents open to the user (none
+	without agent.view, all with agent.view_all)."""
 	user = user or frappe.session.user
 	if not can_read("Agent", user):
 		return NOTHING
 	if is_privileged(user, "agent.view_all"):
 		return ""
-	return agent_open_condition(user, f"`tab{doctype}`.`parent`")
+	return agent_open_condition(user, column)
 
 
 def agent_open_condition(user: str, agent: str = "`tabAgent`.`name`") -> str:

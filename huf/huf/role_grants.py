@@ -17,6 +17,13 @@ def is_system_manager(user: str | None = None) -> bool:
 	return user == "Administrator" or "System Manager" in frappe.get_roles(user)
 
 
+def check_system_manager() -> None:
+	"""Refuse the session user unless Administrator or a System Manager (checked by role here: Frappe 15's
+	`frappe.only_for` lets everyone through while tests run)."""
+	if not is_system_manager():
+		frappe.throw(_("Only System Managers may do this."), frappe.PermissionError)
+
+
 def check_can_grant(frappe_role: str | None, to_user: str | None = None) -> None:
 	"""Throw unless the session user may give `frappe_role` (to `to_user`, when known)."""
 	if not frappe_role:

@@ -1,7 +1,17 @@
 import { cx } from "./ui";
 
+/** The bar's colour: `accent` (the default) for work under way, the others for how something stands. */
+export type ProgressTone = "accent" | "ok" | "warning" | "danger";
+
+const TONE_COLOURS: Record<ProgressTone, string> = {
+  accent: "bg-indigo-600 dark:bg-indigo-400",
+  ok: "bg-emerald-600",
+  warning: "bg-amber-500",
+  danger: "bg-red-600",
+};
+
 /** A labelled progress bar: "<label> 42%" over a filled track; `percent` null shows it without a value (still going). */
-export function ProgressBar({ label, percent, detail, className }: { label: string; percent: number | null; detail?: string; className?: string }) {
+export function ProgressBar({ label, percent, detail, tone = "accent", className }: { label: string; percent: number | null; detail?: string; tone?: ProgressTone; className?: string }) {
   return (
     <div className={cx("space-y-1", className)}>
       <div className="flex justify-between gap-2 text-xs text-slate-600 dark:text-slate-300">
@@ -17,7 +27,7 @@ export function ProgressBar({ label, percent, detail, className }: { label: stri
         aria-valuetext={detail ?? (percent === null ? undefined : `${percent}%`)}
         className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
       >
-        <div className={cx("h-full rounded-full bg-indigo-600 transition-[width] dark:bg-indigo-400", percent === null && "w-1/3 animate-pulse")} style={percent === null ? undefined : { width: `${percent}%` }} />
+        <div className={cx("h-full rounded-full transition-[width]", TONE_COLOURS[tone], percent === null && "w-1/3 animate-pulse")} style={percent === null ? undefined : { width: `${percent}%` }} />
       </div>
     </div>
   );

@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ProgressBar, type ProgressTone } from "../components/ProgressBar";
 import { Button, Card, EmptyState, ErrorBanner, PageHeader, Spinner, cx } from "../components/ui";
 import { errorMessage } from "../lib/api";
 import { useConfirm } from "../lib/confirm";
 import { formatDate } from "../lib/format";
-import { barPercent, budgetTone, BUDGETS_KEY, budgetsApi, coverage, type BudgetRow, type KillSwitch } from "../budgets/budgetsApi";
+import { barPercent, budgetTone, BUDGETS_KEY, budgetsApi, coverage, type BudgetRow, type BudgetTone, type KillSwitch } from "../budgets/budgetsApi";
 
-const BAR_COLOURS = { ok: "bg-emerald-600", warning: "bg-amber-500", "used-up": "bg-red-600" };
+const BAR_TONES: Record<BudgetTone, ProgressTone> = { ok: "ok", warning: "warning", "used-up": "danger" };
 
 function BudgetCard({ row }: { row: BudgetRow }) {
   const tone = budgetTone(row);
-  const width = barPercent(row.percent);
-  const label = `${row.name}: ${row.spend.toFixed(4)} of ${row.limit_usd} USD this ${row.period.toLowerCase()}`;
+  const spent = `${row.spend.toFixed(4)} / ${row.limit_usd} USD (${row.percent}%)`;
   return (
     <Card>
       <article aria-label={`Budget ${row.name}`} data-testid="budget" data-tone={tone} className="space-y-2">
@@ -22,21 +22,9 @@ function BudgetCard({ row }: { row: BudgetRow }) {
             {coverage(row)} · per {row.period.toLowerCase()} · resets {formatDate(row.resets_at)}
           </span>
         </div>
-        <div
-          role="progressbar"
-          aria-label={label}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={width}
-          className="h-3 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
-        >
-          <div className={cx("h-full rounded-full", BAR_COLOURS[tone])} style={{ width: `${width}%` }} />
-        </div>
-        <p className="text-sm tabular-nums" data-testid="budget-spend">
-          {row.spend.toFixed(4)} / {row.limit_usd} USD ({row.percent}%)
-          {tone === "used-up" && <span className="ml-2 font-medium text-red-700 dark:text-red-400">Used up: runs are refused</span>}
-          {tone === "warning" && <span className="ml-2 text-amber-700 dark:text-amber-400">Past its {row.warning_percent}% warning</span>}
-        </p>
+        <ProgressBar label={`Spent this ${row.period.toLowerCase()}`} percent={barPercent(row.percent)} detail={spent} tone={BAR_TONES[tone]} />
+        {tone === "used-up" && <p className="text-sm font-medium text-red-700 dark:text-red-400">Used up: runs are refused</p>}
+        {tone === "warning" && <p className="text-sm text-amber-700 dark:text-amber-400">Past its {row.warning_percent}% warning</p>}
       </article>
     </Card>
   );
