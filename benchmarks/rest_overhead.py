@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path[:0] = [os.path.join(ROOT, "lite"), ROOT]
@@ -202,6 +202,39 @@ def post_run(
 	return elapsed
 
 
+def post_stream(
+	conn: http.client.HTTPConnection, token: str | dict, agent: str, external_id: str, host: str | None = None
+) -> tuple[float, float]:
+	"""One chat stream (`POST /huf/stream/<agent>`, a new conversation) read to its end; (ms to the first
+	`delta` frame, ms to the `complete` frame)."""
+	auth = token if isinstance(token, dict) else {"Authorization": token}
+	headers = {**auth, "Content-Type": "application/json", "Accept": "text/event-stream"}
+	if host:
+		headers["Host"] = host
+	body = json.dumps({"prompt": "stream please", "channel_id": "bench", "external_id": external_id})
+	start = time.perf_counter()
+	conn.request("POST", f"/huf/stream/{quote(agent)}", body, headers)
+	response = conn.getresponse()
+	if response.status != 200:
+		raise RuntimeError(f"stream failed ({response.status}): {response.read()[:500]!r}")
+	first = done = None
+	while (line := response.readline()) and done is None:
+		if line.startswith(b"data: "):
+			kind = json.loads(line[6:]).get("type")
+			if kind == "delta" and first is None:
+				first = (time.perf_counter() - start) * 1000
+			elif kind == "complete":
+				done = (time.perf_counter() - start) * 1000
+			elif kind == "error":
+				raise RuntimeError(f"stream failed: {line[:500]!r}")
+	response.read()
+	if response.will_close:
+		conn.close()
+	if first is None or done is None:
+		raise RuntimeError("the stream ended without a delta and its complete frame")
+	return first, done
+
+
 def session_headers(port: int, host: str | None, user: str, password: str) -> dict:
 	"""Sign in as the dashboard does (`/api/method/login`, then the CSRF token of the session from the
 	`/huf` page's boot data): the Cookie and X-Frappe-CSRF-Token headers of its requests."""
@@ -287,8 +320,10 @@ def measure_http(llm, server: subprocess.Popen, port: int, token: str, label: st
 		with_tool.append(post_run(conn, token, TOOL_AGENT, f"ping {i}", f"{label}-t{i}", host))
 	if bench and args.tool_runs:
 		result["counters"] += counter_lines(counters, bench.counters(), args.tool_runs, "one tool call")
+	streams = [post_stream(conn, token, AGENT, f"{label}-d{i}", host) for i in range(args.streams)]
 	conn.close()
 	result["tool"] = with_tool
+	result["first_delta"] = [first for first, _done in streams]
 	result["memory"] = tree_memory_mb(server.pid)
 	return result
 
@@ -297,6 +332,7 @@ def main() -> None:
 	parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 	parser.add_argument("--runs", type=int, default=100, help="simple runs per server")
 	parser.add_argument("--tool-runs", type=int, default=30, help="runs with one tool call per server")
+	parser.add_argument("--streams", type=int, default=30, help="chat streams per server (first delta)")
 	parser.add_argument("--no-production", action="store_true", help="skip `serve --production`")
 	parser.add_argument("--keep", action="store_true", help="keep the temporary sites folder")
 	parser.add_argument("--bench", help="a real bench (frappe-bench folder) built by tools/real_bench.sh")
@@ -405,6 +441,10 @@ def report(bare: list, bare_tool: list, bare_litellm: list, results: dict) -> No
 		print(line(f"{name}: run with one tool call ({len(timings['tool'])})", timings["tool"]))
 		tool = statistics.median(timings["tool"])
 		print(f"{'  -> overhead over the bare LLM requests':<48} median {tool - bare_tool_median:7.2f} ms")
+		if timings.get("first_delta"):
+			print(line(f"{name}: stream, first delta ({len(timings['first_delta'])})", timings["first_delta"]))
+			first = statistics.median(timings["first_delta"])
+			print(f"{'  -> over the bare LLM request':<48} median {first - bare_median:7.2f} ms")
 		if in_simple is not None and name != "in-process":
 			print(
 				f"{'  -> HTTP minus in-process (simple / tool)':<48} {simple - in_simple:7.2f} / {tool - in_tool:.2f} ms"

@@ -176,7 +176,9 @@ def _sync_indexes(meta, table: str) -> None:
 				)
 			except Exception as e:  # existing duplicates: keep the data, report it
 				frappe.log(f"Could not add unique index on {table}.{df.fieldname}: {e}")
-		elif df.search_index or df.fieldtype in ("Link", "Dynamic Link"):
+		elif df.search_index:
 			db.sql(
 				f"create index if not exists `{table}_{df.fieldname}_index` on `{table}` (`{df.fieldname}`)"
 			)
+		else:  # as Frappe: a Link field is not indexed unless it says search_index (sites made before kept one)
+			db.sql(f"drop index if exists `{table}_{df.fieldname}_index`")

@@ -19,7 +19,8 @@ def provider_kind(provider: str | None) -> str | None:
 	"""What names an AI Provider's route: its Provider Type when the record has one, else its name."""
 	if not provider:
 		return provider
-	return frappe.db.get_value("AI Provider", provider, "provider_type") or provider
+	# read once per request or job (a run prices each of its model calls with it)
+	return frappe.db.get_value("AI Provider", provider, "provider_type", cache=True) or provider
 
 
 def provider_route(provider: str | None) -> Route | None:
