@@ -442,7 +442,9 @@ def report(bare: list, bare_tool: list, bare_litellm: list, results: dict) -> No
 		tool = statistics.median(timings["tool"])
 		print(f"{'  -> overhead over the bare LLM requests':<48} median {tool - bare_tool_median:7.2f} ms")
 		if timings.get("first_delta"):
-			print(line(f"{name}: stream, first delta ({len(timings['first_delta'])})", timings["first_delta"]))
+			print(
+				line(f"{name}: stream, first delta ({len(timings['first_delta'])})", timings["first_delta"])
+			)
 			first = statistics.median(timings["first_delta"])
 			print(f"{'  -> over the bare LLM request':<48} median {first - bare_median:7.2f} ms")
 		if in_simple is not None and name != "in-process":
