@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import shutil
 import statistics
@@ -28,12 +27,9 @@ sys.path[:0] = [os.path.join(ROOT, "lite"), ROOT]
 
 
 def set_warm_up(sites_path: str, site: str, value: int) -> None:
-	path = os.path.join(sites_path, site, "site_config.json")
-	with open(path) as f:
-		conf = json.load(f)
-	conf["huf_warm_up"] = value
-	with open(path, "w") as f:
-		json.dump(conf, f, indent=1)
+	from benchmarks.run import set_site_config
+
+	set_site_config(sites_path, site, huf_warm_up=value)
 
 
 def main() -> None:

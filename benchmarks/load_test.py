@@ -45,7 +45,15 @@ from urllib.parse import quote, urlencode
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path[:0] = [os.path.join(ROOT, "lite"), ROOT]
 
-from benchmarks.rest_overhead import start_server, stop_server, tree_cpu_ms, tree_memory_mb, tree_pids  # noqa: E402
+from benchmarks.rest_overhead import (  # noqa: E402
+	read_stream,
+	request_headers,
+	start_server,
+	stop_server,
+	tree_cpu_ms,
+	tree_memory_mb,
+	tree_pids,
+)
 
 SITE = "load-test.localhost"
 FINAL = {"Success", "Failed", "Cancelled"}
@@ -111,19 +119,13 @@ class Client:
 		self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
 		self.requests = 0
 
-	def headers(self, extra: dict | None = None) -> dict:
-		headers = {"Authorization": self.token, **(extra or {})}
-		if self.host:
-			headers["Host"] = self.host
-		return headers
-
 	def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
 		"""One request (a broken keep-alive connection is reopened once); (status, JSON)."""
 		data = json.dumps(body) if body is not None else None
 		self.requests += 1
 		for attempt in range(2):
 			try:
-				self.conn.request(method, path, data, self.headers({"Content-Type": "application/json"}))
+				self.conn.request(method, path, data, request_headers(self.token, self.host))
 				response = self.conn.getresponse()
 				raw = response.read()
 				return response.status, json.loads(raw or b"{}")
@@ -142,7 +144,7 @@ class Client:
 			"POST",
 			f"/huf/stream/{quote(agent)}",
 			json.dumps(body),
-			self.headers({"Content-Type": "application/json", "Accept": "text/event-stream"}),
+			request_headers(self.token, self.host, Accept="text/event-stream"),
 		)
 		local_port = self.conn.sock.getsockname()[1]
 		open_streams[local_port] = False  # sent, no answer yet: waiting for a web thread
@@ -152,24 +154,7 @@ class Client:
 			if response.status != 200:
 				result["error"] = f"HTTP {response.status}: {response.read()[:300]!r}"
 				return result
-			while True:
-				line = response.readline()
-				if not line:
-					break
-				if not line.startswith(b"data: "):
-					continue
-				event = json.loads(line[6:])
-				kind = event.get("type")
-				if kind == "run_status":
-					result["run"] = event.get("agent_run_id")
-				elif kind == "delta" and result["first"] is None:
-					result["first"] = time.perf_counter() - started
-				elif kind == "complete":
-					result["done"] = time.perf_counter() - started
-					result["text"] = event.get("full_response")
-				elif kind == "error":
-					result["error"] = event.get("content")
-			response.read()
+			result = read_stream(response, started)
 			if response.will_close:
 				self.conn.close()
 		finally:
@@ -342,34 +327,29 @@ class LoadTest:
 				record["status"] = "Success"
 			return
 		started = time.perf_counter()
-		if kind == "rest":
-			status, data = client.call(
-				"POST",
+		if kind == "rest":  # (start, its body, the id it answers, the record's key, where to poll)
+			start, body, key, field, follow = (
 				"/api/method/huf.ai.agent_integration.run_agent_sync",
 				{"agent_name": agent, "prompt": prompt, "channel_id": "load", "external_id": external_id},
-			)
-			message = data.get("message") or {}
-			if status != 200 or not message.get("agent_run_id"):
-				record["error"] = f"HTTP {status}: {json.dumps(data)[:300]}"
-				return
-			record["run"] = message["agent_run_id"]
-			path = "/api/method/huf.ai.agent_integration.get_agent_run_status?" + urlencode(
-				{"agent_run_id": record["run"]}
+				"agent_run_id",
+				"run",
+				"/api/method/huf.ai.agent_integration.get_agent_run_status",
 			)
 		else:
-			status, data = client.call(
-				"POST",
+			start, body, key, field, follow = (
 				"/api/method/huf.ai.flow_api.run_flow",
 				{"flow_id": self.names["flow"], "payload": {"text": prompt}, "conversation_mode": "new"},
+				"flow_run_id",
+				"flow_run",
+				"/api/method/huf.ai.flow_api.get_flow_run",
 			)
-			message = data.get("message") or {}
-			if status != 200 or not message.get("flow_run_id"):
-				record["error"] = f"HTTP {status}: {json.dumps(data)[:300]}"
-				return
-			record["flow_run"] = message["flow_run_id"]
-			path = "/api/method/huf.ai.flow_api.get_flow_run?" + urlencode(
-				{"flow_run_id": record["flow_run"]}
-			)
+		status, data = client.call("POST", start, body)
+		message = data.get("message") or {}
+		if status != 200 or not message.get(key):
+			record["error"] = f"HTTP {status}: {json.dumps(data)[:300]}"
+			return
+		record[field] = message[key]
+		path = f"{follow}?{urlencode({key: record[field]})}"
 		deadline = time.monotonic() + self.args.turn_timeout
 		while time.monotonic() < deadline:
 			time.sleep(self.args.poll)
@@ -643,7 +623,7 @@ def main() -> int:
 		else:
 			import frappe
 
-			from benchmarks.run import make_site
+			from benchmarks.run import make_site, use_redis
 			from benchmarks.site_setup import prepare
 			from huf.tests.support.redis_server import RedisServer
 
@@ -651,12 +631,7 @@ def main() -> int:
 			os.environ["HUF_SITES_PATH"] = sites_path
 			make_site(sites_path, SITE)
 			redis_server = RedisServer().start()
-			config = os.path.join(sites_path, SITE, "site_config.json")
-			with open(config) as f:
-				conf = json.load(f)
-			conf.update(redis_cache=redis_server.url, redis_queue=redis_server.url.replace("/0", "/1"))
-			with open(config, "w") as f:
-				json.dump(conf, f, indent=1)
+			queue_url = use_redis(sites_path, SITE, redis_server.url)
 			frappe.init(SITE, sites_path=sites_path, force=True)
 			frappe.connect()
 			token = prepare(llm.server.api_base, [names["agent"]], [names["tool_agent"]], flows)["token"]
@@ -668,7 +643,7 @@ def main() -> int:
 				*("--workers", str(args.workers), "--threads", str(args.threads)),
 				*("--background-workers", str(args.background_workers)),
 			)
-			host, queue_redis = None, redis.Redis.from_url(conf["redis_queue"])
+			host, queue_redis = None, redis.Redis.from_url(queue_url)
 			cpu_pids = {"huf serve --production (web, RQ workers)": process.pid}
 			names["runtime"] = (
 				f"standalone Huf (`huf serve --production`: gunicorn {args.workers} x {args.threads} gthread, "

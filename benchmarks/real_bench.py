@@ -56,12 +56,9 @@ class RealBench:
 
 	def set_config(self, **values) -> None:
 		"""Write keys into the site's site_config.json."""
-		config = os.path.join(self.sites, self.site, "site_config.json")
-		with open(config) as f:
-			conf = json.load(f)
-		conf.update(values)
-		with open(config, "w") as f:
-			json.dump(conf, f, indent=1)
+		from benchmarks.run import set_site_config
+
+		set_site_config(self.sites, self.site, **values)
 
 	def prepare(
 		self, api_base: str, agents: list[str], tool_agents: list[str], flows: dict | None = None

@@ -154,20 +154,16 @@ def tree_memory_mb(pid: int) -> tuple[float, float]:
 
 def tree_cpu_ms(pid: int) -> float:
 	"""User + system CPU time of `pid`, its descendants and their ended children (Linux /proc), in ms."""
-	total, pending, tick = 0.0, [pid], os.sysconf("SC_CLK_TCK")
-	while pending:
-		current = pending.pop()
+	total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+	for current in tree_pids(pid):
 		try:
 			with open(f"/proc/{current}/stat") as f:
 				fields = f.read().rsplit(")", 1)[1].split()
-			# own user + system time, and that of its children which ended (gunicorn restarts its workers
-			# after --max-requests: their time stays counted in the master)
-			total += sum(int(value) for value in fields[11:15]) * 1000 / tick
-			for task in os.listdir(f"/proc/{current}/task"):
-				with open(f"/proc/{current}/task/{task}/children") as f:
-					pending.extend(int(child) for child in f.read().split())
 		except OSError:
 			continue
+		# own user + system time, and that of its children which ended (gunicorn restarts its workers
+		# after --max-requests: their time stays counted in the master)
+		total += sum(int(value) for value in fields[11:15]) * 1000 / tick
 	return total
 
 
@@ -184,10 +180,7 @@ def post_run(
 	body = json.dumps(
 		{"agent_name": agent, "prompt": prompt, "channel_id": "bench", "external_id": external_id, "now": 1}
 	)
-	auth = token if isinstance(token, dict) else {"Authorization": token}
-	headers = {**auth, "Content-Type": "application/json"}
-	if host:
-		headers["Host"] = host
+	headers = request_headers(token, host)
 	start = time.perf_counter()
 	conn.request("POST", RUN_PATH, body, headers)
 	response = conn.getresponse()
@@ -207,32 +200,51 @@ def post_stream(
 ) -> tuple[float, float]:
 	"""One chat stream (`POST /huf/stream/<agent>`, a new conversation) read to its end; (ms to the first
 	`delta` frame, ms to the `complete` frame)."""
-	auth = token if isinstance(token, dict) else {"Authorization": token}
-	headers = {**auth, "Content-Type": "application/json", "Accept": "text/event-stream"}
-	if host:
-		headers["Host"] = host
+	headers = request_headers(token, host, Accept="text/event-stream")
 	body = json.dumps({"prompt": "stream please", "channel_id": "bench", "external_id": external_id})
 	start = time.perf_counter()
 	conn.request("POST", f"/huf/stream/{quote(agent)}", body, headers)
 	response = conn.getresponse()
 	if response.status != 200:
 		raise RuntimeError(f"stream failed ({response.status}): {response.read()[:500]!r}")
-	first = done = None
-	while (line := response.readline()) and done is None:
-		if line.startswith(b"data: "):
-			kind = json.loads(line[6:]).get("type")
-			if kind == "delta" and first is None:
-				first = (time.perf_counter() - start) * 1000
-			elif kind == "complete":
-				done = (time.perf_counter() - start) * 1000
-			elif kind == "error":
-				raise RuntimeError(f"stream failed: {line[:500]!r}")
-	response.read()
+	result = read_stream(response, start)
 	if response.will_close:
 		conn.close()
-	if first is None or done is None:
-		raise RuntimeError("the stream ended without a delta and its complete frame")
-	return first, done
+	if result["error"] or result["first"] is None or result["done"] is None:
+		raise RuntimeError(f"the stream gave no delta and complete frame: {result['error']}")
+	return result["first"] * 1000, result["done"] * 1000
+
+
+def read_stream(response: http.client.HTTPResponse, started: float) -> dict:
+	"""Read a chat stream's SSE frames to the end: {"first": s from `started` to the first delta, "done": s
+	to the complete frame, "text": its answer, "error": an error frame's text, "run": the run's name}."""
+	result = {"first": None, "done": None, "text": None, "error": None, "run": None}
+	while line := response.readline():
+		if not line.startswith(b"data: "):
+			continue
+		event = json.loads(line[6:])
+		kind = event.get("type")
+		if kind == "run_status":
+			result["run"] = event.get("agent_run_id")
+		elif kind == "delta" and result["first"] is None:
+			result["first"] = time.perf_counter() - started
+		elif kind == "complete":
+			result["done"] = time.perf_counter() - started
+			result["text"] = event.get("full_response")
+		elif kind == "error":
+			result["error"] = event.get("content")
+	response.read()
+	return result
+
+
+def request_headers(token: str | dict, host: str | None = None, **extra: str) -> dict:
+	"""A JSON request's headers: `token` is the Authorization header value, or the headers of a signed-in
+	session (`session_headers`); `host` the site, on a bench."""
+	auth = token if isinstance(token, dict) else {"Authorization": token}
+	headers = {**auth, "Content-Type": "application/json", **extra}
+	if host:
+		headers["Host"] = host
+	return headers
 
 
 def session_headers(port: int, host: str | None, user: str, password: str) -> dict:
@@ -399,12 +411,9 @@ def main() -> None:
 
 		if not args.no_production:
 			redis = RedisServer().start()
-			config = os.path.join(sites_path, SITE, "site_config.json")
-			with open(config) as f:
-				conf = json.load(f)
-			conf.update(redis_cache=redis.url, redis_queue=redis.url.replace("/0", "/1"))
-			with open(config, "w") as f:
-				json.dump(conf, f, indent=1)
+			from benchmarks.run import use_redis
+
+			use_redis(sites_path, SITE, redis.url)
 			process, port = start_server(sites_path, SITE, "--production", "--workers", "1")
 			try:
 				results["serve --production"] = measure_http(llm, process, port, token, "prod", args)

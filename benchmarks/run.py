@@ -35,11 +35,25 @@ def make_site(sites_path: str, site: str = SITE) -> None:
 	new_site(site, "admin", sites_path=sites_path, apps=["huf"])
 	frappe.destroy()
 	# benchmarks start hundreds of runs a minute: no per-user run limit (huf_run_rate_limit)
+	set_site_config(sites_path, site, huf_run_rate_limit=0)
+
+
+def set_site_config(sites_path: str, site: str, **values) -> None:
+	"""Write `values` into `site`'s site_config.json (its other keys are kept)."""
 	config = os.path.join(sites_path, site, "site_config.json")
 	with open(config) as f:
 		conf = json.load(f)
+	conf.update(values)
 	with open(config, "w") as f:
-		json.dump({**conf, "huf_run_rate_limit": 0}, f, indent=1)
+		json.dump(conf, f, indent=1)
+
+
+def use_redis(sites_path: str, site: str, url: str) -> str:
+	"""Point `site`'s cache at the redis-server `url` (database 0) and its queue at database 1 of it;
+	the queue's URL."""
+	queue = url.replace("/0", "/1")
+	set_site_config(sites_path, site, redis_cache=url, redis_queue=queue)
+	return queue
 
 
 def bench_inserts(n: int = 2000) -> float:
