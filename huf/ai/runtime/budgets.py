@@ -94,7 +94,6 @@ def _guard() -> dict:
 			"budgets": [dict(row) for row in rows],
 		}
 		frappe.cache.set_value(GUARD_KEY, guard, expires_in_sec=GUARD_SECONDS)
-		frappe.local.cache.pop(frappe.cache.make_key(GUARD_KEY), None)
 	return guard
 
 

@@ -13,6 +13,9 @@ import time
 
 import frappe
 
+from huf.ai.runtime import budgets
+from huf.huf import capabilities
+
 try:
 	from frappe.tests import IntegrationTestCase, UnitTestCase
 except ImportError:  # Frappe 15 has one base class for both (docs/frappe-versions.md)
@@ -121,8 +124,8 @@ class HufTestCase(_Watched, IntegrationTestCase):
 # in Redis and does not forget them on rollback): a class's users keep the roles setUpClass gave them.
 # Huf's own: the budgets and pause flag (huf.ai.runtime.budgets) and each user's capabilities
 # (huf.huf.capabilities), which a rollback to a savepoint (no callbacks) leaves behind the same way.
-USER_CACHES = ("roles", "user_permissions", "user_doc", "huf:spend_guard")
-CACHE_PREFIXES = ("huf:capabilities:",)
+USER_CACHES = ("roles", "user_permissions", "user_doc", budgets.GUARD_KEY)
+CACHE_PREFIXES = (capabilities.CACHE_PREFIX,)
 
 
 def _undo_test() -> None:
